@@ -1,0 +1,42 @@
+/** Action ids and their wire names (SPEC §2–§3). 0 is RESET. */
+export const ACTION_NAMES = ['RESET', 'ACTION1', 'ACTION2', 'ACTION3', 'ACTION4', 'ACTION5', 'ACTION6', 'ACTION7'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** Ids of the game actions an agent can take (RESET excluded). */
+export type GameActionId = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+export const GAME_ACTION_IDS: readonly GameActionId[] = [1, 2, 3, 4, 5, 6, 7];
+
+/** The coordinate action: the only one that carries x, y. */
+export const CLICK_ACTION_ID = 6;
+export const UNDO_ACTION_ID = 7;
+
+/**
+ * One game action, as an immutable value. `x`, `y` are display coordinates 0..63 (origin top-left)
+ * and are present exactly when `id` is 6. `reasoning` is any JSON value, echoed by the service.
+ */
+export type GameAction =
+  | { readonly id: 1 | 2 | 3 | 4 | 5 | 7; readonly reasoning?: unknown }
+  | { readonly id: 6; readonly x: number; readonly y: number; readonly reasoning?: unknown };
+
+export function actionName(id: number): ActionName {
+  const name = ACTION_NAMES[id];
+  if (name === undefined) throw new RangeError(`no action with id ${id}; ids run from 0 (RESET) to 7`);
+  return name;
+}
+
+export function actionIdOf(name: string): number | undefined {
+  const id = (ACTION_NAMES as readonly string[]).indexOf(name);
+  return id < 0 ? undefined : id;
+}
+
+/** Builds an immutable action value. */
+export function makeAction(id: 1 | 2 | 3 | 4 | 5 | 7, reasoning?: unknown): GameAction;
+export function makeAction(id: 6, x: number, y: number, reasoning?: unknown): GameAction;
+export function makeAction(id: GameActionId, a?: unknown, b?: unknown, c?: unknown): GameAction {
+  if (id === CLICK_ACTION_ID) {
+    const action = c === undefined ? { id, x: a as number, y: b as number } : { id, x: a as number, y: b as number, reasoning: c };
+    return Object.freeze(action) as GameAction;
+  }
+  const action = a === undefined ? { id } : { id, reasoning: a };
+  return Object.freeze(action) as GameAction;
+}

@@ -1,0 +1,185 @@
+/**
+ * The frame response (SPEC §3): its type, with grids as Uint8Array, and its wire codec. The encoder
+ * writes bytes directly (grids through writeGrid); the decoder scans the top-level object so the `frame`
+ * value takes the grid fast path while the small fields go through JSON.parse and zod.
+ */
+import { Buffer } from 'node:buffer';
+import type { Grid } from './grid.ts';
+import type { GameState } from './schemas.ts';
+import { frameResponseMetaSchema, formatIssues } from './schemas.ts';
+import { framesFromRows, GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
+
+export interface ActionInput {
+  /** 0 is RESET, 1..7 the game actions. */
+  id: number;
+  /** The validated request fields: `{}` for RESET, `{game_id}`, or `{game_id, x, y}` for ACTION6. */
+  data: Record<string, unknown>;
+  reasoning?: unknown;
+}
+
+export interface FrameResponse {
+  game_id: string;
+  guid: string;
+  /** 1..N grids; the last is the current look. */
+  frame: Grid[];
+  state: GameState;
+  levels_completed: number;
+  win_levels: number;
+  action_input: ActionInput;
+  available_actions: number[];
+  full_reset: boolean;
+}
+
+/** The frame response as UTF-8 JSON bytes, ready to send. */
+export function encodeFrameResponse(response: FrameResponse): Buffer {
+  const head =
+    `{"game_id":${JSON.stringify(response.game_id)},"guid":${JSON.stringify(response.guid)}` +
+    `,"state":"${response.state}","levels_completed":${response.levels_completed},"win_levels":${response.win_levels}` +
+    `,"action_input":${JSON.stringify(response.action_input)}` +
+    `,"available_actions":[${response.available_actions.join(',')}],"full_reset":${response.full_reset},"frame":`;
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const out = Buffer.allocUnsafe(headBytes + 3 + response.frame.length * (MAX_ENCODED_GRID_BYTES + 1));
+  let pos = out.write(head, 0, 'utf8');
+  pos = writeFrames(out, pos, response.frame);
+  out[pos++] = 125; // }
+  return out.subarray(0, pos);
+}
+
+export class FrameResponseDecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrameResponseDecodeError';
+  }
+}
+
+/** Decodes and validates a frame response from its JSON text (a string or UTF-8 bytes). */
+export function decodeFrameResponse(input: string | Uint8Array): FrameResponse {
+  const bytes = jsonBytes(input);
+  const fast = scanTopLevel(bytes);
+  const fields = fast ?? slowParse(bytes);
+  const meta = frameResponseMetaSchema.safeParse(fields.rest);
+  if (!meta.success) throw new FrameResponseDecodeError(`frame response: ${formatIssues(meta.error.issues)}`);
+  let frame: Grid[];
+  try {
+    frame = fields.frames ?? framesFromRows(fields.rawFrames);
+  } catch (error) {
+    throw new FrameResponseDecodeError(`frame response: ${(error as GridCodecError).message}`);
+  }
+  const m = meta.data;
+  return {
+    ...(m as Record<string, unknown>),
+    game_id: m.game_id,
+    guid: m.guid,
+    frame,
+    state: m.state,
+    levels_completed: m.levels_completed,
+    win_levels: m.win_levels,
+    action_input: { ...m.action_input, id: m.action_input.id, data: m.action_input.data ?? {} },
+    available_actions: m.available_actions,
+    full_reset: m.full_reset ?? false,
+  };
+}
+
+interface ScannedFields {
+  rest: Record<string, unknown>;
+  frames?: Grid[];
+  rawFrames?: unknown;
+}
+
+function slowParse(bytes: Uint8Array): ScannedFields {
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8(bytes, 0, bytes.length));
+  } catch (error) {
+    throw new FrameResponseDecodeError(`frame response: not valid JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new FrameResponseDecodeError('frame response: expected a JSON object');
+  const { frame, ...rest } = value as Record<string, unknown>;
+  return { rest, rawFrames: frame };
+}
+
+/**
+ * Walks the top-level object: `frame` through the grid fast path, every other value through JSON.parse
+ * of its slice. Undefined when anything is off the canonical path; the slow path then decides.
+ */
+function scanTopLevel(text: Uint8Array): ScannedFields | undefined {
+  const rest: Record<string, unknown> = {};
+  let frames: Grid[] | undefined;
+  let i = skipSpace(text, 0);
+  if (text[i] !== 123) return undefined; // {
+  i = skipSpace(text, i + 1);
+  if (text[i] === 125) return undefined;
+  for (;;) {
+    if (text[i] !== 34) return undefined; // "
+    const keyEnd = skipString(text, i);
+    if (keyEnd < 0) return undefined;
+    const key = JSON.parse(utf8(text, i, keyEnd)) as string;
+    i = skipSpace(text, keyEnd);
+    if (text[i] !== 58) return undefined; // :
+    i = skipSpace(text, i + 1);
+    if (key === 'frame') {
+      const read = readFramesFast(text, i);
+      if (read === undefined) return undefined;
+      frames = read.grids;
+      i = read.end;
+    } else {
+      const end = skipValue(text, i);
+      if (end < 0) return undefined;
+      try {
+        rest[key] = JSON.parse(utf8(text, i, end));
+      } catch {
+        return undefined;
+      }
+      i = end;
+    }
+    i = skipSpace(text, i);
+    const c = text[i];
+    if (c === 125) break;
+    if (c !== 44) return undefined;
+    i = skipSpace(text, i + 1);
+  }
+  if (skipSpace(text, i + 1) !== text.length || frames === undefined) return undefined;
+  return { rest, frames };
+}
+
+/** End of the JSON string starting at `pos` (after its closing quote), or -1. */
+function skipString(text: Uint8Array, pos: number): number {
+  for (let i = pos + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === 92) i++; // backslash: skip the escaped character
+    else if (c === 34) return i + 1;
+  }
+  return -1;
+}
+
+/** End of the JSON value starting at `pos`, or -1; JSON.parse of the slice validates it. */
+function skipValue(text: Uint8Array, pos: number): number {
+  const first = text[pos];
+  if (first === 34) return skipString(text, pos);
+  if (first === 123 || first === 91) {
+    let depth = 0;
+    for (let i = pos; i < text.length; i++) {
+      const c = text[i];
+      if (c === 34) {
+        i = skipString(text, i) - 1;
+        if (i < 0) return -1;
+      } else if (c === 123 || c === 91) depth++;
+      else if (c === 125 || c === 93) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  let i = pos;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === 44 || c === 125 || c === 93 || c === 32 || c === 10 || c === 13 || c === 9) break;
+    i++;
+  }
+  return i === pos ? -1 : i;
+}
+
+function utf8(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+}

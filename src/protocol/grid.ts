@@ -1,0 +1,62 @@
+/**
+ * The one grid type of the project: 64×64 colour indices 0..15, row-major (`y * 64 + x`).
+ * Games draw into it, the service keeps it, agents read it; only the HTTP edge turns it into nested
+ * arrays (see gridCodec.ts).
+ */
+export type Grid = Uint8Array;
+
+export const GRID_SIZE = 64;
+export const GRID_CELLS = GRID_SIZE * GRID_SIZE;
+export const COLOUR_COUNT = 16;
+
+/** SPEC §1: the palette every renderer uses, index → RGB hex. */
+export const PALETTE_HEX: readonly string[] = [
+  'FFFFFF', 'CCCCCC', '999999', '666666', '333333', '000000', 'E53AA3', 'FF7BCC',
+  'F93C31', '1E93FF', '88D8F1', 'FFDC00', 'FF851B', '921231', '4FCC30', 'A356D6',
+];
+
+/** The palette as [r, g, b] triples, for PNG and terminal renderers. */
+export const PALETTE_RGB: readonly (readonly [number, number, number])[] = PALETTE_HEX.map((hex) => [
+  parseInt(hex.slice(0, 2), 16),
+  parseInt(hex.slice(2, 4), 16),
+  parseInt(hex.slice(4, 6), 16),
+]);
+
+export function createGrid(fill = 0): Grid {
+  const grid = new Uint8Array(GRID_CELLS);
+  if (fill !== 0) grid.fill(fill);
+  return grid;
+}
+
+export function cellIndex(x: number, y: number): number {
+  return y * GRID_SIZE + x;
+}
+
+export function gridsEqual(a: Grid, b: Grid): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Index of the first differing cell, or -1 when the grids are equal. */
+export function firstDifference(a: Grid, b: Grid): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/**
+ * A 53-bit FNV-1a style hash of a grid, as a number: cheap enough to call on every frame (agents
+ * remember states by it) and wide enough that collisions among a run's states are negligible.
+ */
+export function gridHash(grid: Grid): number {
+  // Two independent 32-bit FNV-1a lanes combined into a safe integer.
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < grid.length; i++) {
+    const v = grid[i];
+    h1 = Math.imul(h1 ^ v, 0x01000193);
+    h2 = Math.imul(h2 ^ (v + i), 0x5bd1e995);
+  }
+  return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+}

@@ -1,0 +1,217 @@
+/**
+ * The grid codec of the HTTP edge: `Uint8Array(4096)` grids to the wire's nested arrays (64 rows of 64
+ * integers 0..15) and back, written by hand. JSON.stringify/JSON.parse of a 64×64 array cost several
+ * times more than these direct loops, and frames are on every action's path.
+ *
+ * Decoding has a strict fast path for the canonical form (plain digits, optional JSON whitespace) and a
+ * slow path (JSON.parse + gridFromRows) that accepts any valid JSON spelling and produces the precise
+ * error message when the input is not a grid.
+ */
+import { Buffer } from 'node:buffer';
+import { COLOUR_COUNT, GRID_CELLS, GRID_SIZE, type Grid } from './grid.ts';
+
+/** The most bytes one encoded grid can take: 64 rows of 64 two-digit values with separators. */
+export const MAX_ENCODED_GRID_BYTES = 2 + GRID_SIZE * (2 + GRID_SIZE * 2 + (GRID_SIZE - 1)) + (GRID_SIZE - 1);
+
+const COMMA = 44;
+const OPEN = 91; // [
+const CLOSE = 93; // ]
+const ZERO = 48;
+
+export class GridCodecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GridCodecError';
+  }
+}
+
+/**
+ * Writes the JSON text of one grid into `out` at `pos` as ASCII bytes and returns the end position.
+ * `out` needs MAX_ENCODED_GRID_BYTES free from `pos`.
+ */
+export function writeGrid(out: Uint8Array, pos: number, grid: Grid): number {
+  if (grid.length !== GRID_CELLS) throw new GridCodecError(`a grid has ${GRID_CELLS} cells, this one has ${grid.length}`);
+  out[pos++] = OPEN;
+  let cell = 0;
+  for (let y = 0; y < GRID_SIZE; y++) {
+    if (y !== 0) out[pos++] = COMMA;
+    out[pos++] = OPEN;
+    for (let x = 0; x < GRID_SIZE; x++) {
+      if (x !== 0) out[pos++] = COMMA;
+      const v = grid[cell++];
+      if (v < 10) {
+        out[pos++] = ZERO + v;
+      } else if (v < COLOUR_COUNT) {
+        out[pos++] = ZERO + 1;
+        out[pos++] = ZERO + v - 10;
+      } else {
+        throw new GridCodecError(`cell (${x}, ${y}) holds ${v}; colours run from 0 to 15`);
+      }
+    }
+    out[pos++] = CLOSE;
+  }
+  out[pos++] = CLOSE;
+  return pos;
+}
+
+const scratch = Buffer.allocUnsafe(MAX_ENCODED_GRID_BYTES);
+
+/** One grid as JSON text: `[[0,1,…],…]`. */
+export function encodeGrid(grid: Grid): string {
+  const end = writeGrid(scratch, 0, grid);
+  return scratch.toString('latin1', 0, end);
+}
+
+/** Several grids as the JSON text of the wire's `frame` field: `[[[…]…],…]`. */
+export function encodeFrames(grids: readonly Grid[]): string {
+  const out = Buffer.allocUnsafe(2 + grids.length * (MAX_ENCODED_GRID_BYTES + 1));
+  const end = writeFrames(out, 0, grids);
+  return out.toString('latin1', 0, end);
+}
+
+/** Writes the `frame` array (JSON text of all grids) into `out`; returns the end position. */
+export function writeFrames(out: Uint8Array, pos: number, grids: readonly Grid[]): number {
+  out[pos++] = OPEN;
+  for (let i = 0; i < grids.length; i++) {
+    if (i !== 0) out[pos++] = COMMA;
+    pos = writeGrid(out, pos, grids[i]);
+  }
+  out[pos++] = CLOSE;
+  return pos;
+}
+
+/** The grid as plain nested arrays (for JSON.stringify users, recordings read by other tools, tests). */
+export function gridToRows(grid: Grid): number[][] {
+  const rows: number[][] = new Array(GRID_SIZE);
+  for (let y = 0; y < GRID_SIZE; y++) rows[y] = Array.from(grid.subarray(y * GRID_SIZE, (y + 1) * GRID_SIZE));
+  return rows;
+}
+
+/**
+ * Validates a parsed JSON value as a grid and copies it into a new Uint8Array. `where` names the value
+ * in error messages (e.g. `frame[1]`).
+ */
+export function gridFromRows(rows: unknown, where = 'grid'): Grid {
+  if (!Array.isArray(rows)) throw new GridCodecError(`${where}: expected an array of ${GRID_SIZE} rows, got ${describe(rows)}`);
+  if (rows.length !== GRID_SIZE) throw new GridCodecError(`${where}: expected ${GRID_SIZE} rows, got ${rows.length}`);
+  const grid = new Uint8Array(GRID_CELLS);
+  for (let y = 0; y < GRID_SIZE; y++) {
+    const row: unknown = rows[y];
+    if (!Array.isArray(row)) throw new GridCodecError(`${where}[${y}]: expected a row of ${GRID_SIZE} colours, got ${describe(row)}`);
+    if (row.length !== GRID_SIZE) throw new GridCodecError(`${where}[${y}]: expected ${GRID_SIZE} colours, got ${row.length}`);
+    for (let x = 0; x < GRID_SIZE; x++) {
+      const v: unknown = row[x];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= COLOUR_COUNT) {
+        throw new GridCodecError(`${where}[${y}][${x}]: expected an integer colour 0..15, got ${describe(v)}`);
+      }
+      grid[y * GRID_SIZE + x] = v;
+    }
+  }
+  return grid;
+}
+
+/** Validates a parsed `frame` value (an array of grids). At least one grid (SPEC §3). */
+export function framesFromRows(frames: unknown, where = 'frame'): Grid[] {
+  if (!Array.isArray(frames)) throw new GridCodecError(`${where}: expected an array of grids, got ${describe(frames)}`);
+  if (frames.length === 0) throw new GridCodecError(`${where}: expected at least one grid, got none`);
+  return frames.map((rows, i) => gridFromRows(rows, `${where}[${i}]`));
+}
+
+/** JSON text as UTF-8 bytes: the decoders scan bytes, which is faster than charCodeAt on a string. */
+export function jsonBytes(input: string | Uint8Array): Uint8Array {
+  return typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+}
+
+/** Decodes the JSON text (string or UTF-8 bytes) of one grid. */
+export function decodeGrid(input: string | Uint8Array): Grid {
+  const bytes = jsonBytes(input);
+  const grid = new Uint8Array(GRID_CELLS);
+  const end = readGridFast(bytes, skipSpace(bytes, 0), grid);
+  if (end >= 0 && skipSpace(bytes, end) === bytes.length) return grid;
+  return gridFromRows(parseJsonText(bytes, 'grid'));
+}
+
+/** Decodes the JSON text (string or UTF-8 bytes) of a `frame` value (an array of grids). */
+export function decodeFrames(input: string | Uint8Array): Grid[] {
+  const bytes = jsonBytes(input);
+  const result = readFramesFast(bytes, skipSpace(bytes, 0));
+  if (result !== undefined && skipSpace(bytes, result.end) === bytes.length) return result.grids;
+  return framesFromRows(parseJsonText(bytes, 'frame'));
+}
+
+/**
+ * Fast path for a `frame` value starting at `pos`: the grids and the position after the closing
+ * bracket, or undefined when the text is not in canonical form (the caller then takes the slow path).
+ */
+export function readFramesFast(text: Uint8Array, pos: number): { grids: Grid[]; end: number } | undefined {
+  if (text[pos] !== OPEN) return undefined;
+  const grids: Grid[] = [];
+  let i = skipSpace(text, pos + 1);
+  if (text[i] === CLOSE) return undefined; // no grid: the slow path reports it
+  for (;;) {
+    const grid = new Uint8Array(GRID_CELLS);
+    i = readGridFast(text, i, grid);
+    if (i < 0) return undefined;
+    grids.push(grid);
+    i = skipSpace(text, i);
+    const c = text[i];
+    if (c === CLOSE) return { grids, end: i + 1 };
+    if (c !== COMMA) return undefined;
+    i = skipSpace(text, i + 1);
+  }
+}
+
+/** Reads one canonical grid at `pos` into `grid`; the end position, or -1 if not canonical. */
+function readGridFast(text: Uint8Array, pos: number, grid: Grid): number {
+  let i = pos;
+  if (text[i++] !== OPEN) return -1;
+  let cell = 0;
+  for (let y = 0; y < GRID_SIZE; y++) {
+    i = skipSpace(text, i);
+    if (text[i++] !== OPEN) return -1;
+    for (let x = 0; x < GRID_SIZE; x++) {
+      i = skipSpace(text, i);
+      let v = text[i++] - ZERO;
+      if (v < 0 || v > 9) return -1;
+      const next = text[i] - ZERO;
+      if (next >= 0 && next <= 9) {
+        if (v !== 1 || next > 5) return -1; // leading zero, or a value above 15
+        v = 10 + next;
+        i++;
+      }
+      grid[cell++] = v;
+      i = skipSpace(text, i);
+      const sep = text[i++];
+      if (sep !== (x === GRID_SIZE - 1 ? CLOSE : COMMA)) return -1;
+    }
+    i = skipSpace(text, i);
+    const sep = text[i++];
+    if (sep !== (y === GRID_SIZE - 1 ? CLOSE : COMMA)) return -1;
+  }
+  return i;
+}
+
+export function skipSpace(text: Uint8Array, pos: number): number {
+  let i = pos;
+  for (;;) {
+    const c = text[i];
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else return i;
+  }
+}
+
+function parseJsonText(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (error) {
+    throw new GridCodecError(`${what}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
+  if (typeof value === 'number') return String(value);
+  return typeof value;
+}

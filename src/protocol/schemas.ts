@@ -1,0 +1,201 @@
+/**
+ * Wire shapes of SPEC §2–§5 as zod schemas, and their types. Request schemas are strict on types and
+ * ranges and tolerant of unknown extra keys (real clients send some). Response schemas keep unknown
+ * keys, so a newer hosted service does not break the client. Frame grids never go through zod: see
+ * frameResponse.ts.
+ */
+import { Buffer } from 'node:buffer';
+import { z } from 'zod';
+import { COORDINATE_MAX, MAX_JSON_FIELD_BYTES, MAX_LEVEL_COUNTER } from './limits.ts';
+import { validationError } from './errors.ts';
+
+export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
+export type GameState = (typeof GAME_STATES)[number];
+export const gameStateSchema = z.enum(GAME_STATES);
+
+/** Game input kinds (SPEC §2 descriptor `tags`). */
+export const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
+export type GameTag = (typeof GAME_TAGS)[number];
+
+/** Size of a JSON value once serialized, in UTF-8 bytes; undefined when it is not JSON. */
+export function serializedJsonBytes(value: unknown): number | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : Buffer.byteLength(text, 'utf8');
+}
+
+/** Any JSON value of at most 16 KiB serialized (`reasoning`, `opaque`). */
+const sizedJsonValue = z.unknown().superRefine((value, ctx) => {
+  const bytes = serializedJsonBytes(value);
+  if (bytes === undefined) ctx.addIssue({ code: 'custom', message: 'must be a JSON value' });
+  else if (bytes > MAX_JSON_FIELD_BYTES)
+    ctx.addIssue({ code: 'custom', message: `is ${bytes} bytes serialized; the limit is ${MAX_JSON_FIELD_BYTES} (16 KiB)` });
+});
+
+const idString = (what: string) =>
+  z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
+
+const coordinate = (axis: string) =>
+  z
+    .number({ error: `expected ${axis} as an integer 0..${COORDINATE_MAX}` })
+    .int({ error: `${axis} must be an integer 0..${COORDINATE_MAX}` })
+    .min(0, { error: `${axis} must be at least 0` })
+    .max(COORDINATE_MAX, { error: `${axis} must be at most ${COORDINATE_MAX}` });
+
+export const openScorecardRequestSchema = z.object({
+  source_url: z.string({ error: 'expected a string (a link to the code or write-up)' }).nullish(),
+  tags: z.array(z.string({ error: 'expected a string tag' }), { error: 'expected an array of strings' }).nullish(),
+  opaque: sizedJsonValue.optional(),
+  competition_mode: z.boolean({ error: 'expected true or false' }).nullish(),
+});
+export type OpenScorecardRequest = z.input<typeof openScorecardRequestSchema>;
+
+export const closeScorecardRequestSchema = z.object({ card_id: idString('card_id') });
+export type CloseScorecardRequest = z.input<typeof closeScorecardRequestSchema>;
+
+export const resetRequestSchema = z.object({
+  game_id: idString('game_id'),
+  card_id: idString('card_id').nullish(),
+  guid: idString('guid').nullish(),
+  reasoning: sizedJsonValue.optional(),
+});
+export type ResetRequest = z.input<typeof resetRequestSchema>;
+
+export const simpleActionRequestSchema = z.object({
+  game_id: idString('game_id'),
+  guid: idString('guid'),
+  reasoning: sizedJsonValue.optional(),
+});
+export type SimpleActionRequest = z.input<typeof simpleActionRequestSchema>;
+
+export const clickActionRequestSchema = simpleActionRequestSchema.extend({ x: coordinate('x'), y: coordinate('y') });
+export type ClickActionRequest = z.input<typeof clickActionRequestSchema>;
+
+export type CommandRequest = ResetRequest | SimpleActionRequest | ClickActionRequest;
+
+/**
+ * Validates a request body against its schema; a failure is a 400 VALIDATION_ERROR whose message
+ * names every offending field.
+ */
+export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw validationError(`the request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`);
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  throw validationError(formatIssues(result.error.issues));
+}
+
+/** `field.path: what is wrong` for each issue, joined; the path names what to fix. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path.length === 0 ? '(body)' : issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+      return `${path}: ${message}`;
+    })
+    .join('; ');
+}
+
+// ---------------------------------------------------------------- responses
+
+const count = z.number().int().min(0);
+
+export const gameDescriptorSchema = z.looseObject({
+  game_id: z.string(),
+  title: z.string(),
+  default_fps: z.number().optional(),
+  tags: z.array(z.string()).optional(),
+  baseline_actions: z.array(count).optional(),
+  date_downloaded: z.string().optional(),
+  class_name: z.string().optional(),
+});
+export type GameDescriptor = {
+  game_id: string;
+  title: string;
+  default_fps: number;
+  tags: string[];
+  baseline_actions: number[];
+  date_downloaded: string;
+  class_name: string;
+};
+
+export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
+export type OpenScorecardResponse = { card_id: string };
+
+export const runEntrySchema = z.looseObject({
+  id: z.string(),
+  guid: z.string(),
+  score: z.number(),
+  levels_completed: count,
+  actions: count,
+  resets: count,
+  state: gameStateSchema,
+  completed: z.boolean(),
+  level_scores: z.array(z.number()),
+  level_actions: z.array(count),
+  level_baseline_actions: z.array(count),
+  number_of_levels: count,
+  number_of_environments: count,
+});
+export type RunEntry = z.infer<typeof runEntrySchema>;
+
+export const environmentEntrySchema = z.looseObject({
+  id: z.string(),
+  runs: z.array(runEntrySchema),
+  score: z.number(),
+  actions: count,
+  levels_completed: count,
+  completed: z.boolean(),
+  level_count: count,
+  resets: count,
+});
+export type EnvironmentEntry = z.infer<typeof environmentEntrySchema>;
+
+export const tagScoreSchema = z.looseObject({
+  id: z.string(),
+  score: z.number(),
+  levels_completed: count,
+  actions: count,
+  number_of_levels: count,
+  number_of_environments: count,
+});
+export type TagScore = z.infer<typeof tagScoreSchema>;
+
+export const scorecardSchema = z.looseObject({
+  card_id: z.string(),
+  score: z.number(),
+  source_url: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  opaque: z.unknown().optional(),
+  user_name: z.string().nullish(),
+  user_id: z.string().nullish(),
+  open_at: z.string().nullish(),
+  last_update: z.string().nullish(),
+  published_at: z.string().nullish(),
+  competition_mode: z.boolean().nullish(),
+  environments: z.array(environmentEntrySchema),
+  tags_scores: z.array(tagScoreSchema).nullish(),
+  total_environments_completed: count,
+  total_environments: count,
+  total_levels_completed: count,
+  total_levels: count,
+  total_actions: count,
+});
+export type Scorecard = z.infer<typeof scorecardSchema>;
+
+/** Everything of a frame response but the grids, which take the hand-written codec. */
+export const frameResponseMetaSchema = z.looseObject({
+  game_id: z.string(),
+  guid: z.string(),
+  state: gameStateSchema,
+  levels_completed: count.max(MAX_LEVEL_COUNTER),
+  win_levels: count.max(MAX_LEVEL_COUNTER),
+  action_input: z.looseObject({ id: z.number().int().min(0).max(7), data: z.record(z.string(), z.unknown()).optional(), reasoning: z.unknown().optional() }),
+  available_actions: z.array(z.number().int().min(0).max(7)),
+  full_reset: z.boolean().optional(),
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// In CI a JSON report is written as well, so .ci/run can print a plain "N passed, N failed" line.
+const ci = process.env.CI === 'true';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ci ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
+  },
+});
