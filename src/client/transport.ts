@@ -1,0 +1,54 @@
+/**
+ * The one interface between the runner and a game service, at the level of the API. InProcessTransport
+ * calls ReferenceService directly; HttpTransport speaks HTTP to any service URL. The same agent, runner
+ * and results come out of either.
+ *
+ * Errors: a service answer that is an error rejects with `ApiError` (protocol/errors.ts) whatever the
+ * transport. A failure where the service may or may not have acted (a timeout after sending an action,
+ * a 502/504) rejects with `TransportError` of kind `ambiguous`; one where it surely did not act, after
+ * retries ran out, with kind `unreachable`.
+ */
+import type {
+  FrameResponse,
+  GameAction,
+  GameDescriptor,
+  OpenScorecardRequest,
+  Scorecard,
+} from '../protocol/index.ts';
+
+export interface TransportStats {
+  /** Requests sent, retries included. */
+  requests: number;
+  /** Retries, by cause (`429`, `connection_refused`, `5xx`, …). */
+  retries: Record<string, number>;
+}
+
+export interface Transport {
+  /** `in-process`, or the base URL. */
+  readonly target: string;
+  listGames(): Promise<GameDescriptor[]>;
+  getGame(gameId: string): Promise<GameDescriptor>;
+  /** Opens a scorecard; the transport keeps that card's cookie jar from here until close. */
+  openScorecard(request?: OpenScorecardRequest): Promise<string>;
+  closeScorecard(cardId: string): Promise<Scorecard>;
+  getScorecard(cardId: string, gameId?: string): Promise<Scorecard>;
+  /** RESET: a new session when `guid` is undefined, else a reset of that session (SPEC §4). */
+  reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
+  /** One game action in a session of the card. */
+  act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse>;
+  stats(): TransportStats;
+  /** Releases connections; the transport is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol';
+
+/** A failure below the API: see the kinds above; `protocol` is an answer that does not parse. */
+export class TransportError extends Error {
+  readonly kind: TransportErrorKind;
+  constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransportError';
+    this.kind = kind;
+  }
+}
