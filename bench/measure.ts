@@ -1,0 +1,30 @@
+/**
+ * Timing helpers for the bench: warm up, then take the median of several rounds, because a shared
+ * 2-core machine is noisy and one long loop mixes JIT warm-up and neighbours' load into the figure.
+ */
+export function microsecondsPerCall(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): number {
+  const callsPerRound = options.callsPerRound ?? 2000;
+  const rounds = options.rounds ?? 9;
+  for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < callsPerRound; i++) fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1000 / callsPerRound);
+  }
+  return median(samples);
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The p-th percentile (0..100) of a sample, nearest-rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
