@@ -1,0 +1,177 @@
+/**
+ * Turns a PuzzleDefinition into a `Game` the service drives: the display (board, progress row, budget
+ * row), the per-level step budget, the undo stack, click-to-cell mapping and level transitions.
+ */
+import { CLICK_ACTION_ID, UNDO_ACTION_ID, type GameActionId, type Grid } from '../../protocol/index.ts';
+import type { Game, GameInfo, GameInput, GamePlay, StepOutcome, StepResult } from '../types.ts';
+import type { Animation, Move, MoveEffect, PuzzleDefinition } from './definition.ts';
+import { gameIdOf } from './gameId.ts';
+import { boardLayout, cellAtDisplay, type BoardLayout } from './layout.ts';
+import { Painter } from './painter.ts';
+import { stepBudgetForBaseline } from './rules.ts';
+
+/** A game built from a definition, with its parsed levels exposed for solvers, tests and tools. */
+export interface PuzzleGame<Level, State> extends Game {
+  readonly definition: PuzzleDefinition<Level, State>;
+  readonly levels: readonly Level[];
+  readonly layouts: readonly BoardLayout[];
+  readonly stepBudgets: readonly number[];
+  start(): PuzzlePlay<Level, State>;
+}
+
+export function puzzleGame<Level, State>(definition: PuzzleDefinition<Level, State>): PuzzleGame<Level, State> {
+  if (!/^[a-z0-9]{4}$/.test(definition.slug)) throw new Error(`game slug "${definition.slug}" must be 4 lowercase letters or digits`);
+  if (definition.levels.length === 0) throw new Error(`game "${definition.slug}" has no levels; add at least one`);
+  const levels = definition.levels.map((source, index) => {
+    try {
+      return definition.parseLevel(source.map);
+    } catch (error) {
+      throw new Error(`game "${definition.slug}" level ${index + 1}: ${(error as Error).message}`);
+    }
+  });
+  const layouts = levels.map((level) => {
+    const { width, height } = definition.boardSize(level);
+    return boardLayout(width, height);
+  });
+  const info: GameInfo = {
+    slug: definition.slug,
+    id: gameIdOf(definition.slug, definition.rulesVersion, definition.levels),
+    title: definition.title,
+    tags: [definition.tag],
+    defaultFps: definition.defaultFps,
+    availableActions: definition.availableActions,
+    baselineActions: definition.levels.map((level) => level.baseline),
+  };
+  const game: PuzzleGame<Level, State> = {
+    info,
+    definition,
+    levels,
+    layouts,
+    stepBudgets: definition.levels.map((level) => stepBudgetForBaseline(level.baseline)),
+    start: () => new PuzzlePlay(game),
+  };
+  return game;
+}
+
+export class PuzzlePlay<Level, State> implements GamePlay {
+  levelIndex = 0;
+  /** Steps spent on the current level since it began or was reset. */
+  stepsTaken = 0;
+  state: State;
+  private level: Level;
+  private painter: Painter;
+  private undoStack: State[] = [];
+  private finished: 'won' | 'lost' | null = null;
+  private readonly offersUndo: boolean;
+  private readonly available: boolean[] = [];
+  /** Reused for every move, so a step allocates no move object. */
+  private readonly move: { id: GameActionId; x: number; y: number } = { id: 1, x: -1, y: -1 };
+  /** Frames recorded by animations during the current step. */
+  private pending: Grid[] = [];
+  private readonly animation: Animation = { frame: () => this.pending.push(this.render()) };
+
+  constructor(private readonly game: PuzzleGame<Level, State>) {
+    const actions = game.definition.availableActions;
+    for (const id of actions) this.available[id] = true;
+    this.offersUndo = actions.includes(UNDO_ACTION_ID);
+    this.level = game.levels[0];
+    this.state = game.definition.initialState(this.level);
+    this.painter = new Painter(game.layouts[0], game.definition.letterbox);
+    this.enterLevel(0);
+  }
+
+  get stepBudget(): number {
+    return this.game.stepBudgets[this.levelIndex];
+  }
+
+  get outcome(): 'won' | 'lost' | null {
+    return this.finished;
+  }
+
+  frame(): Grid {
+    return this.painter.display.slice();
+  }
+
+  resetLevel(): Grid {
+    this.enterLevel(this.levelIndex);
+    return this.frame();
+  }
+
+  step(input: GameInput): StepResult {
+    if (this.finished !== null) {
+      throw new Error(`this play is ${this.finished === 'won' ? 'won' : 'lost'}; call resetLevel() or start a new play before stepping`);
+    }
+    this.stepsTaken++;
+    this.pending = [];
+    const effect = this.effectOf(input);
+    if (effect === 'solved') {
+      const frames = this.pending;
+      frames.push(this.render());
+      if (this.levelIndex === this.game.levels.length - 1) {
+        this.finished = 'won';
+        this.painter.paintProgress(this.levelIndex, this.game.levels.length, true);
+        frames.push(this.painter.display.slice());
+        return { frames, outcome: 'won' };
+      }
+      this.enterLevel(this.levelIndex + 1);
+      frames.push(this.frame());
+      return { frames, outcome: 'level_completed' };
+    }
+    let outcome: StepOutcome = 'playing';
+    if (effect === 'lost' || this.stepsTaken >= this.stepBudget) {
+      this.finished = 'lost';
+      outcome = 'lost';
+    }
+    this.pending.push(this.render());
+    return { frames: this.pending, outcome };
+  }
+
+  private effectOf(input: GameInput): MoveEffect {
+    const id = input.id;
+    if (this.available[id] !== true) return 'none';
+    if (id === UNDO_ACTION_ID && this.offersUndo) {
+      const previous = this.undoStack.pop();
+      if (previous === undefined) return 'none';
+      this.state = previous;
+      return 'changed';
+    }
+    const move = this.move;
+    move.id = id;
+    move.x = -1;
+    move.y = -1;
+    if (id === CLICK_ACTION_ID) {
+      const layout = this.game.layouts[this.levelIndex];
+      const cell = cellAtDisplay(layout, input.x ?? -1, input.y ?? -1);
+      if (cell < 0) return 'none';
+      move.x = cell % layout.width;
+      move.y = (cell - move.x) / layout.width;
+    }
+    const definition = this.game.definition;
+    const before = this.offersUndo ? definition.cloneState(this.state) : null;
+    const effect = definition.apply(this.level, this.state, move, this.animation);
+    if (before !== null && effect !== 'none') this.undoStack.push(before);
+    return effect;
+  }
+
+  private enterLevel(index: number): void {
+    const definition = this.game.definition;
+    this.levelIndex = index;
+    this.level = this.game.levels[index];
+    this.state = definition.initialState(this.level);
+    this.stepsTaken = 0;
+    this.undoStack = [];
+    this.finished = null;
+    this.painter = new Painter(this.game.layouts[index], definition.letterbox);
+    this.render();
+  }
+
+  /** Draws the current state and returns a copy of the display. */
+  private render(): Grid {
+    const painter = this.painter;
+    this.game.definition.draw(this.level, this.state, painter.cells);
+    painter.paintBoard();
+    painter.paintProgress(this.levelIndex, this.game.levels.length, false);
+    painter.paintBudget(this.stepsTaken, this.stepBudget, this.finished === 'lost');
+    return painter.display.slice();
+  }
+}
