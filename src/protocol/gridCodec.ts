@@ -17,6 +17,7 @@ const COMMA = 44;
 const OPEN = 91; // [
 const CLOSE = 93; // ]
 const ZERO = 48;
+const SPACE = 32; // every JSON whitespace byte is at most this
 
 export class GridCodecError extends Error {
   constructor(message: string) {
@@ -144,16 +145,17 @@ export function decodeFrames(input: string | Uint8Array): Grid[] {
  * bracket, or undefined when the text is not in canonical form (the caller then takes the slow path).
  */
 export function readFramesFast(text: Uint8Array, pos: number): { grids: Grid[]; end: number } | undefined {
-  if (text[pos] !== OPEN) return undefined;
+  if (pos >= text.length || text[pos] !== OPEN) return undefined;
   const grids: Grid[] = [];
   let i = skipSpace(text, pos + 1);
-  if (text[i] === CLOSE) return undefined; // no grid: the slow path reports it
+  if (i >= text.length || text[i] === CLOSE) return undefined; // no grid: the slow path reports it
   for (;;) {
     const grid = new Uint8Array(GRID_CELLS);
     i = readGridFast(text, i, grid);
     if (i < 0) return undefined;
     grids.push(grid);
     i = skipSpace(text, i);
+    if (i >= text.length) return undefined;
     const c = text[i];
     if (c === CLOSE) return { grids, end: i + 1 };
     if (c !== COMMA) return undefined;
@@ -161,43 +163,62 @@ export function readFramesFast(text: Uint8Array, pos: number): { grids: Grid[]; 
   }
 }
 
-/** Reads one canonical grid at `pos` into `grid`; the end position, or -1 if not canonical. */
+/**
+ * Reads one canonical grid at `pos` into `grid`; the end position, or -1 if not canonical. Every read
+ * stays inside the array: an out-of-bounds read on a typed array makes V8 deoptimize the whole loop.
+ */
 function readGridFast(text: Uint8Array, pos: number, grid: Grid): number {
+  const limit = text.length;
   let i = pos;
-  if (text[i++] !== OPEN) return -1;
+  if (i >= limit || text[i++] !== OPEN) return -1;
   let cell = 0;
-  for (let y = 0; y < GRID_SIZE; y++) {
-    i = skipSpace(text, i);
-    if (text[i++] !== OPEN) return -1;
-    for (let x = 0; x < GRID_SIZE; x++) {
-      i = skipSpace(text, i);
-      let v = text[i++] - ZERO;
+  for (let y = 0; y < 64; y++) {
+    if (i < limit && text[i] <= SPACE) i = skipSpace(text, i);
+    if (i >= limit || text[i++] !== OPEN) return -1;
+    for (let x = 0; x < 64; x++) {
+      // A cell is at least a digit and a separator; a second digit is checked before it is read.
+      if (i + 2 > limit) return -1;
+      let c = text[i];
+      if (c <= SPACE) {
+        i = skipSpace(text, i);
+        if (i + 2 > limit) return -1;
+        c = text[i];
+      }
+      let v = c - ZERO;
       if (v < 0 || v > 9) return -1;
-      const next = text[i] - ZERO;
-      if (next >= 0 && next <= 9) {
-        if (v !== 1 || next > 5) return -1; // leading zero, or a value above 15
-        v = 10 + next;
-        i++;
+      c = text[++i];
+      if (c >= ZERO && c <= ZERO + 9) {
+        if (v !== 1 || c > ZERO + 5) return -1; // a leading zero, or a value above 15
+        v = 10 + c - ZERO;
+        if (++i >= limit) return -1;
+        c = text[i];
       }
       grid[cell++] = v;
-      i = skipSpace(text, i);
-      const sep = text[i++];
-      if (sep !== (x === GRID_SIZE - 1 ? CLOSE : COMMA)) return -1;
+      if (c <= SPACE) {
+        i = skipSpace(text, i);
+        if (i >= limit) return -1;
+        c = text[i];
+      }
+      if (c !== (x === 63 ? CLOSE : COMMA)) return -1;
+      i++;
     }
-    i = skipSpace(text, i);
-    const sep = text[i++];
-    if (sep !== (y === GRID_SIZE - 1 ? CLOSE : COMMA)) return -1;
+    if (i < limit && text[i] <= SPACE) i = skipSpace(text, i);
+    if (i >= limit) return -1;
+    if (text[i++] !== (y === 63 ? CLOSE : COMMA)) return -1;
   }
   return i;
 }
 
+/** The first position at or after `pos` that is not JSON whitespace (text.length at the end). */
 export function skipSpace(text: Uint8Array, pos: number): number {
+  const limit = text.length;
   let i = pos;
-  for (;;) {
+  while (i < limit) {
     const c = text[i];
     if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
+    else break;
   }
+  return i;
 }
 
 function parseJsonText(bytes: Uint8Array, what: string): unknown {
