@@ -1,0 +1,7 @@
+/** Time of the reference service: an injected clock (ms since epoch) and the ISO form of SPEC §5. */
+export type Clock = () => number;
+
+/** ISO 8601 UTC, e.g. `2025-01-01T00:00:00.000Z`. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,62 @@
+/**
+ * API keys to users. Keys are compared as SHA-256 digests with timingSafeEqual against every
+ * configured key, so the time taken says nothing about how much of a guess was right. Without
+ * configured keys every non-empty key is its own anonymous user; a key is never echoed.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { unauthorized } from '../protocol/index.ts';
+
+export interface UserIdentity {
+  user_name: string;
+  user_id: string;
+}
+
+/** Who is calling: the identity shown on cards and the owner token cards and sessions are scoped to. */
+export interface Caller {
+  readonly identity: UserIdentity;
+  /** Hex SHA-256 of the key: scopes cards and sessions to the key that opened them. */
+  readonly owner: string;
+}
+
+interface KnownKey {
+  readonly digest: Buffer;
+  readonly caller: Caller;
+}
+
+export class KeyRing {
+  private readonly known: readonly KnownKey[] | undefined;
+
+  /** `keys` undefined: any non-empty key is accepted as its own anonymous user. */
+  constructor(keys?: ReadonlyMap<string, UserIdentity>) {
+    this.known =
+      keys === undefined
+        ? undefined
+        : [...keys].map(([key, identity]) => {
+            const digest = sha256(key);
+            return { digest, caller: { identity: { user_name: identity.user_name, user_id: identity.user_id }, owner: digest.toString('hex') } };
+          });
+  }
+
+  /** The caller of `key`, or a 401 UNAUTHORIZED ApiError for a missing or unknown key. */
+  authenticate(key: string | undefined): Caller {
+    if (typeof key !== 'string' || key.length === 0) throw unauthorized();
+    const digest = sha256(key);
+    if (this.known === undefined) return anonymousCaller(digest);
+    let match: Caller | undefined;
+    // No early exit: every configured key is compared whatever matched.
+    for (const known of this.known) if (timingSafeEqual(known.digest, digest) && match === undefined) match = known.caller;
+    if (match === undefined) throw unauthorized('unknown X-API-Key; send a key this service was configured with');
+    return match;
+  }
+
+}
+
+/** Not cached: a stream of made-up keys must not grow the service's memory. */
+function anonymousCaller(digest: Buffer): Caller {
+  const owner = digest.toString('hex');
+  return { identity: { user_name: `anonymous-${owner.slice(0, 8)}`, user_id: owner.slice(0, 16) }, owner };
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}

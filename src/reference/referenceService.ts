@@ -1,0 +1,336 @@
+/**
+ * The reference implementation of the game-session scoring service (SPEC §2–§6), as a pure object:
+ * one method per endpoint, each taking the caller's key and the raw body, each validating with the
+ * protocol schemas and throwing ApiError for every error answer. No I/O and no timers: time comes from
+ * the injected clock and ids from the seeded generator, so the HTTP server and in-process callers get
+ * the very same behaviour, and tests can drive time.
+ */
+import {
+  ApiError,
+  actionIdOf,
+  clickActionRequestSchema,
+  closeScorecardRequestSchema,
+  DEFAULT_IDLE_CLOSE_MS,
+  DEFAULT_MAX_OPEN_MS,
+  gameNotStarted,
+  MAX_LEVEL_COUNTER,
+  openScorecardRequestSchema,
+  parseRequest,
+  resetRequestSchema,
+  simpleActionRequestSchema,
+  validationError,
+  type ActionName,
+  type FrameResponse,
+  type GameActionId,
+  type GameDescriptor,
+  type Grid,
+  type OpenScorecardResponse,
+  type Scorecard,
+} from '../protocol/index.ts';
+import { gameCatalog } from '../games/catalog.ts';
+import type { Game, GameInput } from '../games/types.ts';
+import type { Clock } from './clock.ts';
+import { describeGame, GameDirectory } from './gameDirectory.ts';
+import { SeededIdGenerator } from './ids.ts';
+import { KeyRing, type Caller, type UserIdentity } from './keyring.ts';
+import { RunTracker } from './run.ts';
+import { ScorecardRecord } from './scorecardRecord.ts';
+import { Session } from './session.ts';
+
+export type { UserIdentity } from './keyring.ts';
+
+export interface ReferenceServiceOptions {
+  /** The games offered; default: gameCatalog(). */
+  games?: readonly Game[];
+  /** ms since epoch; default Date.now. */
+  now?: () => number;
+  /** Seeds card_id/guid generation; default: random. */
+  seed?: number;
+  /** Accepted keys and their users; undefined: any non-empty key, each its own anonymous user. */
+  keys?: ReadonlyMap<string, UserIdentity>;
+  /** A card closes after this long without a counted action; default 15 min. */
+  idleCloseMs?: number;
+  /** A card closes this long after it opened; default 24 h. */
+  maxOpenMs?: number;
+}
+
+type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
+
+export class ReferenceService {
+  private readonly directory: GameDirectory;
+  private readonly now: Clock;
+  private readonly ids: SeededIdGenerator;
+  private readonly keyRing: KeyRing;
+  private readonly idleCloseMs: number;
+  private readonly maxOpenMs: number;
+  private readonly cards = new Map<string, ScorecardRecord>();
+  private readonly openCards = new Set<ScorecardRecord>();
+  /** Live sessions only: a session leaves this map when its card closes. */
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(options: ReferenceServiceOptions = {}) {
+    this.directory = new GameDirectory(options.games ?? gameCatalog());
+    this.now = options.now ?? Date.now;
+    this.ids = new SeededIdGenerator(options.seed);
+    this.keyRing = new KeyRing(options.keys);
+    this.idleCloseMs = positiveOr(options.idleCloseMs, DEFAULT_IDLE_CLOSE_MS, 'idleCloseMs');
+    this.maxOpenMs = positiveOr(options.maxOpenMs, DEFAULT_MAX_OPEN_MS, 'maxOpenMs');
+  }
+
+  /** GET /api/games: every game's descriptor, sorted by title. */
+  listGames(key: string | undefined): GameDescriptor[] {
+    this.keyRing.authenticate(key);
+    return this.directory.descriptors();
+  }
+
+  /** GET /api/games/{id}: one descriptor, by full id or bare slug. */
+  getGame(key: string | undefined, gameId: string): GameDescriptor {
+    this.keyRing.authenticate(key);
+    const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
+    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${String(gameId)} not found; GET /api/games lists the games this service offers`);
+    return describeGame(game);
+  }
+
+  /** POST /api/scorecard/open. */
+  openScorecard(key: string | undefined, body: unknown): OpenScorecardResponse {
+    const caller = this.keyRing.authenticate(key);
+    const request = parseRequest(openScorecardRequestSchema, body);
+    const now = this.now();
+    for (const card of this.openCardsOf(caller.owner)) {
+      if (card.competition)
+        throw new ApiError(409, 'SERVER_ERROR', `competition mode allows one open scorecard per key, and card ${card.cardId} is still open; close it first`);
+    }
+    const tags = [...(request.tags ?? [])];
+    if (!tags.includes('agent') && !tags.includes('human')) tags.push('agent');
+    const card = new ScorecardRecord({
+      cardId: this.freshId(),
+      owner: caller.owner,
+      identity: caller.identity,
+      sourceUrl: request.source_url ?? undefined,
+      tags,
+      opaqueJson: request.opaque === undefined ? undefined : JSON.stringify(request.opaque),
+      competition: request.competition_mode === true,
+      openedAt: now,
+    });
+    this.cards.set(card.cardId, card);
+    this.openCards.add(card);
+    return { card_id: card.cardId };
+  }
+
+  /** POST /api/scorecard/close: ends the card's sessions and returns the final scorecard. */
+  closeScorecard(key: string | undefined, body: unknown): Scorecard {
+    const caller = this.keyRing.authenticate(key);
+    const request = parseRequest(closeScorecardRequestSchema, body);
+    const card = this.ownedCard(caller, request.card_id);
+    if (card === undefined) throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} not found; open one with POST /api/scorecard/open`);
+    if (!card.isOpen)
+      throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} is already closed (at ${new Date(card.closedAt!).toISOString()}); read it with GET /api/scorecard/${request.card_id}`);
+    this.close(card, this.now());
+    return card.toScorecard();
+  }
+
+  /** GET /api/scorecard/{card_id}[/{game_id}]: open or closed; restricted to one game when asked. */
+  getScorecard(key: string | undefined, cardId: string, gameId?: string): Scorecard {
+    const caller = this.keyRing.authenticate(key);
+    const card = typeof cardId === 'string' ? this.ownedCard(caller, cardId) : undefined;
+    if (card === undefined) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${String(cardId)} not found; check the card_id that open returned`);
+    if (card.competition) throw new ApiError(403, 'SERVER_ERROR', `scorecard ${cardId} is a competition card and cannot be read; its score comes back from close`);
+    if (gameId === undefined) return card.toScorecard();
+    const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
+    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${String(gameId)} not found; GET /api/games lists the games this service offers`);
+    return card.toScorecard(game);
+  }
+
+  /** POST /api/cmd/{RESET|ACTION1..7}. */
+  command(key: string | undefined, action: ActionName, body: unknown): FrameResponse {
+    const caller = this.keyRing.authenticate(key);
+    const actionId = typeof action === 'string' ? actionIdOf(action) : undefined;
+    if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${String(action)}; commands are RESET and ACTION1 to ACTION7`);
+    if (actionId === 0) return this.reset(caller, parseRequest(resetRequestSchema, body));
+    const request: CommandBody = parseRequest(actionId === 6 ? clickActionRequestSchema : simpleActionRequestSchema, body);
+    return this.act(caller, actionId as GameActionId, request);
+  }
+
+  /** Closes every card past its idle or maximum lifetime; returns how many. */
+  sweep(): number {
+    const now = this.now();
+    let closed = 0;
+    for (const card of [...this.openCards]) if (this.expireIfDue(card, now)) closed++;
+    return closed;
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  private reset(caller: Caller, request: CommandBody): FrameResponse {
+    const game = this.findGame(request.game_id);
+    if (request.guid === undefined || request.guid === null) return this.startSession(caller, game, request);
+    const session = this.liveSession(caller, request.guid, game);
+    const card = session.card;
+    const now = this.now();
+    card.lastUpdateAt = now;
+    if (card.competition) {
+      if (session.state === 'WIN')
+        throw gameNotStarted(`session ${session.guid} has won ${game.info.id}; in competition mode a run cannot be restarted, close the scorecard`);
+      // Competition: never a full reset. At the very start of a level the grid stays as it is.
+      const frame = session.actionsOnLevel === 0 ? session.play.frame() : session.play.resetLevel();
+      return this.levelReset(session, frame, request, now);
+    }
+    if (session.state === 'WIN' || session.actionsOnLevel === 0) {
+      session.play = game.start();
+      session.run = new RunTracker(game.info.id, session.guid, game.info.baselineActions);
+      session.state = 'NOT_FINISHED';
+      session.actionsOnLevel = 0;
+      card.addRun(game, session.run);
+      return this.frameResponse(session, [session.play.frame()], 0, {}, request, true);
+    }
+    return this.levelReset(session, session.play.resetLevel(), request, now);
+  }
+
+  private levelReset(session: Session, frame: Grid, request: CommandBody, now: number): FrameResponse {
+    session.run.recordLevelReset();
+    session.state = 'NOT_FINISHED';
+    session.actionsOnLevel = 0;
+    session.card.lastCountedAt = now;
+    return this.frameResponse(session, [frame], 0, {}, request, false);
+  }
+
+  private startSession(caller: Caller, game: Game, request: CommandBody): FrameResponse {
+    if (request.card_id === undefined || request.card_id === null)
+      throw validationError('card_id: is required on a RESET without guid; open a scorecard and pass its card_id, or pass the guid of a session to reset it');
+    const card = this.ownedCard(caller, request.card_id);
+    if (card === undefined || !card.isOpen)
+      throw notFound(request.game_id, `scorecard ${request.card_id} is unknown or closed; open one with POST /api/scorecard/open`);
+    if (card.competition && card.hasPlayed(game))
+      throw notFound(request.game_id, `competition mode allows one session per game per scorecard; RESET with the guid of the session already started`);
+    const guid = this.freshId();
+    const run = new RunTracker(game.info.id, guid, game.info.baselineActions);
+    const session = new Session(guid, game, card, caller.owner, game.start(), run);
+    this.sessions.set(guid, session);
+    card.sessions.add(session);
+    card.addRun(game, run);
+    card.lastUpdateAt = this.now();
+    return this.frameResponse(session, [session.play.frame()], 0, {}, request, true);
+  }
+
+  private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
+    const game = this.findGame(request.game_id);
+    const session = this.liveSession(caller, request.guid!, game);
+    if (session.state !== 'NOT_FINISHED')
+      throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    const input: GameInput = actionId === 6 ? { id: 6, x: request.x!, y: request.y! } : { id: actionId };
+    const result = session.play.step(input);
+    const run = session.run;
+    session.actionsOnLevel += 1;
+    switch (result.outcome) {
+      case 'playing':
+        run.recordAction(false);
+        break;
+      case 'level_completed':
+        run.recordAction(true);
+        session.actionsOnLevel = 0;
+        break;
+      case 'won':
+        run.recordAction(true);
+        run.recordWin();
+        session.state = 'WIN';
+        session.actionsOnLevel = 0;
+        break;
+      case 'lost':
+        run.recordAction(false);
+        run.recordLoss();
+        session.state = 'GAME_OVER';
+        break;
+    }
+    const now = this.now();
+    session.card.lastCountedAt = now;
+    session.card.lastUpdateAt = now;
+    const data = actionId === 6 ? { game_id: game.info.id, x: request.x, y: request.y } : { game_id: game.info.id };
+    const frames = result.frames.length > 0 ? result.frames : [session.play.frame()];
+    return this.frameResponse(session, frames, actionId, data, request, false);
+  }
+
+  private frameResponse(session: Session, frames: readonly Grid[], actionId: number, data: Record<string, unknown>, request: CommandBody, fullReset: boolean): FrameResponse {
+    const info = session.game.info;
+    return {
+      game_id: info.id,
+      guid: session.guid,
+      // Copies: the caller may keep or change them without touching anything a game still holds.
+      frame: frames.map((grid) => Uint8Array.from(grid)),
+      state: session.state,
+      levels_completed: Math.min(session.run.levelsCompleted, MAX_LEVEL_COUNTER),
+      win_levels: Math.min(info.baselineActions.length, MAX_LEVEL_COUNTER),
+      action_input: request.reasoning === undefined ? { id: actionId, data } : { id: actionId, data, reasoning: request.reasoning },
+      available_actions: [...info.availableActions],
+      full_reset: fullReset,
+    };
+  }
+
+  // ------------------------------------------------------------------ lookups and lifecycle
+
+  private findGame(gameId: string): Game {
+    const game = this.directory.find(gameId);
+    if (game === undefined) throw notFound(gameId, 'no such game; GET /api/games lists the games this service offers');
+    return game;
+  }
+
+  /** The caller's live session `guid` of `game`, after closing its card if it expired. */
+  private liveSession(caller: Caller, guid: string, game: Game): Session {
+    const session = this.sessions.get(guid);
+    if (session === undefined || session.owner !== caller.owner || this.expireIfDue(session.card, this.now()))
+      throw notFound(game.info.id, `no live session ${guid} for this key (unknown, or ended when its scorecard closed); start one with RESET and a card_id`);
+    if (session.game !== game)
+      throw notFound(game.info.id, `session ${guid} plays ${session.game.info.id}; send that game_id, or start a session of this game with RESET and a card_id`);
+    return session;
+  }
+
+  /** The card if it exists and belongs to the caller (another key's card is not found), expired cards closed first. */
+  private ownedCard(caller: Caller, cardId: string): ScorecardRecord | undefined {
+    const card = this.cards.get(cardId);
+    if (card === undefined || card.owner !== caller.owner) return undefined;
+    this.expireIfDue(card, this.now());
+    return card;
+  }
+
+  private openCardsOf(owner: string): ScorecardRecord[] {
+    const now = this.now();
+    const result: ScorecardRecord[] = [];
+    for (const card of [...this.openCards]) if (card.owner === owner && !this.expireIfDue(card, now)) result.push(card);
+    return result;
+  }
+
+  /** Closes the card at its deadline when the deadline has passed; true if it is (now) closed by expiry. */
+  private expireIfDue(card: ScorecardRecord, now: number): boolean {
+    if (!card.isOpen) return false;
+    const deadline = card.closesAt(this.idleCloseMs, this.maxOpenMs);
+    if (now < deadline) return false;
+    this.close(card, deadline);
+    return true;
+  }
+
+  private close(card: ScorecardRecord, at: number): void {
+    card.closedAt = at;
+    card.lastUpdateAt = Math.max(card.lastUpdateAt, at);
+    this.openCards.delete(card);
+    for (const session of card.sessions) this.sessions.delete(session.guid);
+    card.sessions.clear();
+    if (card.competition) for (const game of this.directory.games) if (!card.hasPlayed(game)) card.addUnplayedGame(game);
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = this.ids.nextUuid();
+      if (!this.cards.has(id) && !this.sessions.has(id)) return id;
+    }
+  }
+}
+
+/** The 400 SERVER_ERROR "game … not found" of SPEC §6, with why and what to do. */
+function notFound(gameId: string, reason: string): ApiError {
+  return new ApiError(400, 'SERVER_ERROR', `game ${gameId} not found: ${reason}`);
+}
+
+function positiveOr(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new RangeError(`ReferenceService: ${name} must be a positive number of milliseconds, got ${value}`);
+  return value;
+}

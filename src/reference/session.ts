@@ -1,0 +1,32 @@
+/**
+ * One game session (SPEC §1, §4): a guid, the play of its game, and the run being counted. The
+ * RESET rules live in the service; this holds the state they read and write.
+ */
+import type { Game, GamePlay } from '../games/types.ts';
+import type { ScorecardRecord } from './scorecardRecord.ts';
+import type { RunTracker } from './run.ts';
+
+/** A session's own state; NOT_PLAYED never applies, a session exists only once reset. */
+export type SessionState = 'NOT_FINISHED' | 'WIN' | 'GAME_OVER';
+
+export class Session {
+  readonly guid: string;
+  readonly game: Game;
+  readonly card: ScorecardRecord;
+  /** Owner token of the key that started the session. */
+  readonly owner: string;
+  play: GamePlay;
+  run: RunTracker;
+  state: SessionState = 'NOT_FINISHED';
+  /** Counted game actions since the current level began or was last reset (decides full vs level reset). */
+  actionsOnLevel = 0;
+
+  constructor(guid: string, game: Game, card: ScorecardRecord, owner: string, play: GamePlay, run: RunTracker) {
+    this.guid = guid;
+    this.game = game;
+    this.card = card;
+    this.owner = owner;
+    this.play = play;
+    this.run = run;
+  }
+}
