@@ -1,0 +1,66 @@
+/**
+ * Cookie jars per scorecard (SPEC §7). The load balancer of the hosted service pins a scorecard to one
+ * backend with cookies it may rotate at any answer, so: one jar per card, shared by all its sessions;
+ * every Set-Cookie of every answer of that card (errors included) goes in as it arrives; the jar is read
+ * at send time, so the newest value is always the one sent and no earlier snapshot is ever replayed.
+ *
+ * The jar for an open request is created before the card exists and bound to the card id the answer
+ * names. Requests with no card (game list, game lookup) share one transport-level jar.
+ */
+import { CookieJar } from 'tough-cookie';
+
+export class CardCookieJars {
+  private readonly byCard = new Map<string, CookieJar>();
+  readonly general = new CookieJar();
+
+  /** A fresh jar for an open request; bind it once the answer names the card. */
+  forOpen(): CookieJar {
+    return new CookieJar();
+  }
+
+  bind(cardId: string, jar: CookieJar): void {
+    this.byCard.set(cardId, jar);
+  }
+
+  /** The card's jar, created on first use: a card opened elsewhere still gets one shared jar here. */
+  forCard(cardId: string): CookieJar {
+    let jar = this.byCard.get(cardId);
+    if (jar === undefined) {
+      jar = new CookieJar();
+      this.byCard.set(cardId, jar);
+    }
+    return jar;
+  }
+
+  /** The card's jar if it is still open here, else the general one (e.g. reading a closed card). */
+  existingOrGeneral(cardId: string): CookieJar {
+    return this.byCard.get(cardId) ?? this.general;
+  }
+
+  drop(cardId: string): void {
+    this.byCard.delete(cardId);
+  }
+
+  get openCards(): number {
+    return this.byCard.size;
+  }
+}
+
+/**
+ * Stores every Set-Cookie of an answer. Cookies are stored as if set at the origin root, so a cookie
+ * without a Path attribute (default path = the request's directory) still goes with every later
+ * request of the card, as SPEC §7 requires; an explicit Path is honoured. Malformed cookies are skipped.
+ */
+export function storeSetCookies(jar: CookieJar, origin: string, setCookie: string | string[] | undefined): void {
+  if (setCookie === undefined) return;
+  const root = origin + '/';
+  for (const header of Array.isArray(setCookie) ? setCookie : [setCookie]) {
+    jar.setCookieSync(header, root, { ignoreError: true });
+  }
+}
+
+/** The Cookie header for a request to `url` as the jar stands now; undefined when there is none. */
+export function cookieHeaderFor(jar: CookieJar, url: string): string | undefined {
+  const header = jar.getCookieStringSync(url);
+  return header === '' ? undefined : header;
+}
