@@ -1,0 +1,127 @@
+/**
+ * `arcbench serve`: the reference service over HTTP, for clients and agents in other processes or
+ * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints one line
+ * with the URL on stdout (scripts read it); logs go to stderr.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { createServeLogger, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
+import type { UserIdentity } from '../reference/referenceService.ts';
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  keys?: string;
+  backends: number;
+  rotateAffinity?: number;
+  rateLimit?: number;
+  inject429Every?: number;
+  idleClose?: number;
+  seed?: number;
+  logLevel: LevelWithSilent;
+}
+
+export const KEYS_ENV = 'ARCBENCH_KEYS';
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the reference game service over HTTP (prints its URL on stdout; logs go to stderr).')
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(8001).argParser(integerIn('--port', 0, 65535)))
+    .addOption(new Option('--host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--keys <file>',
+        `accepted API keys: lines "KEY user_name [user_id]" or a JSON object {"KEY": {"user_name": ..., "user_id": ...}}; also ${KEYS_ENV} (same formats, commas between entries); without keys any non-empty key is accepted`,
+      ),
+    )
+    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerIn('--backends', 1, 64)))
+    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerIn('--rotate-affinity', 1, 1_000_000)))
+    .addOption(new Option('--rate-limit <n>', 'requests per minute per key; beyond it 429 with Retry-After (the hosted service allows 600)').argParser(integerIn('--rate-limit', 1, 10_000_000)))
+    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerIn('--inject-429-every', 1, 1_000_000)))
+    .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
+    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerIn('--seed', 0, 2 ** 31 - 1)))
+    .addOption(new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .action(async (options: ServeOptions) => {
+      await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  let keys: ReadonlyMap<string, UserIdentity> | undefined;
+  try {
+    keys = readKeys(options.keys);
+  } catch (error) {
+    if (!(error instanceof KeysError)) throw error;
+    process.stderr.write(`arcbench serve: ${error.message}\n`);
+    process.exit(2);
+  }
+
+  const logger = createServeLogger(options.logLevel);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: options.host,
+      port: options.port,
+      backendCount: options.backends,
+      serviceOptions: {
+        ...(options.idleClose !== undefined ? { idleCloseMs: Math.round(options.idleClose * 60_000) } : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      },
+      keys,
+      rotateAffinity: options.rotateAffinity,
+      rateLimitPerMinute: options.rateLimit,
+      inject429Every: options.inject429Every,
+      logger,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? 'the port is in use; pick another --port (0: any free one)' : (error as Error).message;
+    process.stderr.write(`arcbench serve: cannot listen on ${options.host}:${options.port}: ${reason}\n`);
+    process.exit(1);
+  }
+
+  logger.info({ url: server.url, backends: options.backends, keys: keys?.size ?? 'any' }, 'serving');
+  process.stdout.write(`arcbench serve: listening on ${server.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal means "now": skip waiting for in-flight requests.
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** Keys from --keys, else from ARCBENCH_KEYS, else none (any key accepted). */
+function readKeys(file: string | undefined): ReadonlyMap<string, UserIdentity> | undefined {
+  if (file !== undefined) return loadKeysFile(file);
+  const inline = process.env[KEYS_ENV];
+  if (inline !== undefined && inline.trim() !== '') return parseKeys(inline, KEYS_ENV, true);
+  return undefined;
+}
+
+function integerIn(flag: string, min: number, max: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!/^\s*-?\d+\s*$/.test(text) || value < min || value > max) throw new InvalidArgumentError(`${flag} takes an integer from ${min} to ${max}, got "${text}".`);
+    return value;
+  };
+}
+
+function positiveNumber(flag: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${flag} takes a positive number, got "${text}".`);
+    return value;
+  };
+}

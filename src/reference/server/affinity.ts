@@ -1,0 +1,35 @@
+/**
+ * Routes every request to one backend service by its affinity cookie and sets the cookie on every
+ * response, as the hosted load balancer does (SPEC §7). With one backend the cookie is still issued, so
+ * clients exercise their jar handling against any server.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ReferenceService } from '../referenceService.ts';
+import { AffinityRouter, type Affinity } from './affinityRouter.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The backend service this request is routed to. */
+    backend: ReferenceService;
+    /** The affinity the request belongs to; null until routed (requests rejected before routing). */
+    affinity: Affinity | null;
+  }
+}
+
+export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], rotateEvery: number | undefined): AffinityRouter {
+  const router = new AffinityRouter(backends.length, rotateEvery);
+  app.decorateRequest('backend', null as unknown as ReferenceService);
+  app.decorateRequest('affinity', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const affinity = router.resolve(request.headers.cookie);
+    request.affinity = affinity;
+    request.backend = backends[affinity.backend];
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.affinity !== null) reply.header('set-cookie', AffinityRouter.setCookieHeaders(router.respond(request.affinity)));
+    return payload;
+  });
+  return router;
+}

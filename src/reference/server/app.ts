@@ -1,0 +1,51 @@
+/**
+ * Assembles the HTTP server of the reference service from its parts: body parsing, error mapping,
+ * affinity routing to the backends, rate limiting, the routes, the sweep timer.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ReferenceService } from '../referenceService.ts';
+import { installAffinity } from './affinity.ts';
+import type { AffinityRouter } from './affinityRouter.ts';
+import { createBackends } from './backends.ts';
+import { clientErrorHandler, frameworkErrorHandler, installErrorMapping } from './errorMapping.ts';
+import { installJsonBody } from './jsonBody.ts';
+import { serverLogger } from './logging.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_SWEEP_INTERVAL_MS, type ServerOptions } from './options.ts';
+import { installRateLimit } from './rateLimit.ts';
+import { installRoutes } from './routes.ts';
+import { installSweep } from './sweep.ts';
+
+export interface AssembledServer {
+  app: FastifyInstance;
+  backends: ReferenceService[];
+  affinity: AffinityRouter;
+}
+
+export function assembleServer(options: ServerOptions = {}): AssembledServer {
+  const backends = createBackends(options);
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: serverLogger(options.logger) } : {}),
+    bodyLimit,
+    // Ids are uuids and short game ids; a generous cap still answers absurd ones with a 4xx.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // close(): keep-alive sockets with no request in flight go at once, in-flight requests finish.
+    forceCloseConnections: 'idle',
+  }) as unknown as FastifyInstance;
+
+  installJsonBody(app);
+  installErrorMapping(app, bodyLimit);
+  // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
+  const affinity = installAffinity(app, backends, options.rotateAffinity);
+  installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
+  installRoutes(app);
+  installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+  return { app, backends, affinity };
+}
+
+/** The server as a fastify instance, not listening yet (`inject()` works on it). */
+export function buildServer(options: ServerOptions = {}): FastifyInstance {
+  return assembleServer(options).app;
+}

@@ -1,0 +1,27 @@
+/**
+ * The services behind the server: one per emulated backend (SPEC §7). Each holds its own scorecards and
+ * sessions, so a request routed to the wrong one fails exactly as on the hosted service.
+ */
+import { randomInt } from 'node:crypto';
+import { ReferenceService } from '../referenceService.ts';
+import type { ServerOptions } from './options.ts';
+
+// Far apart so that seeds of neighbouring backends never coincide with another run's base seed + 1.
+const SEED_STRIDE = 7919;
+
+export function createBackends(options: ServerOptions): ReferenceService[] {
+  if (options.backends !== undefined) {
+    if (options.backends.length === 0) throw new RangeError('backends: give at least one ReferenceService');
+    return options.backends;
+  }
+  const count = options.backendCount ?? 1;
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`backendCount must be a positive integer, got ${count}`);
+  const service = options.serviceOptions ?? {};
+  // A distinct seed per backend: ids drawn from the seed must never collide across backends.
+  const baseSeed = service.seed ?? randomInt(0, 2 ** 31);
+  const keys = options.keys ?? service.keys;
+  return Array.from(
+    { length: count },
+    (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), seed: baseSeed + index * SEED_STRIDE }),
+  );
+}

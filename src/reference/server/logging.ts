@@ -1,0 +1,30 @@
+/**
+ * What the server logs about a request, and what it never logs: the API key (and any Authorization
+ * header) is redacted wherever it appears under the request's headers, whatever logger is injected.
+ */
+import pino, { type Logger, type LevelWithSilent } from 'pino';
+import type { FastifyRequest } from 'fastify';
+
+export const REDACTED_PATHS = ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'];
+
+const serializers = {
+  req(request: FastifyRequest) {
+    return {
+      method: request.method,
+      url: request.url,
+      remoteAddress: request.ip,
+      // Headers help diagnose clients (user-agent, content-type, cookies); the key is redacted below.
+      headers: { ...request.headers },
+    };
+  },
+};
+
+/** The injected logger, narrowed to redact keys and to log requests through our serializer. */
+export function serverLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: REDACTED_PATHS, censor: '[Redacted]' }, serializers });
+}
+
+/** A stand-alone logger for `arcbench serve`: JSON lines on the given stream (stderr by default). */
+export function createServeLogger(level: LevelWithSilent, destination: NodeJS.WritableStream = process.stderr): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[Redacted]' }, base: { name: 'arcbench-serve' } }, destination);
+}

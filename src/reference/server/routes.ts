@@ -1,0 +1,48 @@
+/**
+ * The endpoints of SPEC §2, each a one-line call into the request's backend service: the service
+ * validates and throws ApiError, errorMapping.ts turns that into the answer. Frame responses go out as
+ * the bytes of the hand-written encoder, never through JSON.stringify. Every path answers the methods
+ * it does not take with 405.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { ACTION_NAMES, encodeFrameResponse, type ActionName } from '../../protocol/index.ts';
+import { apiKeyOf } from './apiKey.ts';
+import { methodNotAllowed } from './errorMapping.ts';
+
+export const HEALTHCHECK_PATH = '/api/healthcheck';
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
+// Methods a wrong-method request may use and still get a helpful 405 instead of a 404.
+const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+export function installRoutes(app: FastifyInstance): void {
+  const route = (method: 'GET' | 'POST', url: string, handler: Handler) => {
+    app.route({ method, url, handler });
+    // GET routes answer HEAD too (fastify exposes it), so HEAD is not "another" method for them.
+    const others = ALL_METHODS.filter((m) => m !== method && !(method === 'GET' && m === 'HEAD'));
+    app.route({ method: [...others], url, handler: methodNotAllowed([method]) });
+  };
+  const params = (request: FastifyRequest) => request.params as Record<string, string>;
+
+  // A health probe carries no key and touches no backend state.
+  route('GET', HEALTHCHECK_PATH, async () => ({ status: 'ok' }));
+
+  route('GET', '/api/games', async (request) => request.backend.listGames(apiKeyOf(request)));
+  route('GET', '/api/games/:game_id', async (request) => request.backend.getGame(apiKeyOf(request), params(request).game_id));
+
+  route('POST', '/api/scorecard/open', async (request) => request.backend.openScorecard(apiKeyOf(request), request.body));
+  route('POST', '/api/scorecard/close', async (request) => request.backend.closeScorecard(apiKeyOf(request), request.body));
+  route('GET', '/api/scorecard/:card_id', async (request) => request.backend.getScorecard(apiKeyOf(request), params(request).card_id));
+  route('GET', '/api/scorecard/:card_id/:game_id', async (request) => {
+    const { card_id, game_id } = params(request);
+    return request.backend.getScorecard(apiKeyOf(request), card_id, game_id);
+  });
+
+  for (const action of ACTION_NAMES) {
+    route('POST', `/api/cmd/${action}`, async (request, reply) => {
+      const response = request.backend.command(apiKeyOf(request), action satisfies ActionName, request.body);
+      return reply.type('application/json; charset=utf-8').send(encodeFrameResponse(response));
+    });
+  }
+}
