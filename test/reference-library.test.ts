@@ -1,0 +1,5 @@
+/** The conformance suite of SPEC §2–§6, run against the library itself. */
+import { defineConformanceSuite } from './support/conformance.ts';
+import { createLibraryDriver } from './support/serviceDriver.ts';
+
+defineConformanceSuite('library', async (service) => ({ driver: createLibraryDriver(service), dispose: async () => {} }));
