@@ -1,9 +1,13 @@
 /** Every CLI command module; one file per command, each exporting `register(program)`. */
 import type { Command } from 'commander';
 import * as serve from './serve.ts';
+import * as run from './run.ts';
+import * as validate from './validate.ts';
+import * as plan from './plan.ts';
+import * as schema from './schema.ts';
 
 export interface CommandModule {
   register(program: Command): void;
 }
 
-export const commandModules: CommandModule[] = [serve];
+export const commandModules: CommandModule[] = [serve, run, validate, plan, schema];

@@ -1,0 +1,72 @@
+/**
+ * `arcbench plan <config>`: the resolved matrix (agents × games × episodes, with seeds and budgets)
+ * without playing anything. Remote targets are asked for their game list only.
+ */
+import Table from 'cli-table3';
+import { Command, Option } from 'commander';
+import { loadExperiment } from '../runner/configLoader.ts';
+import { EXIT_OK, integerOption, reportFailure } from '../runner/commandSupport.ts';
+import { resolvePlan } from '../runner/plan.ts';
+import { openTarget, referenceTransport } from '../runner/targets.ts';
+
+interface PlanOptions {
+  json?: boolean;
+  seed?: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command('plan')
+    .description('Show what an experiment would play (agents × games × episodes, seeds, budgets) without playing.')
+    .argument('<config>', 'experiment file (YAML)')
+    .addOption(new Option('--json', 'print one JSON line per episode instead of the table'))
+    .addOption(new Option('--seed <n>', 'run seed (overrides the config)').argParser(integerOption('--seed', 0, 0xffffffff)))
+    .action(async (configPath: string, options: PlanOptions) => {
+      process.exit(await planCommand(configPath, options));
+    });
+}
+
+async function planCommand(configPath: string, options: PlanOptions): Promise<number> {
+  try {
+    const experiment = await loadExperiment(configPath, { overrides: { seed: options.seed } });
+    const { config } = experiment;
+    const remote = typeof config.target === 'object' && 'url' in config.target;
+    const target = remote ? await openTarget(config) : { transport: referenceTransport(config.seed), close: async () => {} };
+    // Only the game list is read: no scorecard is opened, nothing is played.
+    let plan;
+    try {
+      plan = await resolvePlan(experiment, target.transport);
+    } finally {
+      if (remote) await target.close();
+      else await target.transport.close();
+    }
+    if (options.json) {
+      for (const e of plan.episodes) {
+        process.stdout.write(JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed }) + '\n');
+      }
+      return EXIT_OK;
+    }
+    const table = new Table({ head: ['agent', 'use', 'game', 'levels', 'episodes', 'seeds'], style: { head: [], border: [] } });
+    for (const agent of experiment.agents) {
+      for (const game of plan.games) {
+        const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
+        const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
+        table.push([agent.label, agent.use, game.game_id, String(game.baseline_actions.length), String(seeds.length), shown]);
+      }
+    }
+    const b = config.budgets;
+    const budgets = [
+      `max ${b.max_actions} actions per episode`,
+      b.max_actions_per_level === undefined ? undefined : `${b.max_actions_per_level}× baseline per level`,
+      b.episode_seconds === undefined ? undefined : `${b.episode_seconds} s per episode`,
+      b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
+    ].filter(Boolean);
+    process.stdout.write(
+      `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}; ` +
+        `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
+    );
+    return EXIT_OK;
+  } catch (error) {
+    return reportFailure('plan', error);
+  }
+}

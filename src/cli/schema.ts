@@ -1,0 +1,20 @@
+/**
+ * `arcbench schema [--out file]`: the JSON Schema of experiment files, generated from the zod schema
+ * the runner validates with, for editor completion (`# yaml-language-server: $schema=…`).
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { experimentJsonSchema } from '../runner/configSchema.ts';
+
+export function register(program: Command): void {
+  program
+    .command('schema')
+    .description('Print the JSON Schema of experiment files (or write it with --out), for editor completion.')
+    .addOption(new Option('--out <file>', 'write the schema to this file, e.g. configs/arcbench.schema.json'))
+    .addHelpText('after', '\nIn a YAML file: # yaml-language-server: $schema=./arcbench.schema.json')
+    .action((options: { out?: string }) => {
+      const text = JSON.stringify(experimentJsonSchema(), null, 2) + '\n';
+      if (options.out) writeFileSync(options.out, text);
+      else process.stdout.write(text);
+    });
+}

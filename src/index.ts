@@ -1,0 +1,40 @@
+/**
+ * The package entry, `import … from 'arcbench'`. Agent plugins need only the first block; library users
+ * who drive runs from code use the rest.
+ */
+
+// Agent plugin API. `z` is re-exported so a plugin in any folder can declare its params without its own
+// copy of zod.
+export { z } from 'zod';
+export { defineAgent, isAgentDefinition, action, click, reset, stop, isStop } from './runner/agentApi.ts';
+export type {
+  Agent,
+  AgentAction,
+  AgentContext,
+  AgentDecision,
+  AgentDefinition,
+  EpisodeEnd,
+  EpisodeOutcome,
+  ResetAction,
+  StepInfo,
+  StopDecision,
+} from './runner/agentApi.ts';
+export type { Rng } from './runner/rng.ts';
+export { createRng } from './runner/rng.ts';
+
+// What agents read: frames, grids, actions, descriptors.
+export {
+  GRID_SIZE,
+  GRID_CELLS,
+  PALETTE_HEX,
+  cellIndex,
+  gridHash,
+  gridsEqual,
+  firstDifference,
+  gridToRows,
+  makeAction,
+  actionName,
+  CLICK_ACTION_ID,
+  UNDO_ACTION_ID,
+} from './protocol/index.ts';
+export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';

@@ -1,0 +1,28 @@
+/** What the run, validate and plan commands share: argument parsers and how a failure becomes an exit code. */
+import { InvalidArgumentError } from 'commander';
+import { AgentLoadError } from './agentLoader.ts';
+import { ConfigError } from './configLoader.ts';
+
+export const EXIT_OK = 0;
+/** Some episode or a scorecard close failed. */
+export const EXIT_FAILED = 1;
+/** Bad config or usage. */
+export const EXIT_USAGE = 2;
+
+export function integerOption(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+/** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
+export function reportFailure(command: string, error: unknown): number {
+  if (error instanceof ConfigError || error instanceof AgentLoadError) {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  process.stderr.write(`arcbench ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT_FAILED;
+}

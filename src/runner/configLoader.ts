@@ -1,0 +1,122 @@
+/**
+ * Reads an experiment file: YAML → `${VAR}` expansion → strict schema → each agent loaded and its
+ * params checked by the agent's own schema. Every problem is reported as `file: path: sentence`.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { AgentDefinition } from './agentApi.ts';
+import { AgentLoadError, loadAgent } from './agentLoader.ts';
+import { issueLines } from './configIssues.ts';
+import { type ExperimentConfig, experimentSchema } from './configSchema.ts';
+import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
+
+/** A problem with the experiment file or the command line; the CLI exits 2 on it. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ResolvedAgent {
+  readonly label: string;
+  readonly use: string;
+  readonly definition: AgentDefinition;
+  /** Params as parsed by the agent's schema (defaults applied). */
+  readonly params: unknown;
+}
+
+export interface Experiment {
+  /** Absolute path of the experiment file (or a name, for configs built in code). */
+  readonly file: string;
+  /** Folder relative paths in the experiment start from. */
+  readonly baseDir: string;
+  readonly config: ExperimentConfig;
+  readonly agents: readonly ResolvedAgent[];
+}
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Command-line overrides, applied before validation so they are checked like the file. */
+  overrides?: { seed?: number; concurrency?: number };
+}
+
+export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<Experiment> {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the experiment file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path`);
+  }
+  return parseExperiment(text, { file: path, baseDir: dirname(path), ...options });
+}
+
+export async function parseExperiment(
+  text: string,
+  options: LoadOptions & { file: string; baseDir: string },
+): Promise<Experiment> {
+  const where = basename(options.file);
+  const fail = (lines: string[]): never => {
+    throw new ConfigError(lines.map((line) => `${where}: ${line}`).join('\n'));
+  };
+
+  const document = parseDocument(text, { prettyErrors: true });
+  if (document.errors.length > 0) {
+    fail(document.errors.map((e) => `line ${e.linePos?.[0].line ?? '?'}: ${e.message.split('\n')[0]}`));
+  }
+  let raw: unknown = document.toJS();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(['(top level): expected a mapping with name, agents and the other fields']);
+
+  try {
+    raw = expandEnvironment(raw, options.env ?? process.env);
+  } catch (error) {
+    if (error instanceof MissingVariableError) fail([error.message]);
+    throw error;
+  }
+  const withOverrides = { ...(raw as Record<string, unknown>) };
+  if (options.overrides?.seed !== undefined) withOverrides.seed = options.overrides.seed;
+  if (options.overrides?.concurrency !== undefined) withOverrides.concurrency = options.overrides.concurrency;
+
+  const parsed = experimentSchema.safeParse(withOverrides);
+  if (!parsed.success) fail(issueLines(parsed.error.issues));
+  const config = parsed.data as ExperimentConfig;
+
+  const problems: string[] = [];
+  const agents: ResolvedAgent[] = [];
+  const labels = new Map<string, number>();
+  for (const [i, entry] of config.agents.entries()) {
+    let definition: AgentDefinition;
+    try {
+      definition = await loadAgent(entry.use, options.baseDir);
+    } catch (error) {
+      if (!(error instanceof AgentLoadError)) throw error;
+      problems.push(`agents[${i}].use: ${error.message}`);
+      continue;
+    }
+    const params = definition.params.safeParse(entry.params ?? {});
+    if (!params.success) {
+      problems.push(...issueLines(params.error.issues, ['agents', i, 'params']));
+      continue;
+    }
+    const label = entry.label ?? definition.name;
+    const earlier = labels.get(label);
+    if (earlier !== undefined) {
+      problems.push(`agents[${i}].label: "${label}" is already used by agents[${earlier}]; give each entry its own label`);
+      continue;
+    }
+    labels.set(label, i);
+    agents.push({ label, use: entry.use, definition, params: params.data });
+  }
+  if (problems.length > 0) fail(problems);
+  return { file: options.file, baseDir: options.baseDir, config, agents };
+}
+
+/** The config as run.json keeps it: everything resolved, the API key removed. */
+export function configWithoutSecrets(config: ExperimentConfig): ExperimentConfig {
+  if (typeof config.target === 'object' && 'api_key' in config.target) {
+    return { ...config, target: { ...config.target, api_key: '[redacted]' } };
+  }
+  return config;
+}

@@ -1,0 +1,117 @@
+/**
+ * The experiment file (YAML) as a strict zod schema: the source of truth for validation, for the
+ * types the runner uses, and for the JSON Schema editors complete against (`arcbench schema`).
+ */
+import { z } from 'zod';
+
+const positiveInt = (what: string) => z.int({ error: `expected ${what} as a whole number` }).positive({ error: `${what} must be at least 1` });
+
+export const agentEntrySchema = z
+  .strictObject({
+    use: z
+      .string({ error: 'expected a built-in agent name (random, explorer, replay) or a path to a .ts or .js plugin' })
+      .min(1)
+      .describe('A built-in agent (random, explorer, replay) or a path to a .ts/.js plugin, relative to this file.'),
+    label: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
+      .optional()
+      .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
+    params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
+  })
+  .describe('One agent to evaluate.');
+
+export const serverTargetSchema = z.strictObject({
+  backends: positiveInt('backends').max(64).default(1).describe('Backends behind the emulated load balancer.'),
+  rotate_affinity: z
+    .union([z.boolean(), positiveInt('rotate_affinity')])
+    .default(false)
+    .describe('Re-issue the affinity cookie with a new value every n answers (true: every answer), as the hosted balancer may.'),
+  rate_limit_per_minute: positiveInt('rate_limit_per_minute').optional().describe('Requests per minute per key the server enforces (429 beyond).'),
+  inject_429_every: z.int().min(2).optional().describe('Answer every n-th request 429, to exercise retries.'),
+});
+
+export const targetSchema = z
+  .union([
+    z.literal('reference').describe('The reference service in this process: no network, no key.'),
+    z.strictObject({ server: serverTargetSchema }).describe('Our HTTP server, started on 127.0.0.1 for this run.'),
+    z
+      .strictObject({
+        url: z.url({ error: 'expected the service base URL, e.g. https://three.arcprize.org' }),
+        api_key: z.string({ error: 'expected the API key, e.g. "${ARC_API_KEY}"' }).min(1, { error: 'the API key is empty; set it, e.g. "${ARC_API_KEY}"' }),
+      })
+      .describe('Any service URL; `${VAR}` (or `${VAR:-default}`) takes a value from the environment.'),
+  ])
+  .default('reference')
+  .describe('Where the games are played.');
+
+export const budgetsSchema = z
+  .strictObject({
+    max_actions: positiveInt('max_actions').default(80).describe('Counted actions per episode (game actions plus level resets); 80 sends exactly 80.'),
+    max_actions_per_level: z
+      .number()
+      .positive()
+      .optional()
+      .describe("Counted actions per level, as a multiple of that level's baseline (5 = five times the human baseline)."),
+    episode_seconds: z.number().positive().optional().describe('Wall time per episode.'),
+    run_seconds: z.number().positive().optional().describe('Wall time of the whole run; no episode starts after it.'),
+  })
+  .describe('Limits that end an episode or the run.');
+
+export const rateLimitSchema = z
+  .union([
+    z.literal(false),
+    z.strictObject({
+      requests: positiveInt('requests'),
+      interval_ms: positiveInt('interval_ms'),
+    }),
+  ])
+  .describe('Client-side rate limit for HTTP targets (hosted default: 600 per 60000 ms); false turns it off.');
+
+export const scorecardOptionsSchema = z.strictObject({
+  tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
+  source_url: z.string().optional().describe('Link to the code or write-up.'),
+  opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
+});
+
+export const timeoutsSchema = z.strictObject({
+  connect_ms: positiveInt('connect_ms').optional(),
+  request_ms: positiveInt('request_ms').optional(),
+  max_retries: z.int().min(0).optional(),
+});
+
+export const experimentSchema = z
+  .strictObject({
+    name: z
+      .string({ error: 'expected a name for the experiment' })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a name is letters, digits, ".", "-" or "_" (it names the results folder)' }),
+    description: z.string().optional(),
+    target: targetSchema,
+    games: z
+      .union([z.literal('all'), z.array(z.string().min(1)).min(1, { error: 'list at least one game, or write `all`' })])
+      .default('all')
+      .describe('`all`, or a list of game ids, slug prefixes (e.g. `ls20`) and game tags (keyboard, click, keyboard_click).'),
+    agents: z.array(agentEntrySchema).min(1, { error: 'list at least one agent' }),
+    episodes: positiveInt('episodes').max(100_000).default(1).describe('Episodes per (agent, game).'),
+    seed: z.int().min(0).max(0xffffffff).default(0).describe('The run seed; episode seeds derive from it.'),
+    budgets: budgetsSchema.default({ max_actions: 80 }),
+    concurrency: positiveInt('concurrency').max(1024).default(4).describe('Episodes in flight at once.'),
+    rate_limit: rateLimitSchema.optional(),
+    scorecard: scorecardOptionsSchema.default({ tags: [] }),
+    output: z.string().default('results').describe('Folder that receives <timestamp>-<name>/ run folders (relative to the working directory).'),
+    recordings: z.boolean().default(true).describe('Write one JSONL recording per session; turn off for big sweeps.'),
+    timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),
+  })
+  .describe('An arcbench experiment.');
+
+export type ExperimentConfig = z.output<typeof experimentSchema>;
+export type AgentEntry = z.output<typeof agentEntrySchema>;
+export type TargetConfig = ExperimentConfig['target'];
+
+/** The JSON Schema of the experiment file, for editors (`# yaml-language-server: $schema=…`). */
+export function experimentJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(experimentSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'arcbench experiment',
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The experiment's matrix: every (agent, game, episode) with its seed, in the order the scheduler
+ * starts them. Episodes are interleaved by index, game and agent so a run cut short by its wall time
+ * has covered every agent and game about equally.
+ */
+import type { GameDescriptor } from '../protocol/index.ts';
+import type { Transport } from '../client/transport.ts';
+import type { Experiment } from './configLoader.ts';
+import { ConfigError } from './configLoader.ts';
+import type { EpisodeSpec } from './episode.ts';
+import { selectGames } from './gameSelection.ts';
+import { episodeSeed } from './rng.ts';
+import { basename } from 'node:path';
+
+export interface Plan {
+  readonly games: readonly GameDescriptor[];
+  readonly episodes: readonly EpisodeSpec[];
+}
+
+export function planEpisodes(experiment: Experiment, games: readonly GameDescriptor[]): EpisodeSpec[] {
+  const { config } = experiment;
+  const episodes: EpisodeSpec[] = [];
+  for (let index = 0; index < config.episodes; index++) {
+    for (const game of games) {
+      for (const agent of experiment.agents) {
+        episodes.push({ agent, game, index, seed: episodeSeed(config.seed, agent.label, game.game_id, index) });
+      }
+    }
+  }
+  return episodes;
+}
+
+/** Lists the target's games, applies the experiment's selection, and lays out the episodes. */
+export async function resolvePlan(experiment: Experiment, transport: Transport): Promise<Plan> {
+  const available = await transport.listGames();
+  const { games, unmatched } = selectGames(experiment.config.games, available);
+  const where = basename(experiment.file);
+  if (unmatched.length > 0) {
+    const known = available.map((g) => g.game_id).join(', ') || '(none)';
+    throw new ConfigError(
+      unmatched.map(({ index, selector }) => `${where}: games[${index}]: "${selector}" matches no game id, slug prefix or tag; games here: ${known}`).join('\n'),
+    );
+  }
+  if (games.length === 0) throw new ConfigError(`${where}: games: the target offers no games`);
+  return { games, episodes: planEpisodes(experiment, games) };
+}

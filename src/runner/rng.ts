@@ -1,0 +1,63 @@
+/**
+ * Seeded randomness for agents and the runner. Everything random in a run flows from the run seed, so
+ * the same seed replays the same episodes on any target and at any concurrency.
+ */
+
+/** A small deterministic generator; `next()` is uniform in [0, 1). */
+export interface Rng {
+  next(): number;
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
+  /** One element of a non-empty list. */
+  pick<T>(items: readonly T[]): T;
+  /** A new independent generator, reproducible from this one's state. */
+  fork(): Rng;
+}
+
+/** 32-bit string hash (FNV-1a), used to mix labels and ids into seeds. */
+function hashString(text: string, hash = 0x811c9dc5): number {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Final avalanche of a 32-bit value, so nearby inputs give unrelated seeds. */
+function mix32(value: number): number {
+  let h = value >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The seed of one episode, from the run seed and what names the episode. It depends on nothing about
+ * scheduling, so concurrency and target cannot change it.
+ */
+export function episodeSeed(runSeed: number, agentLabel: string, gameId: string, episodeIndex: number): number {
+  let h = mix32(runSeed >>> 0);
+  h = hashString(agentLabel, h);
+  h = hashString('\u0000' + gameId, h);
+  h = mix32(h ^ Math.imul(episodeIndex + 1, 0x9e3779b9));
+  return h;
+}
+
+/** A generator from a 32-bit seed (mulberry-style: one 32-bit state word, fine for agent choices). */
+export function createRng(seed: number): Rng {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const rng: Rng = {
+    next,
+    int: (n) => Math.floor(next() * n),
+    pick: (items) => {
+      if (items.length === 0) throw new RangeError('rng.pick: the list is empty; give it at least one item');
+      return items[Math.floor(next() * items.length)];
+    },
+    fork: () => createRng(mix32(Math.floor(next() * 4294967296))),
+  };
+  return rng;
+}

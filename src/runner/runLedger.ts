@@ -1,0 +1,128 @@
+/**
+ * Counts an episode's actions exactly as the service does (SPEC §4–§5), so budgets stop at the right
+ * action and the episode can be scored locally with the service's own scoring code. One episode is
+ * one session; a full reset inside it starts a new run.
+ */
+import type { FrameResponse, RunEntry } from '../protocol/index.ts';
+import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../reference/scoring.ts';
+
+interface RunProgress {
+  readonly guid: string;
+  /** Run-wide ordinal across the whole experiment: runs are scored in the order they began. */
+  readonly sequence: number;
+  actions: number;
+  resets: number;
+  levelsCompleted: number;
+  /** Cumulative run actions at each level's completion. */
+  readonly completions: number[];
+  state: RunState;
+}
+
+/** A run as it goes to episodes.jsonl: enough to rebuild its scorecard entry. */
+export interface RecordedRun {
+  guid: string;
+  sequence: number;
+  actions: number;
+  resets: number;
+  levels_completed: number;
+  completion_actions: number[];
+  state: RunState;
+}
+
+export class RunLedger {
+  private readonly runs: RunProgress[] = [];
+
+  /** `nextSequence` numbers runs across the experiment, in the order they began. */
+  constructor(private readonly nextSequence: () => number) {}
+
+  /** Counted actions of the episode over all its runs. */
+  get actions(): number {
+    let total = 0;
+    for (const run of this.runs) total += run.actions;
+    return total;
+  }
+
+  get resets(): number {
+    let total = 0;
+    for (const run of this.runs) total += run.resets;
+    return total;
+  }
+
+  /** Counted actions on the level being played (level resets and failed attempts included). */
+  get levelActions(): number {
+    const run = this.current();
+    return run.actions - (run.completions.at(-1) ?? 0);
+  }
+
+  /** 0-based index of the level being played. */
+  get levelIndex(): number {
+    return this.current().levelsCompleted;
+  }
+
+  get bestLevelsCompleted(): number {
+    return this.runs.reduce((best, run) => Math.max(best, run.levelsCompleted), 0);
+  }
+
+  /** A RESET answer: a full reset begins a new run (not counted); a level reset counts 1 action and 1 reset. */
+  recordReset(response: FrameResponse): void {
+    if (response.full_reset || this.runs.length === 0) {
+      this.runs.push({
+        guid: response.guid,
+        sequence: this.nextSequence(),
+        actions: 0,
+        resets: 0,
+        levelsCompleted: response.levels_completed,
+        completions: [],
+        state: 'NOT_FINISHED',
+      });
+      return;
+    }
+    const run = this.current();
+    run.actions += 1;
+    run.resets += 1;
+  }
+
+  /** A game action's answer: 1 action counted; new levels completed at this count. */
+  recordAction(response: FrameResponse): void {
+    const run = this.current();
+    run.actions += 1;
+    while (run.levelsCompleted < response.levels_completed) {
+      run.completions.push(run.actions);
+      run.levelsCompleted += 1;
+    }
+    if (response.state === 'WIN') run.state = 'WIN';
+    else if (response.state === 'GAME_OVER') run.state = 'GAME_OVER';
+  }
+
+  recordedRuns(): RecordedRun[] {
+    return this.runs.map((run) => ({
+      guid: run.guid,
+      sequence: run.sequence,
+      actions: run.actions,
+      resets: run.resets,
+      levels_completed: run.levelsCompleted,
+      completion_actions: [...run.completions],
+      state: run.state,
+    }));
+  }
+
+  private current(): RunProgress {
+    const run = this.runs.at(-1);
+    if (run === undefined) throw new Error('RunLedger: no run yet; record the first RESET answer first');
+    return run;
+  }
+}
+
+/** The scorecard run entry of a recorded run, built by the service's own scoring code. */
+export function runEntryOf(gameId: string, baselines: readonly number[], run: RecordedRun): RunEntry {
+  return buildRunEntry({
+    gameId,
+    guid: run.guid,
+    baselines,
+    levelActions: levelActionsFromCompletions(run.completion_actions, run.actions, baselines.length),
+    levelsCompleted: run.levels_completed,
+    actions: run.actions,
+    resets: run.resets,
+    state: run.state,
+  });
+}

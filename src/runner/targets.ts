@@ -1,0 +1,71 @@
+/**
+ * Opens the experiment's target as a Transport: the reference service in this process, our HTTP server
+ * started on loopback for the run, or any service URL. Only this file knows which; everything after
+ * it speaks the one Transport interface.
+ */
+import { HttpTransport } from '../client/httpTransport.ts';
+import { InProcessTransport } from '../client/inProcessTransport.ts';
+import type { Transport } from '../client/transport.ts';
+import { ReferenceService } from '../reference/referenceService.ts';
+import { startServer } from '../reference/server/index.ts';
+import type { ExperimentConfig } from './configSchema.ts';
+
+export interface OpenTarget {
+  readonly transport: Transport;
+  /** `in-process`, `server on http://127.0.0.1:…`, or the URL. */
+  readonly description: string;
+  /** Closes the transport and, for a started server, the server. */
+  close(): Promise<void>;
+}
+
+/** The key our own services see; any non-empty key is accepted by them. */
+const LOCAL_KEY = 'arcbench-local';
+
+/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed. */
+export function referenceTransport(seed: number): InProcessTransport {
+  return new InProcessTransport(new ReferenceService({ seed }), { key: LOCAL_KEY });
+}
+
+function httpOptions(config: ExperimentConfig) {
+  return {
+    ...(config.timeouts?.connect_ms === undefined ? {} : { connectTimeoutMs: config.timeouts.connect_ms }),
+    ...(config.timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: config.timeouts.request_ms }),
+    ...(config.timeouts?.max_retries === undefined ? {} : { maxRetries: config.timeouts.max_retries }),
+    ...(config.rate_limit === undefined
+      ? {}
+      : { rateLimit: config.rate_limit === false ? (false as const) : { requests: config.rate_limit.requests, intervalMs: config.rate_limit.interval_ms } }),
+    // One connection per episode in flight, so the scheduler and not the pool decides concurrency.
+    connections: Math.max(1, Math.min(config.concurrency, 64)),
+  };
+}
+
+export async function openTarget(config: ExperimentConfig): Promise<OpenTarget> {
+  const target = config.target;
+  if (target === 'reference') {
+    const transport = referenceTransport(config.seed);
+    return { transport, description: 'in-process', close: () => transport.close() };
+  }
+  if ('server' in target) {
+    const { backends, rotate_affinity, rate_limit_per_minute, inject_429_every } = target.server;
+    const server = await startServer({
+      backendCount: backends,
+      serviceOptions: { seed: config.seed },
+      ...(rotate_affinity === false ? {} : { rotateAffinity: rotate_affinity === true ? 1 : rotate_affinity }),
+      ...(rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: rate_limit_per_minute }),
+      ...(inject_429_every === undefined ? {} : { inject429Every: inject_429_every }),
+      logger: false,
+      port: 0,
+    });
+    const transport = new HttpTransport({ baseUrl: server.url, apiKey: LOCAL_KEY, ...httpOptions(config) });
+    return {
+      transport,
+      description: `server on ${server.url} (${backends} backend${backends === 1 ? '' : 's'})`,
+      close: async () => {
+        await transport.close();
+        await server.close();
+      },
+    };
+  }
+  const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config) });
+  return { transport, description: transport.target, close: () => transport.close() };
+}
