@@ -87,7 +87,7 @@ export class ReferenceService {
   getGame(key: string | undefined, gameId: string): GameDescriptor {
     this.keyRing.authenticate(key);
     const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
-    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${String(gameId)} not found; GET /api/games lists the games this service offers`);
+    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);
     return describeGame(game);
   }
 
@@ -133,11 +133,11 @@ export class ReferenceService {
   getScorecard(key: string | undefined, cardId: string, gameId?: string): Scorecard {
     const caller = this.keyRing.authenticate(key);
     const card = typeof cardId === 'string' ? this.ownedCard(caller, cardId) : undefined;
-    if (card === undefined) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${String(cardId)} not found; check the card_id that open returned`);
+    if (card === undefined) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${printable(cardId)} not found; check the card_id that open returned`);
     if (card.competition) throw new ApiError(403, 'SERVER_ERROR', `scorecard ${cardId} is a competition card and cannot be read; its score comes back from close`);
     if (gameId === undefined) return card.toScorecard();
     const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
-    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${String(gameId)} not found; GET /api/games lists the games this service offers`);
+    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);
     return card.toScorecard(game);
   }
 
@@ -145,7 +145,7 @@ export class ReferenceService {
   command(key: string | undefined, action: ActionName, body: unknown): FrameResponse {
     const caller = this.keyRing.authenticate(key);
     const actionId = typeof action === 'string' ? actionIdOf(action) : undefined;
-    if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${String(action)}; commands are RESET and ACTION1 to ACTION7`);
+    if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${printable(action)}; commands are RESET and ACTION1 to ACTION7`);
     if (actionId === 0) return this.reset(caller, parseRequest(resetRequestSchema, body));
     const request: CommandBody = parseRequest(actionId === 6 ? clickActionRequestSchema : simpleActionRequestSchema, body);
     return this.act(caller, actionId as GameActionId, request);
@@ -327,6 +327,12 @@ export class ReferenceService {
 /** The 400 SERVER_ERROR "game … not found" of SPEC §6, with why and what to do. */
 function notFound(gameId: string, reason: string): ApiError {
   return new ApiError(400, 'SERVER_ERROR', `game ${gameId} not found: ${reason}`);
+}
+
+/** A caller's value for a message: strings as they are (shortened), anything else by its kind. */
+function printable(value: unknown): string {
+  if (typeof value !== 'string') return `(a ${value === null ? 'null' : typeof value}, not a string)`;
+  return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 
 function positiveOr(value: number | undefined, fallback: number, name: string): number {
