@@ -33,10 +33,9 @@ export function normaliseBaseUrl(input: string): ServiceBase {
   if (url.username !== '' || url.password !== '') {
     throw new TypeError('baseUrl: must not carry credentials; pass the API key as apiKey');
   }
-  let pathPrefix = url.pathname.replace(/\/+$/, '');
-  if (pathPrefix.endsWith('/api')) pathPrefix = pathPrefix.slice(0, -'/api'.length);
-  // Collapse doubled slashes inside the prefix too (`https://host//arc//`).
-  pathPrefix = pathPrefix.replace(/\/{2,}/g, '/');
+  // Doubled slashes collapse (`https://host//arc//`), then trailing ones go, then one `/api` segment.
+  const path = url.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  const pathPrefix = path.endsWith('/api') ? path.slice(0, -'/api'.length) : path;
   return {
     origin: url.origin,
     pathPrefix,

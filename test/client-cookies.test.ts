@@ -1,0 +1,110 @@
+/**
+ * Cookie jars per scorecard (SPEC §7), through HttpTransport against a raw HTTP server that sets
+ * random cookies on every answer (errors and 429s included) and records the Cookie header it receives:
+ * each request must carry the newest value of every cookie, and nothing else.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAction } from '../src/protocol/index.ts';
+import { HttpTransport } from '../src/client/httpTransport.ts';
+
+interface CookieSet {
+  name: string;
+  value: string;
+  /** Sent as `Max-Age=0`: the cookie goes away. */
+  remove: boolean;
+  /** Without a Path the cookie's default path would be `/api/cmd`; it must still go everywhere. */
+  withPath: boolean;
+}
+interface ScriptedAnswer {
+  status: 400 | 404 | 429 | 500;
+  cookies: CookieSet[];
+}
+
+let script: ScriptedAnswer[] = [];
+let received: (string | undefined)[] = [];
+const server = createServer((request, response) => {
+  const answer = script[received.length] ?? { status: 400, cookies: [] };
+  received.push(request.headers.cookie);
+  request.resume();
+  const setCookie = answer.cookies.map(
+    (c) => `${c.name}=${c.value}${c.withPath ? '; Path=/' : ''}${c.remove ? '; Max-Age=0' : '; Max-Age=3600'}; HttpOnly`,
+  );
+  response.writeHead(answer.status, { 'content-type': 'application/json', 'set-cookie': setCookie, ...(answer.status === 429 ? { 'retry-after': '0' } : {}) });
+  response.end(JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }));
+});
+let transport: HttpTransport;
+
+beforeAll(async () => {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  transport = new HttpTransport({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'cookie-test-key', retryBaseDelayMs: 1, maxRetries: 50 });
+});
+afterAll(async () => {
+  await transport.close();
+  server.close();
+  await once(server, 'close');
+});
+
+const cookieSet = fc.record({
+  name: fc.constantFrom('AWSALB', 'AWSALBCORS', 'session', 'x'),
+  value: fc.stringMatching(/^[A-Za-z0-9]{1,8}$/),
+  remove: fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 }),
+  withPath: fc.boolean(),
+});
+const answer = fc.record({
+  status: fc.constantFrom(400 as const, 404 as const, 429 as const, 500 as const),
+  cookies: fc.array(cookieSet, { maxLength: 3 }),
+});
+
+function parseCookieHeader(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of header?.split(';') ?? []) {
+    const eq = part.indexOf('=');
+    if (eq > 0) {
+      const name = part.slice(0, eq).trim();
+      expect(cookies[name], `cookie ${name} sent twice in "${header}"`).toBeUndefined();
+      cookies[name] = part.slice(eq + 1).trim();
+    }
+  }
+  return cookies;
+}
+
+describe('cookie jar per scorecard', () => {
+  it('sends the newest value of every cookie any earlier answer of the card set', async () => {
+    let card = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 12 }), async (answers) => {
+        script = answers;
+        received = [];
+        const cardId = `card-${card++}`; // a new card: a new, empty jar
+        // One request more than scripted, to see what the last answer left in the jar.
+        while (received.length <= answers.length) {
+          await transport.act(cardId, 'crat', 'guid', makeAction(1)).catch(() => undefined);
+        }
+        const expected: Record<string, string> = {};
+        for (let i = 0; i < received.length; i++) {
+          expect(parseCookieHeader(received[i]), `request ${i}`).toEqual(expected);
+          for (const c of script[i]?.cookies ?? []) {
+            if (c.remove) delete expected[c.name];
+            else expected[c.name] = c.value;
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps cards apart: one card\'s cookies never go with another card\'s requests', async () => {
+    script = [{ status: 400, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true }] }];
+    received = [];
+    await transport.act('card-a', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    await transport.act('card-b', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    await transport.act('card-a', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    expect(received).toEqual([undefined, undefined, 'AWSALB=card-a-backend']);
+  });
+});
