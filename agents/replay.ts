@@ -1,0 +1,85 @@
+/**
+ * Replays a recording (SPEC §9 JSONL, one frame response per line, first line the RESET answer) action
+ * by action, and compares every grid the service returns with the recorded one. Stops at the first
+ * difference and says where it is; games are deterministic, so a difference means the game changed.
+ * The recording is read line by line as the replay goes, never whole.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { defineAgent, z, action, click, reset, stop, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
+
+interface RecordedFrame {
+  frame: number[][][];
+  action_input: { id: number; data?: { x?: number; y?: number }; reasoning?: unknown };
+  state: string;
+  levels_completed: number;
+  game_id: string;
+}
+
+/** First cell where a live grid and a recorded one differ, or undefined when every grid matches. */
+function firstDifference(live: FrameResponse, recorded: RecordedFrame) {
+  if (live.frame.length !== recorded.frame.length) {
+    return { message: `${live.frame.length} grid(s) returned, ${recorded.frame.length} recorded` };
+  }
+  for (let g = 0; g < live.frame.length; g++) {
+    const grid = live.frame[g];
+    for (let y = 0; y < GRID_SIZE; y++) {
+      for (let x = 0; x < GRID_SIZE; x++) {
+        const expected = recorded.frame[g]?.[y]?.[x];
+        const got = grid[y * GRID_SIZE + x];
+        if (expected !== got) return { message: `frame[${g}] at (x ${x}, y ${y}): recorded ${expected}, got ${got}`, grid: g, x, y, expected, got };
+      }
+    }
+  }
+  if (live.state !== recorded.state) return { message: `state ${live.state}, recorded ${recorded.state}` };
+  return undefined;
+}
+
+function toDecision(recorded: RecordedFrame): AgentDecision {
+  const { id, data, reasoning } = recorded.action_input;
+  if (id === 0) return reset(reasoning);
+  if (id === 6) return click(data?.x ?? 0, data?.y ?? 0, reasoning);
+  return action(id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
+}
+
+export default defineAgent({
+  name: 'replay',
+  description: 'Replays a recording and reports the first grid that differs from it.',
+  params: z.strictObject({
+    recording: z.string().min(1).describe('Path of a .recording.jsonl file, relative to the experiment file.'),
+  }),
+  create({ params, resolvePath, game }) {
+    const file = resolvePath(params.recording);
+    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })[Symbol.asyncIterator]();
+    let step = 0;
+    let upcoming: RecordedFrame | undefined;
+
+    const nextRecorded = async (): Promise<RecordedFrame | undefined> => {
+      for (;;) {
+        const line = await lines.next();
+        if (line.done) return undefined;
+        if (line.value.trim() !== '') return (JSON.parse(line.value) as { data: RecordedFrame }).data;
+      }
+    };
+
+    return {
+      async act(frame) {
+        // The frame in hand answers the previously replayed line (the RESET line on the first call).
+        const expected = step === 0 ? await nextRecorded() : upcoming;
+        if (expected === undefined) return stop(`${file} is empty; give a recording written by arcbench run`);
+        if (step === 0 && expected.game_id !== game.game_id) {
+          return stop(`the recording is of ${expected.game_id}, this episode plays ${game.game_id}; set games: [${expected.game_id}]`);
+        }
+        const difference = firstDifference(frame, expected);
+        if (difference !== undefined) return stop(`step ${step}: ${difference.message}`, { step, ...difference });
+        upcoming = await nextRecorded();
+        step++;
+        if (upcoming === undefined) return stop(`replayed ${step - 1} action(s); every grid matched the recording`, { step: step - 1, matched: true });
+        return toDecision(upcoming);
+      },
+      finish() {
+        void lines.return?.();
+      },
+    };
+  },
+});
