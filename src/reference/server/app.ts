@@ -1,12 +1,13 @@
 /**
  * Assembles the HTTP server of the reference service from its parts: body parsing, error mapping,
- * affinity routing to the backends, rate limiting, the routes, the sweep timer.
+ * affinity routing to the backends, rate limiting, the routes, the sweep timer, graceful close.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ReferenceService } from '../referenceService.ts';
 import { installAffinity } from './affinity.ts';
 import type { AffinityRouter } from './affinityRouter.ts';
 import { createBackends } from './backends.ts';
+import { installGracefulClose } from './gracefulClose.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorMapping } from './errorMapping.ts';
 import { installJsonBody } from './jsonBody.ts';
 import { serverLogger } from './logging.ts';
@@ -42,6 +43,7 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
   installRoutes(app);
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+  installGracefulClose(app);
   return { app, backends, affinity };
 }
 
