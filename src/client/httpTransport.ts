@@ -60,6 +60,8 @@ const gameListSchema = z.array(gameDescriptorSchema);
 
 export class HttpTransport implements Transport {
   readonly target: string;
+  /** The budget in force for this transport's origin (possibly set by an earlier transport), or false. */
+  readonly rateLimit: RateLimit | false;
   private readonly base: ServiceBase;
   private readonly pool: Pool;
   private readonly inFlight: PQueue;
@@ -94,6 +96,7 @@ export class HttpTransport implements Transport {
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
             logger?.warn({ origin: this.base.origin, requested: rateLimit, inEffect: existing }, 'rate limit for this origin already set by another transport; keeping it'),
           );
+    this.rateLimit = limiter?.limit ?? false;
 
     this.settings = {
       pool: this.pool,
