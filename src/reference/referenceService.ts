@@ -129,12 +129,15 @@ export class ReferenceService {
     return card.toScorecard();
   }
 
-  /** GET /api/scorecard/{card_id}[/{game_id}]: open or closed; restricted to one game when asked. */
+  /** GET /api/scorecard/{card_id}[/{game_id}]: open or closed (competition: closed only); restricted to one game when asked. */
   getScorecard(key: string | undefined, cardId: string, gameId?: string): Scorecard {
     const caller = this.keyRing.authenticate(key);
     const card = typeof cardId === 'string' ? this.ownedCard(caller, cardId) : undefined;
     if (card === undefined) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${printable(cardId)} not found; check the card_id that open returned`);
-    if (card.competition) throw new ApiError(403, 'SERVER_ERROR', `scorecard ${cardId} is a competition card and cannot be read; its score comes back from close`);
+    // Hidden while open so an agent cannot watch its score; once closed the score is public anyway (close
+    // answers it), and an auto-closed card would otherwise be lost to its owner.
+    if (card.competition && card.isOpen)
+      throw new ApiError(403, 'SERVER_ERROR', `scorecard ${cardId} is an open competition card and cannot be read; close it to get its score`);
     if (gameId === undefined) return card.toScorecard();
     const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
     if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);

@@ -689,7 +689,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
 
     describe('§5 competition mode', () => {
       it('marks the card, forbids reading it (403) and a second open by the key (409) until it closes', async () => {
-        const { d, ok, open, close } = await start();
+        const { d, ok, open, close, card } = await start();
         const cardId = await open({ competition_mode: true });
         expectError(await d.card(cardId), 403, 'SERVER_ERROR');
         expectError(await d.card(cardId, THREE), 403, 'SERVER_ERROR');
@@ -698,7 +698,32 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         expect(ok(await d.open({ competition_mode: true }, OTHER_KEY)).card_id).toMatch(UUID_V4);
         const closed = await close(cardId);
         expect(closed.competition_mode).toBe(true);
+        expect(await card(cardId)).toEqual(closed); // (our choice) hidden only while open
         expect((await open({ competition_mode: true })).length).toBeGreaterThan(0);
+      });
+
+      it('refuses a RESET after WIN (400 GAME_NOT_STARTED_ERROR, our choice: a competition run cannot restart)', async () => {
+        const { d, open, reset, close } = await start();
+        const cardId = await open({ competition_mode: true });
+        const { guid } = await reset(CLICK, { card_id: cardId });
+        expect((await d.command('ACTION6', { game_id: CLICK, guid, ...GOAL_CELL })).body.state).toBe('WIN');
+        expectError(await d.command('RESET', { game_id: CLICK, guid }), 400, 'GAME_NOT_STARTED_ERROR');
+        expectError(await d.command('RESET', { game_id: CLICK, card_id: cardId }), 400, 'SERVER_ERROR');
+        const body = await close(cardId);
+        expect(body.environments.find((e: any) => e.id === CLICK)).toMatchObject({ actions: 1, completed: true, score: 100 });
+      });
+
+      it('auto-closes like any card: the lock on a second open lifts, unplayed games enter at 0, the card becomes readable', async () => {
+        const { d, open, reset, clock, card } = await start();
+        const cardId = await open({ competition_mode: true });
+        await reset(THREE, { card_id: cardId });
+        clock.advance(15 * MINUTE);
+        const next = await open({ competition_mode: true });
+        expect(next).not.toBe(cardId);
+        expectError(await d.close({ card_id: cardId }), 404);
+        const body = await card(cardId);
+        expect(body).toMatchObject({ competition_mode: true, total_environments: fixtureGames().length, score: 0 });
+        expect(body.published_at).toBe(new Date(T0 + 15 * MINUTE).toISOString());
       });
 
       it('allows one session per game per card', async () => {
