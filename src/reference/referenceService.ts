@@ -169,11 +169,11 @@ export class ReferenceService {
     if (request.guid === undefined || request.guid === null) return this.startSession(caller, game, request);
     const session = this.liveSession(caller, request.guid, game);
     const card = session.card;
+    if (card.competition && session.state === 'WIN')
+      throw gameNotStarted(`session ${session.guid} has won ${game.info.id}; in competition mode a run cannot be restarted, close the scorecard`);
     const now = this.now();
     card.lastUpdateAt = now;
     if (card.competition) {
-      if (session.state === 'WIN')
-        throw gameNotStarted(`session ${session.guid} has won ${game.info.id}; in competition mode a run cannot be restarted, close the scorecard`);
       // Competition: never a full reset. At the very start of a level the grid stays as it is.
       const frame = session.actionsOnLevel === 0 ? session.play.frame() : session.play.resetLevel();
       return this.levelReset(session, frame, request, now);
