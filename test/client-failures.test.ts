@@ -159,6 +159,28 @@ describe('HttpTransport failures', () => {
     expect(scripted.arrivals).toHaveLength(1);
   });
 
+  it('reads the card when a retried close finds it already closed by the attempt that failed', async () => {
+    const json = (status: number, body: unknown) => (_: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const closedCard = {
+      card_id: 'card-9', score: 0, environments: [], published_at: '2025-01-01T00:00:00.000Z',
+      total_environments_completed: 0, total_environments: 0, total_levels_completed: 0, total_levels: 0, total_actions: 0,
+    };
+    const paths: string[] = [];
+    const scripted = await scriptedServer([
+      (request, response) => (paths.push(`${request.method} ${request.url}`), json(500, { error: 'SERVER_ERROR', message: 'closed, then failed' })(request, response)),
+      (request, response) => (paths.push(`${request.method} ${request.url}`), json(404, { error: 'VALIDATION_ERROR', message: 'card not found' })(request, response)),
+      (request, response) => (paths.push(`${request.method} ${request.url}`), json(200, closedCard)(request, response)),
+    ]);
+    const transport = http(scripted.url);
+    const card = await transport.closeScorecard('card-9');
+    expect(card.published_at).toBe(closedCard.published_at);
+    expect(paths).toEqual(['POST /api/scorecard/close', 'POST /api/scorecard/close', 'GET /api/scorecard/card-9']);
+    expect(transport.stats()).toEqual({ requests: 3, retries: { '5xx': 1 } });
+  });
+
   it('reports an answer that does not parse as a protocol error with the status and the body', async () => {
     const scripted = await scriptedServer([
       (_, response) => {
