@@ -126,6 +126,38 @@ describe('HttpTransport failures', () => {
     expect(transport.stats().retries).toEqual({ timeout: 1 });
   });
 
+  it('treats an answer cut off mid-body as ambiguous for an action, keeping the cookie it carried', async () => {
+    const requests: string[] = [];
+    const server = createNetServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', (chunk) => {
+        const head = chunk.toString('latin1');
+        requests.push(head);
+        if (requests.length === 1) {
+          // Headers with a cookie, then a third of the promised body, then the connection drops.
+          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 300\r\nset-cookie: AWSALB=after-cut; Path=/\r\n\r\n{"game_id":');
+          setTimeout(() => socket.destroy(), 20);
+        } else {
+          const body = JSON.stringify({ error: 'SERVER_ERROR', message: 'game g not found' });
+          socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+        }
+      });
+    });
+    const url = `http://127.0.0.1:${await listen(server)}`;
+    cleanups.push(async () => {
+      server.close();
+      await once(server, 'close');
+    });
+    const transport = http(url);
+    const failure = await transport.act('card-c', 'crat', 'guid-c', makeAction(3)).catch((e: unknown) => e);
+    expect((failure as TransportError).kind).toBe('ambiguous');
+    expect((failure as TransportError).message).toMatch(/ACTION3 on session guid-c.*while reading the HTTP 200 answer/);
+    const next = await transport.act('card-c', 'crat', 'guid-c', makeAction(1)).catch((e: unknown) => e);
+    expect((next as ApiError).status).toBe(400);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toMatch(/^cookie: AWSALB=after-cut\r$/m);
+  });
+
   it('treats a 502 answer to an action as ambiguous, and retries it for a GET', async () => {
     const badGateway = (_: IncomingMessage, response: ServerResponse) => {
       response.writeHead(502, { 'content-type': 'text/html' });
