@@ -4,15 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
 import { type AgentDefinition, isAgentDefinition } from './agentApi.ts';
 
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
 
 const AGENTS_DIR = new URL('../../agents/', import.meta.url);
 const PACKAGE_ENTRY = new URL('../index.ts', import.meta.url);
-const PLUGIN_MARKER = 'arcbench-plugin';
 
 /** A `use` that a user meant as a file rather than a built-in name. */
 export function looksLikePath(use: string): boolean {
@@ -26,32 +26,24 @@ export class AgentLoadError extends Error {
   }
 }
 
-let hookRegistered = false;
-let typeScriptLoaderRegistered = false;
-
-function ensureResolveHook(): void {
-  if (hookRegistered) return;
-  register(new URL('./pluginResolveHook.js', import.meta.url), { data: { entryUrl: PACKAGE_ENTRY.href } });
-  hookRegistered = true;
-}
-
 /**
- * Node's own import(), not a bundler's: under a test runner that transforms modules, a plugin still
- * goes through Node's loader and our resolve hook, exactly as under the CLI.
+ * Plugins are imported through a tsx loader of their own, registered before our resolve hooks so those
+ * run first (Node runs the last registered hook first). That is Node's import() whatever the host: a
+ * plugin goes through our hooks even under a test runner that transforms modules itself, and `.ts`
+ * loads even where the host registered no TypeScript loader.
  */
-const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+let pluginLoader: NamespacedUnregister | undefined;
+const hookedFolders = new Set<string>();
 
-async function importPlugin(url: string): Promise<Record<string, unknown>> {
-  try {
-    return await nativeImport(url);
-  } catch (error) {
-    // The CLI registers tsx; a host that did not (a library user, a test runner) gets it here, once.
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || typeScriptLoaderRegistered) throw error;
-    const { register: registerTypeScript } = await import('tsx/esm/api');
-    registerTypeScript();
-    typeScriptLoaderRegistered = true;
-    return nativeImport(url);
+/** One hook per plugin folder: it maps `arcbench` and loads the folder's TypeScript as ES modules. */
+function ensureHooks(file: string): NamespacedUnregister {
+  pluginLoader ??= registerTypeScript({ namespace: 'arcbench-plugins' });
+  const pluginFolderUrl = pathToFileURL(dirname(file) + sep).href;
+  if (!hookedFolders.has(pluginFolderUrl)) {
+    register(new URL('./pluginResolveHook.js', import.meta.url), { data: { entryUrl: PACKAGE_ENTRY.href, pluginFolderUrl } });
+    hookedFolders.add(pluginFolderUrl);
   }
+  return pluginLoader;
 }
 
 const cache = new Map<string, Promise<AgentDefinition>>();
@@ -83,10 +75,10 @@ export function loadAgent(use: string, baseDir: string): Promise<AgentDefinition
 
 async function loadFile(use: string, file: string): Promise<AgentDefinition> {
   if (!existsSync(file)) throw new AgentLoadError(`agent file ${file} does not exist; check the path (relative paths start at the config file's folder)`);
-  ensureResolveHook();
+  const loader = ensureHooks(file);
   let module: Record<string, unknown>;
   try {
-    module = await importPlugin(`${pathToFileURL(file).href}?${PLUGIN_MARKER}`);
+    module = (await loader.import(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
   } catch (error) {
     throw new AgentLoadError(`agent "${use}" failed to load: ${(error as Error).message}`, { cause: error });
   }
