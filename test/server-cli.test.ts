@@ -1,0 +1,60 @@
+/**
+ * `arcbench serve` as a user runs it: a real process, its URL read from stdout, a request, SIGTERM and a
+ * clean exit; and a malformed keys file refused with exit 2 and a message naming the line.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sendRequest } from './support/httpDriver.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
+
+function runServe(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /^arcbench serve: listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (match) resolve(match[1]);
+    });
+    exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+  });
+  return { child, url, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('arcbench serve', () => {
+  it('prints its URL, serves, and exits 0 on SIGTERM', async () => {
+    const serve = runServe(['--port', '0', '--backends', '2', '--log-level', 'silent'], { ARCBENCH_KEYS: 'cli-key-1 alice, cli-key-2 bob' });
+    try {
+      const url = await serve.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await sendRequest(url, '/api/healthcheck')).status).toBe(200);
+      expect((await sendRequest(url, '/api/games', { headers: { 'x-api-key': 'cli-key-1' } })).status).toBe(200);
+      expect((await sendRequest(url, '/api/games', { headers: { 'x-api-key': 'not-a-key' } })).status).toBe(401);
+      const open = await sendRequest(url, '/api/scorecard/open', { headers: { 'x-api-key': 'cli-key-2' }, json: {} });
+      const cookie = open.setCookies.map((c) => c.split(';')[0]).join('; ');
+      const card = await sendRequest(url, `/api/scorecard/${open.body.card_id}`, { headers: { 'x-api-key': 'cli-key-2', cookie } });
+      expect(card.body.user_name).toBe('bob');
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+    expect(serve.output().stdout.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it('refuses a malformed keys file with exit 2, naming the file and line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arcbench-serve-'));
+    const file = join(dir, 'keys.txt');
+    writeFileSync(file, '# keys\nkey-1 alice\nkey-2\n');
+    const serve = runServe(['--port', '0', '--keys', file]);
+    serve.url.catch(() => undefined);
+    expect(await serve.exited).toBe(2);
+    expect(serve.output().stderr).toContain(`${file}:3:`);
+  }, 30_000);
+});

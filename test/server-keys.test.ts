@@ -1,0 +1,55 @@
+/** The keys formats of `arcbench serve --keys` and ARCBENCH_KEYS, and their error messages. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KeysError, loadKeysFile, parseKeys } from '../src/reference/server/index.ts';
+
+describe('keys for arcbench serve', () => {
+  it('reads lines `KEY user_name [user_id]`, skipping blanks and comments; derives a stable user_id', () => {
+    const keys = parseKeys('# team\nkey-a alice u-1\n\nkey-b bob   # the other one\n', 'keys.txt');
+    expect(keys.get('key-a')).toEqual({ user_name: 'alice', user_id: 'u-1' });
+    expect(keys.get('key-b')?.user_name).toBe('bob');
+    expect(keys.get('key-b')?.user_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(parseKeys('k bob', 'x').get('k')?.user_id).toBe(keys.get('key-b')?.user_id);
+  });
+
+  it('reads a JSON object, a string value being the user name', () => {
+    const keys = parseKeys('{"key-a": {"user_name": "alice", "user_id": "u-1"}, "key-b": "bob"}', 'keys.json');
+    expect(keys.get('key-a')).toEqual({ user_name: 'alice', user_id: 'u-1' });
+    expect(keys.get('key-b')?.user_name).toBe('bob');
+  });
+
+  it('reads inline entries separated by commas (ARCBENCH_KEYS)', () => {
+    const keys = parseKeys('key-a alice, key-b bob u-2', 'ARCBENCH_KEYS', true);
+    expect([...keys.keys()]).toEqual(['key-a', 'key-b']);
+    expect(keys.get('key-b')?.user_id).toBe('u-2');
+  });
+
+  it('names the source and line of what is wrong', () => {
+    const error = (text: string, inline = false) => {
+      try {
+        parseKeys(text, 'keys.txt', inline);
+      } catch (caught) {
+        expect(caught).toBeInstanceOf(KeysError);
+        return (caught as Error).message;
+      }
+      throw new Error('expected a KeysError');
+    };
+    expect(error('key-a alice\nkey-b\n')).toMatch(/^keys\.txt:2: .*expected `KEY user_name \[user_id\]`/);
+    expect(error('key-a alice\nkey-a bob\n')).toMatch(/^keys\.txt:2: key "key-a" is listed twice/);
+    expect(error('a b c d')).toMatch(/^keys\.txt:1: .*4 field/);
+    expect(error('{\n"key-a": {"user_name": "alice"},\n"key-b": {"user_id": "x"}\n}')).toMatch(/^keys\.txt:3: key "key-b": user_name/);
+    expect(error('{\n"key-a": 5\n}')).toMatch(/^keys\.txt:2: /);
+    expect(error('{"key-a": }')).toMatch(/^keys\.txt(:1)?: not valid JSON/);
+    expect(error('# nothing\n')).toMatch(/no keys found/);
+    expect(error('a b, c', true)).toMatch(/^keys\.txt:1: "c" has 1 field/);
+  });
+
+  it('names a keys file that cannot be read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arcbench-keys-'));
+    expect(() => loadKeysFile(join(dir, 'missing.txt'))).toThrow(/missing\.txt: cannot read the keys file \(ENOENT\)/);
+    writeFileSync(join(dir, 'ok.txt'), 'key-a alice\n');
+    expect(loadKeysFile(join(dir, 'ok.txt')).size).toBe(1);
+  });
+});
