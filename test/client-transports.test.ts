@@ -138,7 +138,7 @@ describe('HttpTransport against the reference server', () => {
       const running = await server({ backendCount: 3, rotateAffinity });
       const transport = http(running.url, { connections: 32 });
       const [game] = await transport.listGames();
-      const CARDS = 6;
+      const CARDS = 4;
       const SESSIONS = 3;
       // 3 × 45 answers per card rotate the cookie more than the server's 64 generations of grace even at
       // every 2nd answer, so a client that replays an old snapshot would lose its backend.
