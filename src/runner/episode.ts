@@ -4,6 +4,7 @@
  * episode comes back as a record; only the scheduler decides what a failure means for the run.
  */
 import { resolve } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ActionInput, FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
 import { ApiError, makeAction } from '../protocol/index.ts';
 import type { Transport } from '../client/transport.ts';
@@ -162,6 +163,9 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     });
 
     for (let step = 0; ; step++) {
+      // The in-process service answers in microtasks only; without a turn of the event loop now and
+      // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
+      if (step % 16 === 15) await yieldToEventLoop();
       if (frame.state === 'WIN') {
         record.outcome = 'win';
         break;

@@ -1,0 +1,91 @@
+// The same experiment on every target: in-process, our server on loopback with 3 backends and a
+// rotating affinity cookie, and our server answering some requests 429. The same seed must give the same
+// episodes and scores everywhere, and each card's local score must equal the service's.
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadExperiment } from '../src/runner/configLoader.ts';
+import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
+import type { EpisodeRecord } from '../src/runner/episode.ts';
+import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'arcbench-targets-'));
+
+async function runWith(name: string, target: string, concurrency: number) {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}\ntarget: ${target}\nagents: [{ use: random }, { use: explorer }]\nepisodes: 1\nseed: 11\n` +
+      `budgets: { max_actions: 40 }\nconcurrency: ${concurrency}\n`,
+  );
+  const out = join(dir, name);
+  const result = await runExperiment(await loadExperiment(file), { out });
+  const report = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunReport;
+  const episodes = parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8'));
+  return { result, report, episodes, out };
+}
+
+/** What must not depend on the target: per episode its play and its outcome, and the scores. */
+function comparable(episodes: EpisodeRecord[]) {
+  return episodes
+    .map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, outcome: e.outcome, actions: e.actions, levels: e.levels_completed, runs: e.runs.map((r) => ({ ...r, guid: '', sequence: 0 })) }))
+    .sort((a, b) => `${a.agent}/${a.game}`.localeCompare(`${b.agent}/${b.game}`));
+}
+
+function expectCardsAgree(report: RunReport) {
+  for (const agent of report.agents) {
+    expect(agent.scorecard, `${agent.label}'s card was closed`).not.toBeNull();
+    expect(agent.scorecard!.published_at).toBeTruthy();
+    expect(agent.scorecard!.tags).toEqual(expect.arrayContaining(['agent', agent.label]));
+    expect(agent.score_differences).toEqual([]);
+    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score, 9);
+  }
+}
+
+describe('the same run on every target', () => {
+  it('gives the same episodes and scores in-process, over HTTP with 3 backends and rotation, and with 429s', async () => {
+    const local = await runWith('inprocess', 'reference', 4);
+    const rotated = await runWith('server', '{ server: { backends: 3, rotate_affinity: 1 } }', 6);
+    const throttled = await runWith('throttled', '{ server: { backends: 2, inject_429_every: 7 } }', 3);
+
+    for (const run of [local, rotated, throttled]) {
+      expect(run.report.status).toBe('completed');
+      expect(run.report.format).toBe('arcbench.run/1');
+      expect(run.report.totals.errors).toBe(0);
+      expectCardsAgree(run.report);
+    }
+    expect(comparable(rotated.episodes)).toEqual(comparable(local.episodes));
+    expect(comparable(throttled.episodes)).toEqual(comparable(local.episodes));
+    const scores = (r: RunReport) => r.agents.map((a) => [a.label, a.local_score.score]);
+    expect(scores(rotated.report)).toEqual(scores(local.report));
+    expect(scores(throttled.report)).toEqual(scores(local.report));
+    expect(throttled.report.totals.retries).toBeGreaterThan(0);
+  });
+
+  it('writes one SPEC §9 recording per session, first line the RESET answer', async () => {
+    const { out, episodes } = await runWith('recorded', 'reference', 2);
+    const files = readdirSync(join(out, 'recordings'));
+    expect(files).toHaveLength(episodes.length);
+    const episode = episodes[0];
+    const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl`;
+    expect(files).toContain(name);
+    const lines = readFileSync(join(out, 'recordings', name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(episode.actions + 1 + episode.runs.length - 1);
+    expect(lines[0].data).toMatchObject({ action_input: { id: 0, data: {} }, full_reset: true, guid: episode.guid });
+    expect(lines[0].data.frame[0]).toHaveLength(64);
+    expect(lines[0].data.frame[0][0]).toHaveLength(64);
+    expect(typeof lines[0].timestamp).toBe('string');
+    const action = lines.find((l) => l.data.action_input.id !== 0);
+    expect(action.data.action_input.data.game_id).toBe(episode.game_id);
+  });
+
+  it('runs the real quickstart end to end', async () => {
+    const result = await runExperiment(await loadExperiment(join(import.meta.dirname, '..', 'configs', 'quickstart.yaml')), { out: join(dir, 'quickstart') });
+    expect(result.report.status).toBe('completed');
+    expect(result.report.totals.episodes).toBe(result.report.totals.planned_episodes);
+    expectCardsAgree(result.report);
+    expect(readFileSync(join(dir, 'quickstart', 'table.md'), 'utf8')).toContain('| explorer | **total** |');
+    expect(result.table).toContain('total');
+  });
+});
