@@ -5,9 +5,12 @@ import * as run from './run.ts';
 import * as validate from './validate.ts';
 import * as plan from './plan.ts';
 import * as schema from './schema.ts';
+import * as games from './games.ts';
+import * as play from './play.ts';
+import * as render from './render.ts';
 
 export interface CommandModule {
   register(program: Command): void;
 }
 
-export const commandModules: CommandModule[] = [serve, run, validate, plan, schema];
+export const commandModules: CommandModule[] = [serve, run, validate, plan, schema, games, play, render];

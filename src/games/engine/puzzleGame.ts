@@ -17,6 +17,8 @@ export interface PuzzleGame<Level, State> extends Game {
   readonly layouts: readonly BoardLayout[];
   readonly stepBudgets: readonly number[];
   start(): PuzzlePlay<Level, State>;
+  /** A play that begins at a later level, as if the earlier ones had been completed (for tools). */
+  startAt(levelIndex: number): PuzzlePlay<Level, State>;
 }
 
 export function puzzleGame<Level, State>(definition: PuzzleDefinition<Level, State>): PuzzleGame<Level, State> {
@@ -48,7 +50,8 @@ export function puzzleGame<Level, State>(definition: PuzzleDefinition<Level, Sta
     levels,
     layouts,
     stepBudgets: definition.levels.map((level) => stepBudgetForBaseline(level.baseline)),
-    start: () => new PuzzlePlay(game),
+    start: () => new PuzzlePlay(game, 0),
+    startAt: (levelIndex) => new PuzzlePlay(game, levelIndex),
   };
   return game;
 }
@@ -70,14 +73,20 @@ export class PuzzlePlay<Level, State> implements GamePlay {
   private pending: Grid[] = [];
   private readonly animation: Animation = { frame: () => this.pending.push(this.render()) };
 
-  constructor(private readonly game: PuzzleGame<Level, State>) {
+  constructor(
+    private readonly game: PuzzleGame<Level, State>,
+    firstLevel: number,
+  ) {
+    if (!Number.isInteger(firstLevel) || firstLevel < 0 || firstLevel >= game.levels.length) {
+      throw new RangeError(`${game.info.slug} has level indexes 0 to ${game.levels.length - 1}, not ${firstLevel}`);
+    }
     const actions = game.definition.availableActions;
     for (const id of actions) this.available[id] = true;
     this.offersUndo = actions.includes(UNDO_ACTION_ID);
-    this.level = game.levels[0];
+    this.level = game.levels[firstLevel];
     this.state = game.definition.initialState(this.level);
-    this.painter = new Painter(game.layouts[0], game.definition.letterbox);
-    this.enterLevel(0);
+    this.painter = new Painter(game.layouts[firstLevel], game.definition.letterbox);
+    this.enterLevel(firstLevel);
   }
 
   get stepBudget(): number {
