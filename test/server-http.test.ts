@@ -100,10 +100,13 @@ describe('HTTP server: endpoints and errors', () => {
     expect((await send('/api/scorecard/open', { json: { opaque: 'x'.repeat(900) } })).status).toBe(200);
   });
 
-  it('431 {error, message} for headers over the size limit, 400 for a path that is not a valid URL', async () => {
+  it('431 {error, message} for headers over the size limit, 400 for a path that is not a valid URL, 414 for an absurd id', async () => {
     const { server, send } = await serve();
     expectError(await send('/api/games', { headers: { 'x-padding': 'x'.repeat(64 * 1024) } }), 431, 'VALIDATION_ERROR');
     expectError(await send('/api/games/%zz'), 400, 'VALIDATION_ERROR');
+    const long = await send(`/api/scorecard/${'a'.repeat(600)}`);
+    expectError(long, 414, 'VALIDATION_ERROR');
+    expect(long.body.message.length).toBeLessThan(300);
     expect((await sendRequest(server.url, '/api/healthcheck')).status).toBe(200);
   });
 

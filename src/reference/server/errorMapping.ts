@@ -38,7 +38,12 @@ export function methodNotAllowed(allowed: readonly string[]) {
 /** For fastify's `frameworkErrors`: failures found while routing, before any handler (a bad URL). */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = statusOf(error) ?? 400;
-  const message = error.code === 'FST_ERR_BAD_URL' ? `the path ${JSON.stringify(truncate(request.url))} is not a valid URL; percent-encode it` : error.message;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? `the path ${JSON.stringify(truncate(request.url))} is not a valid URL; percent-encode it`
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? `a path segment of ${JSON.stringify(truncate(request.url))} is too long for any id`
+        : truncate(error.message);
   sendError(reply, status >= 400 && status < 500 ? status : 400, 'VALIDATION_ERROR', message);
 }
 
