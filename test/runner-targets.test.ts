@@ -17,7 +17,7 @@ async function runWith(name: string, target: string, concurrency: number) {
   writeFileSync(
     file,
     `name: ${name}\ntarget: ${target}\nagents: [{ use: random }, { use: explorer }]\nepisodes: 1\nseed: 11\n` +
-      `budgets: { max_actions: 40 }\nconcurrency: ${concurrency}\n`,
+      `budgets: { max_actions: 30 }\nconcurrency: ${concurrency}\n`,
   );
   const out = join(dir, name);
   const result = await runExperiment(await loadExperiment(file), { out });
@@ -47,7 +47,7 @@ describe('the same run on every target', () => {
   it('gives the same episodes and scores in-process, over HTTP with 3 backends and rotation, and with 429s', async () => {
     const local = await runWith('inprocess', 'reference', 4);
     const rotated = await runWith('server', '{ server: { backends: 3, rotate_affinity: 1 } }', 6);
-    const throttled = await runWith('throttled', '{ server: { backends: 2, inject_429_every: 7 } }', 3);
+    const throttled = await runWith('throttled', '{ server: { backends: 2, inject_429_every: 25 } }', 3);
 
     for (const run of [local, rotated, throttled]) {
       expect(run.report.status).toBe('completed');
