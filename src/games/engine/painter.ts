@@ -50,8 +50,14 @@ export class Painter {
     }
   }
 
+  /** What the progress row shows now, so an unchanged row is not repainted every step. */
+  private progressShown = -1;
+
   /** Top row: one segment per level, green when done, yellow for the current one, grey ahead. */
   paintProgress(levelIndex: number, levelCount: number, allDone: boolean): void {
+    const shown = allDone ? levelCount : levelIndex;
+    if (shown === this.progressShown) return;
+    this.progressShown = shown;
     const display = this.display;
     const base = PROGRESS_ROW * GRID_SIZE;
     display.fill(this.letterbox, base, base + GRID_SIZE);

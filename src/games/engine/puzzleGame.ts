@@ -8,6 +8,7 @@ import type { Animation, Move, MoveEffect, PuzzleDefinition } from './definition
 import { gameIdOf } from './gameId.ts';
 import { boardLayout, cellAtDisplay, type BoardLayout } from './layout.ts';
 import { Painter } from './painter.ts';
+import { copyGrid } from './gridSlab.ts';
 import { stepBudgetForBaseline } from './rules.ts';
 
 /** A game built from a definition, with its parsed levels exposed for solvers, tests and tools. */
@@ -71,7 +72,7 @@ export class PuzzlePlay<Level, State> implements GamePlay {
   private readonly move: { id: GameActionId; x: number; y: number } = { id: 1, x: -1, y: -1 };
   /** Frames recorded by animations during the current step. */
   private pending: Grid[] = [];
-  private readonly animation: Animation = { frame: () => this.pending.push(this.render()) };
+  private readonly animation: Animation = { frame: () => this.pending.push(this.snapshot()) };
 
   constructor(
     private readonly game: PuzzleGame<Level, State>,
@@ -98,7 +99,7 @@ export class PuzzlePlay<Level, State> implements GamePlay {
   }
 
   frame(): Grid {
-    return this.painter.display.slice();
+    return copyGrid(this.painter.display);
   }
 
   resetLevel(): Grid {
@@ -115,11 +116,11 @@ export class PuzzlePlay<Level, State> implements GamePlay {
     const effect = this.effectOf(input);
     if (effect === 'solved') {
       const frames = this.pending;
-      frames.push(this.render());
+      frames.push(this.snapshot());
       if (this.levelIndex === this.game.levels.length - 1) {
         this.finished = 'won';
         this.painter.paintProgress(this.levelIndex, this.game.levels.length, true);
-        frames.push(this.painter.display.slice());
+        frames.push(copyGrid(this.painter.display));
         return { frames, outcome: 'won' };
       }
       this.enterLevel(this.levelIndex + 1);
@@ -131,7 +132,7 @@ export class PuzzlePlay<Level, State> implements GamePlay {
       this.finished = 'lost';
       outcome = 'lost';
     }
-    this.pending.push(this.render());
+    this.pending.push(this.snapshot());
     return { frames: this.pending, outcome };
   }
 
@@ -170,17 +171,23 @@ export class PuzzlePlay<Level, State> implements GamePlay {
     this.stepsTaken = 0;
     this.undoStack = [];
     this.finished = null;
-    this.painter = new Painter(this.game.layouts[index], definition.letterbox);
+    // The same level again (a reset) keeps its painter: only the cells that differ get repainted.
+    if (this.painter.layout !== this.game.layouts[index]) this.painter = new Painter(this.game.layouts[index], definition.letterbox);
     this.render();
   }
 
-  /** Draws the current state and returns a copy of the display. */
-  private render(): Grid {
+  /** Brings the display up to date with the current state. */
+  private render(): void {
     const painter = this.painter;
     this.game.definition.draw(this.level, this.state, painter.cells);
     painter.paintBoard();
     painter.paintProgress(this.levelIndex, this.game.levels.length, false);
     painter.paintBudget(this.stepsTaken, this.stepBudget, this.finished === 'lost');
-    return painter.display.slice();
+  }
+
+  /** The display as it is now, as a fresh grid: the one allocation of a step. */
+  private snapshot(): Grid {
+    this.render();
+    return copyGrid(this.painter.display);
   }
 }
