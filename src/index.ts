@@ -38,3 +38,14 @@ export {
   UNDO_ACTION_ID,
 } from './protocol/index.ts';
 export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';
+
+// Running experiments from code: load (or parse) an experiment file, run it, read the results.
+export { loadExperiment, parseExperiment, ConfigError } from './runner/configLoader.ts';
+export type { Experiment, ResolvedAgent, LoadOptions } from './runner/configLoader.ts';
+export { experimentSchema, experimentJsonSchema } from './runner/configSchema.ts';
+export type { ExperimentConfig, AgentEntry } from './runner/configSchema.ts';
+export { runExperiment, RUN_FORMAT } from './runner/runExperiment.ts';
+export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/runExperiment.ts';
+export type { EpisodeRecord } from './runner/episode.ts';
+export { parseEpisodeLog } from './runner/episodeLog.ts';
+export { BUILT_IN_AGENTS, loadAgent } from './runner/agentLoader.ts';

@@ -3,11 +3,9 @@
  * started on loopback for the run, or any service URL. Only this file knows which; everything after
  * it speaks the one Transport interface.
  */
-import { HttpTransport } from '../client/httpTransport.ts';
 import { InProcessTransport } from '../client/inProcessTransport.ts';
 import type { Transport } from '../client/transport.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
-import { startServer } from '../reference/server/index.ts';
 import type { ExperimentConfig } from './configSchema.ts';
 
 export interface OpenTarget {
@@ -45,7 +43,11 @@ export async function openTarget(config: ExperimentConfig): Promise<OpenTarget> 
     const transport = referenceTransport(config.seed);
     return { transport, description: 'in-process', close: () => transport.close() };
   }
+  // HTTP pieces load only when a run needs them: agents import this package's entry, and should not
+  // pay for an HTTP server and client they never use.
+  const { HttpTransport } = await import('../client/httpTransport.ts');
   if ('server' in target) {
+    const { startServer } = await import('../reference/server/index.ts');
     const { backends, rotate_affinity, rate_limit_per_minute, inject_429_every } = target.server;
     const server = await startServer({
       backendCount: backends,
