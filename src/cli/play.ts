@@ -39,8 +39,10 @@ export function register(program: Command): void {
 async function playInTerminal(session: HandSession): Promise<void> {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const out = process.stdout;
+  let restored = !interactive;
   const restore = (): void => {
-    if (!interactive) return;
+    if (restored) return;
+    restored = true;
     out.write(LEAVE_SCREEN);
     process.stdin.setRawMode(false);
   };
