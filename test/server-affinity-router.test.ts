@@ -1,6 +1,6 @@
-/** The routing rule behind the AWSALB cookie, without HTTP: round robin, rotation, grace, eviction. */
+/** The routing rule behind the AWSALB cookie, without HTTP: round robin, rotation, the grace rule. */
 import { describe, expect, it } from 'vitest';
-import { AffinityRouter, AFFINITY_GRACE_GENERATIONS, affinityCookieValues } from '../src/reference/server/affinityRouter.ts';
+import { AffinityRouter, AFFINITY_GRACE_GENERATIONS, AFFINITY_GRACE_MS, affinityCookieValues } from '../src/reference/server/affinityRouter.ts';
 
 const cookie = (value: string) => `other=1; AWSALB=${value}`;
 
@@ -22,16 +22,32 @@ describe('AffinityRouter', () => {
     expect([values[1] === values[2], values[3] === values[4], values[0] === values[1]]).toEqual([true, true, false]);
   });
 
-  it('keeps the last AFFINITY_GRACE_GENERATIONS values; refuses older and future ones', () => {
-    const router = new AffinityRouter(2, 1);
+  it('routes values within AFFINITY_GRACE_GENERATIONS always, older ones only while recently superseded', () => {
+    let now = 0;
+    const router = new AffinityRouter(2, 1, () => now);
     const affinity = router.resolve(undefined);
     // With rotation on every response, values[i] is generation i + 1.
-    const values = Array.from({ length: AFFINITY_GRACE_GENERATIONS + 1 }, () => router.respond(affinity));
-    expect(router.resolve(cookie(values[AFFINITY_GRACE_GENERATIONS]))).toBe(affinity);
-    expect(router.resolve(cookie(values[1]))).toBe(affinity); // AFFINITY_GRACE_GENERATIONS - 1 generations old
-    expect(router.resolve(cookie(values[0]))).not.toBe(affinity); // AFFINITY_GRACE_GENERATIONS old
+    const values = Array.from({ length: AFFINITY_GRACE_GENERATIONS + 10 }, () => router.respond(affinity));
+    expect(router.resolve(cookie(values[0]))).toBe(affinity); // old, but superseded just now
+    now += AFFINITY_GRACE_MS + 1000;
+    expect(router.resolve(cookie(values[0]))).not.toBe(affinity);
+    expect(router.resolve(cookie(values[9]))).toBe(affinity); // exactly AFFINITY_GRACE_GENERATIONS old
+    expect(router.resolve(cookie(values[8]))).not.toBe(affinity);
     const [id] = values[0].split('.');
     expect(router.resolve(cookie(`${id}.zzzz`))).not.toBe(affinity);
+  });
+
+  it('dates a generation by when the next one was issued, even after a long pause', () => {
+    let now = 0;
+    const router = new AffinityRouter(2, 1, () => now);
+    const affinity = router.resolve(undefined);
+    const before = router.respond(affinity); // generation 1 at t = 0
+    now = 2 * AFFINITY_GRACE_MS;
+    const first = router.respond(affinity); // generation 2 at t = 2 × grace: 1 superseded just now
+    for (let i = 0; i < AFFINITY_GRACE_GENERATIONS + 5; i++) router.respond(affinity);
+    expect(router.resolve(cookie(before))).toBe(affinity);
+    expect(router.resolve(cookie(first))).toBe(affinity);
+    expect(router.resolve('AWSALB=' + before.replace(/\.1$/, '.0'))).not.toBe(affinity); // generation 0: superseded at t = 0
   });
 
   it('falls back to AWSALBCORS when AWSALB is unknown', () => {

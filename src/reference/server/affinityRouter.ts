@@ -2,30 +2,40 @@
  * Sticky routing as the hosted load balancer does it (SPEC §7): a request without a valid affinity
  * cookie goes to the next backend round robin and starts an affinity; a request with one goes to that
  * affinity's backend. With rotation, every K responses of an affinity carry a new cookie value (a new
- * generation); values of the last AFFINITY_GRACE_GENERATIONS generations still route, older ones count
- * as no cookie at all, so a client that replays a stale snapshot loses its backend.
+ * generation). A value is stale, and counts as no cookie at all, once it is both more than
+ * AFFINITY_GRACE_GENERATIONS generations old and was superseded more than AFFINITY_GRACE_MS ago: a
+ * client that replays an old snapshot loses its backend, a correct client never does.
  */
 import { randomBytes } from 'node:crypto';
 
 export const AFFINITY_COOKIE = 'AWSALB';
 export const AFFINITY_CORS_COOKIE = 'AWSALBCORS';
 
-/**
- * A correct client with up to 64 requests in flight on one jar may send a value up to 64 generations
- * behind (each in-flight response can rotate once); keeping that many never misroutes it.
- */
+/** Values this many generations behind the newest, or fewer, always route. */
 export const AFFINITY_GRACE_GENERATIONS = 64;
+
+/**
+ * Older values still route for this long after they were superseded. A count of generations alone
+ * cannot protect a correct client: with 64 requests in flight on one jar, one request can wait in a
+ * connection queue while the others go round trip after trip, and arrive hundreds of generations late
+ * with the newest value its jar held when it was sent. No client waits a minute for an answer.
+ */
+export const AFFINITY_GRACE_MS = 60_000;
 
 /** Affinities remembered at most; the least recently used go first (cookieless clients make one each). */
 export const MAX_AFFINITIES = 100_000;
 
 const COOKIE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+// Rotation times are kept at this resolution, so a busy affinity keeps ~AFFINITY_GRACE_MS / 100 marks.
+const MARK_RESOLUTION_MS = 100;
 
 export interface Affinity {
   readonly id: string;
   readonly backend: number;
   generation: number;
   responses: number;
+  /** When generations were issued, oldest first; the first mark is the last one before the grace window. */
+  readonly marks: { generation: number; at: number }[];
 }
 
 export class AffinityRouter {
@@ -36,6 +46,7 @@ export class AffinityRouter {
     private readonly backendCount: number,
     /** Rotate the value every this many responses; undefined or 0: never. */
     private readonly rotateEvery?: number,
+    private readonly now: () => number = Date.now,
   ) {
     if (!Number.isInteger(backendCount) || backendCount < 1) throw new RangeError(`backend count must be a positive integer, got ${backendCount}`);
     if (rotateEvery !== undefined && (!Number.isInteger(rotateEvery) || rotateEvery < 0))
@@ -54,7 +65,10 @@ export class AffinityRouter {
   /** Counts one response of the affinity, rotating when due; returns the value the response carries. */
   respond(affinity: Affinity): string {
     affinity.responses++;
-    if (this.rotateEvery && affinity.responses % this.rotateEvery === 0) affinity.generation++;
+    if (this.rotateEvery && affinity.responses % this.rotateEvery === 0) {
+      affinity.generation++;
+      this.mark(affinity);
+    }
     return cookieValue(affinity);
   }
 
@@ -75,17 +89,46 @@ export class AffinityRouter {
     const affinity = this.affinities.get(value.slice(0, dot));
     if (affinity === undefined) return undefined;
     const generation = parseGeneration(value.slice(dot + 1));
-    if (generation === undefined) return undefined;
-    const age = affinity.generation - generation;
-    if (age < 0 || age >= AFFINITY_GRACE_GENERATIONS) return undefined;
+    if (generation === undefined || generation > affinity.generation) return undefined;
+    if (affinity.generation - generation > AFFINITY_GRACE_GENERATIONS && !this.recentlySuperseded(affinity, generation)) return undefined;
     // Re-insert to keep the map in least-recently-used order for eviction.
     this.affinities.delete(affinity.id);
     this.affinities.set(affinity.id, affinity);
     return affinity;
   }
 
+  /**
+   * Whether `generation` was superseded (generation + 1 issued) within the grace window. A generation
+   * without a mark of its own was issued less than MARK_RESOLUTION_MS after the last mark before it, so
+   * the answer errs towards yes by at most that much.
+   */
+  private recentlySuperseded(affinity: Affinity, generation: number): boolean {
+    const horizon = this.now() - AFFINITY_GRACE_MS;
+    const { marks } = affinity;
+    let supersededBy: number | undefined;
+    for (const mark of marks) {
+      if (mark.generation > generation + 1) break;
+      supersededBy = mark.at + MARK_RESOLUTION_MS;
+    }
+    // Older than every mark kept: issued before the first mark, which is the last one before the window.
+    if (supersededBy === undefined) supersededBy = marks.length > 0 ? marks[0].at : -Infinity;
+    return supersededBy >= horizon;
+  }
+
+  private mark(affinity: Affinity): void {
+    const now = this.now();
+    const { marks } = affinity;
+    const last = marks[marks.length - 1];
+    if (last === undefined || now - last.at >= MARK_RESOLUTION_MS) marks.push({ generation: affinity.generation, at: now });
+    // Keep one mark before the window: it proves everything older was superseded long ago.
+    const horizon = now - AFFINITY_GRACE_MS;
+    let drop = 0;
+    while (drop + 1 < marks.length && marks[drop + 1].at < horizon) drop++;
+    if (drop > 0) marks.splice(0, drop);
+  }
+
   private create(): Affinity {
-    const affinity: Affinity = { id: randomBytes(16).toString('base64url'), backend: this.nextBackend, generation: 0, responses: 0 };
+    const affinity: Affinity = { id: randomBytes(16).toString('base64url'), backend: this.nextBackend, generation: 0, responses: 0, marks: [] };
     this.nextBackend = (this.nextBackend + 1) % this.backendCount;
     this.affinities.set(affinity.id, affinity);
     if (this.affinities.size > MAX_AFFINITIES) {

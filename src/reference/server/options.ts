@@ -23,7 +23,7 @@ export interface ServerOptions {
   logger?: Logger | false;
   /** How often expired scorecards are swept (auto-close). Default 30 s. */
   sweepIntervalMs?: number;
-  /** Clock of the server's own bookkeeping (rate limit). Default Date.now. */
+  /** Clock of the server's own bookkeeping (rate limit, affinity cookie grace). Default Date.now. */
   now?: () => number;
 }
 
