@@ -1,16 +1,28 @@
-/** Every CLI command module; one file per command, each exporting `register(program)`. */
+/**
+ * Every CLI command: one file per command, each exporting `register(program)`. Modules load lazily,
+ * because some pull in heavy dependencies (the server brings fastify) and a command should start
+ * without paying for the others.
+ */
 import type { Command } from 'commander';
-import * as serve from './serve.ts';
-import * as run from './run.ts';
-import * as validate from './validate.ts';
-import * as plan from './plan.ts';
-import * as schema from './schema.ts';
-import * as games from './games.ts';
-import * as play from './play.ts';
-import * as render from './render.ts';
 
 export interface CommandModule {
   register(program: Command): void;
 }
 
-export const commandModules: CommandModule[] = [serve, run, validate, plan, schema, games, play, render];
+export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
+  run: () => import('./run.ts'),
+  validate: () => import('./validate.ts'),
+  plan: () => import('./plan.ts'),
+  schema: () => import('./schema.ts'),
+  serve: () => import('./serve.ts'),
+  games: () => import('./games.ts'),
+  play: () => import('./play.ts'),
+  render: () => import('./render.ts'),
+};
+
+/** The modules to register: only the named command's when argv names one, else all (for help). */
+export async function loadCommandModules(argv: readonly string[]): Promise<CommandModule[]> {
+  const named = argv.find((arg) => !arg.startsWith('-'));
+  if (named !== undefined && named in commandLoaders) return [await commandLoaders[named]()];
+  return Promise.all(Object.values(commandLoaders).map((load) => load()));
+}

@@ -2,9 +2,9 @@
  * The `arcbench` command line. Each command lives in its own file under src/cli/ and exports
  * `register(program)`; this file only assembles them.
  */
-import { Command } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { commandModules } from './commands.ts';
+import { loadCommandModules } from './commands.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,11 +14,15 @@ const program = new Command()
   .version(packageJson.version)
   .showHelpAfterError('(run with --help for usage)');
 
-for (const module of commandModules) module.register(program);
+for (const module of await loadCommandModules(process.argv.slice(2))) module.register(program);
 
-// Usage errors exit 2 (bad config or usage), as every arcbench command does.
-program.exitOverride((error) => {
-  process.exit(error.exitCode === 0 ? 0 : error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2);
-});
+// Usage errors exit 2 (bad config or usage), help and version 0. Commands added with addCommand do not
+// inherit the program's settings, so every command gets the override.
+const exitOnUsageError = (error: CommanderError) => {
+  const fine = error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+  process.exit(fine ? 0 : 2);
+};
+const withSubcommands = (command: Command): Command[] => [command, ...command.commands.flatMap(withSubcommands)];
+for (const command of withSubcommands(program)) command.exitOverride(exitOnUsageError);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../bin/arcbench.js', import.meta.url));
+const arcbench = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+describe('arcbench command line', () => {
+  it('lists every command in its help and exits 0', () => {
+    const result = arcbench('--help');
+    expect(result.status).toBe(0);
+    for (const command of ['run', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+  });
+
+  it('exits 2 on a usage error, in the program and in a command', () => {
+    const unknown = arcbench('nope');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'nope'/);
+    const badOption = arcbench('serve', '--port', 'abc');
+    expect(badOption.status).toBe(2);
+    expect(badOption.stderr).toMatch(/port/);
+    const missingArgument = arcbench('run');
+    expect(missingArgument.status).toBe(2);
+    expect(missingArgument.stderr).toMatch(/missing required argument/);
+  });
+
+  it('prints a command help with exit 0', () => {
+    const result = arcbench('run', '--help');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/Usage: arcbench run \[options\] <config>/);
+  });
+});
