@@ -23,8 +23,16 @@ interface KnownKey {
   readonly caller: Caller;
 }
 
+/** How many accepted keys are remembered; a run uses one or a few, so a small cap keeps memory bounded. */
+const RECENT_KEYS = 256;
+
 export class KeyRing {
   private readonly known: readonly KnownKey[] | undefined;
+  /**
+   * Keys already accepted, to their callers: hashing every request's key cost more than the game step
+   * of an action. Only exact, accepted keys hit, so a hit reveals nothing about a guess.
+   */
+  private readonly recent = new Map<string, Caller>();
 
   /** `keys` undefined: any non-empty key is accepted as its own anonymous user. */
   constructor(keys?: ReadonlyMap<string, UserIdentity>) {
@@ -40,6 +48,15 @@ export class KeyRing {
   /** The caller of `key`, or a 401 UNAUTHORIZED ApiError for a missing or unknown key. */
   authenticate(key: string | undefined): Caller {
     if (typeof key !== 'string' || key.length === 0) throw unauthorized();
+    const remembered = this.recent.get(key);
+    if (remembered !== undefined) return remembered;
+    const caller = this.check(key);
+    if (this.recent.size >= RECENT_KEYS) this.recent.clear();
+    this.recent.set(key, caller);
+    return caller;
+  }
+
+  private check(key: string): Caller {
     const digest = sha256(key);
     if (this.known === undefined) return anonymousCaller(digest);
     let match: Caller | undefined;
@@ -48,10 +65,9 @@ export class KeyRing {
     if (match === undefined) throw unauthorized('unknown X-API-Key; send a key this service was configured with');
     return match;
   }
-
 }
 
-/** Not cached: a stream of made-up keys must not grow the service's memory. */
+/** Remembered only in the capped `recent` map: a stream of made-up keys must not grow the service's memory. */
 function anonymousCaller(digest: Buffer): Caller {
   const owner = digest.toString('hex');
   return { identity: { user_name: `anonymous-${owner.slice(0, 8)}`, user_id: owner.slice(0, 16) }, owner };
