@@ -4,7 +4,7 @@
  * to the nearest state that still has one, resetting the level when only the level start leads there.
  * Choices are reproducible: the action order comes from the seeded RNG.
  */
-import { defineAgent, z, action, click, reset, stop, gridHash, GRID_SIZE, type AgentAction, type FrameResponse, type Grid, type Rng } from 'arcbench';
+import { defineAgent, z, action, click, reset, stop, gridHash, dominantColour, GRID_SIZE, type AgentAction, type FrameResponse, type Grid, type Rng } from 'arcbench';
 
 type EdgeTarget = string | 'dead';
 
@@ -16,14 +16,6 @@ interface StateNode {
   nextUntried: number;
 }
 
-/** The most common colour: empty space and letterbox. */
-function backgroundColour(grid: Grid): number {
-  const counts = new Uint32Array(16);
-  for (let i = 0; i < grid.length; i++) counts[grid[i]]++;
-  let best = 0;
-  for (let c = 1; c < 16; c++) if (counts[c] > counts[best]) best = c;
-  return best;
-}
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
@@ -50,7 +42,7 @@ function blockScale(grid: Grid, rows: readonly number[]): number {
 
 /** Click targets: the centre of every block inside the bounding box of non-background content. */
 function clickTargets(grid: Grid, rows: readonly number[], limit: number, rng: Rng): AgentAction[] {
-  const background = backgroundColour(grid);
+  const background = dominantColour(grid);
   let minX = GRID_SIZE, minY = GRID_SIZE, maxX = -1, maxY = -1;
   for (const y of rows) {
     for (let x = 0; x < GRID_SIZE; x++) {

@@ -7,21 +7,11 @@ import { GRID_SIZE, type GameActionId } from '../src/protocol/index.ts';
 import type { PuzzleGame } from '../src/games/engine/puzzleGame.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { createRng } from '../src/runner/rng.ts';
 
 const WARMUP_STEPS = 20_000;
 const MEASURED_MILLISECONDS = 700;
 
-/** mulberry32, so every run takes the same actions. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomSteps(game: PuzzleGame<unknown, unknown>, random: () => number, steps: number): void {
   const actions = game.info.availableActions;
@@ -42,7 +32,7 @@ function cpuMilliseconds(): number {
 }
 
 function stepsPerSecond(game: PuzzleGame<unknown, unknown>): number {
-  const random = seededRandom(2024);
+  const random = createRng(2024).next;
   randomSteps(game, random, WARMUP_STEPS);
   let steps = 0;
   const started = cpuMilliseconds();

@@ -30,6 +30,8 @@ export {
   cellIndex,
   gridHash,
   gridsEqual,
+  colourCounts,
+  dominantColour,
   firstDifference,
   gridToRows,
   makeAction,

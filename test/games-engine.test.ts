@@ -6,12 +6,13 @@ import { BUDGET_ROW, cellAtDisplay } from '../src/games/engine/layout.ts';
 import { gameInputOf } from '../src/games/engine/moveInput.ts';
 import type { GameInput } from '../src/games/types.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
-import { gameBySlug, playArea, sameGrid, seededRandom, solveCurrentLevel } from './games-helpers.ts';
+import { gameBySlug, playArea, sameGrid, solveCurrentLevel } from './games-helpers.ts';
+import { createRng } from '../src/runner/rng.ts';
 
 /** Random actions, ids 1..7 and clicks anywhere on the display, restarting the level when it ends. */
 function randomRun(slug: string, seed: number, steps: number): Grid[] {
   const game = gameBySlug(slug);
-  const random = seededRandom(seed);
+  const random = createRng(seed).next;
   const play = game.start();
   const frames: Grid[] = [play.frame()];
   for (let i = 0; i < steps; i++) {
@@ -45,7 +46,7 @@ describe.each(puzzleCatalog().map((game) => game.info.slug))('game %s', (slug) =
     const game = gameBySlug(slug);
     const play = game.start();
     const pristine = play.frame();
-    const random = seededRandom(3);
+    const random = createRng(3).next;
     for (let i = 0; i < 15 && play.outcome === null; i++) play.step({ id: (1 + Math.floor(random() * 5)) as GameActionId });
     expect(sameGrid(play.resetLevel(), pristine)).toBe(true);
     expect(play.stepsTaken).toBe(0);

@@ -60,3 +60,17 @@ export function gridHash(grid: Grid): number {
   }
   return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
 }
+
+/** How many cells of each colour 0..15 a grid holds. */
+export function colourCounts(grid: Grid): Uint32Array {
+  const counts = new Uint32Array(COLOUR_COUNT);
+  for (let i = 0; i < grid.length; i++) counts[grid[i]]++;
+  return counts;
+}
+
+/** The most common colour of a grid (the lowest on a tie): what a game paints as empty space. */
+export function dominantColour(grid: Grid, counts: Uint32Array = colourCounts(grid)): number {
+  let best = 0;
+  for (let colour = 1; colour < COLOUR_COUNT; colour++) if (counts[colour] > counts[best]) best = colour;
+  return best;
+}

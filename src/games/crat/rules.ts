@@ -6,6 +6,7 @@
 import { parseAsciiMap, findOne } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { crateYardLevels } from './levels.ts';
+import { STEP_X, STEP_Y } from '../engine/directions.ts';
 
 export interface CrateLevel {
   readonly width: number;
@@ -29,8 +30,6 @@ export interface CrateState {
 const COLOUR = { outside: 5, wall: 4, floor: 1, pad: 10, crate: 12, crateOnPad: 14, player: 9 } as const;
 
 /** ACTION1–4: up, down, left, right, as (dx, dy). */
-const STEP_X = [0, 0, 0, -1, 1];
-const STEP_Y = [0, -1, 1, 0, 0];
 
 const KEY_MOVES: readonly Move[] = [1, 2, 3, 4].map((id) => ({ id: id as 1 | 2 | 3 | 4, x: -1, y: -1 }));
 

@@ -9,6 +9,7 @@
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { keyKeeperLevels } from './levels.ts';
+import { STEP_X, STEP_Y } from '../engine/directions.ts';
 
 /** Cells of the drawn block per maze cell, in each direction. */
 const TILE = 3;
@@ -39,8 +40,6 @@ export interface KeyState {
 const KEY_COLOUR = [0, 8, 9, 11];
 const COLOUR = { floor: 0, wall: 4, exit: 14, player: 15, keyhole: 5 } as const;
 
-const STEP_X = [0, 0, 0, -1, 1];
-const STEP_Y = [0, -1, 1, 0, 0];
 const SOLVER_MOVES: readonly Move[] = [1, 2, 3, 4, 5].map((id) => ({ id: id as 1 | 2 | 3 | 4 | 5, x: -1, y: -1 }));
 
 function parseKeyLevel(text: string): KeyLevel {

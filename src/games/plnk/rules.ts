@@ -9,6 +9,7 @@
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { plankWalkLevels } from './levels.ts';
+import { STEP_X, STEP_Y } from '../engine/directions.ts';
 
 const GROUND = 0;
 const ROCK = 1;
@@ -38,8 +39,6 @@ export interface PlankState {
 const GROUND_COLOUR = [1, 3, 9, 14];
 const COLOUR = { bridge: 12, loose: 11, player: 15, drowned: 13, spacer: 5 } as const;
 
-const STEP_X = [0, 0, 0, -1, 1];
-const STEP_Y = [0, -1, 1, 0, 0];
 const KEY_MOVES: readonly Move[] = [1, 2, 3, 4].map((id) => ({ id: id as 1 | 2 | 3 | 4, x: -1, y: -1 }));
 
 function parsePlankLevel(text: string): PlankLevel {

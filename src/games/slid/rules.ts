@@ -7,6 +7,7 @@
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { frostSlideLevels } from './levels.ts';
+import { STEP_X, STEP_Y } from '../engine/directions.ts';
 
 const ICE = 0;
 const ROCK = 1;
@@ -31,8 +32,6 @@ const GROUND_COLOUR = [10, 3, 0, 5, 14];
 const PLAYER_COLOUR = 15;
 const FALLEN_COLOUR = 13;
 
-const STEP_X = [0, 0, 0, -1, 1];
-const STEP_Y = [0, -1, 1, 0, 0];
 const KEY_MOVES: readonly Move[] = [1, 2, 3, 4].map((id) => ({ id: id as 1 | 2 | 3 | 4, x: -1, y: -1 }));
 
 const LEGEND: Record<string, number> = { '.': ICE, P: ICE, '#': ROCK, _: SNOW, O: HOLE, G: GOAL };
