@@ -1,6 +1,7 @@
 /**
  * Timing helpers for the bench: warm up, then take the median of several rounds, because a shared
  * 2-core machine is noisy and one long loop mixes JIT warm-up and neighbours' load into the figure.
+ * Single-threaded micro figures use this process's CPU time, which other processes' load barely moves.
  */
 export function microsecondsPerCall(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): number {
   const callsPerRound = options.callsPerRound ?? 2000;
@@ -8,9 +9,9 @@ export function microsecondsPerCall(fn: () => unknown, options: { callsPerRound?
   for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
   const samples: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const start = process.hrtime.bigint();
+    const start = cpuMicroseconds();
     for (let i = 0; i < callsPerRound; i++) fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1000 / callsPerRound);
+    samples.push((cpuMicroseconds() - start) / callsPerRound);
   }
   return median(samples);
 }
@@ -27,4 +28,10 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank];
+}
+
+/** CPU time of this process (user + system), in microseconds. */
+export function cpuMicroseconds(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
 }
