@@ -32,6 +32,7 @@ export {
   gridsEqual,
   colourCounts,
   dominantColour,
+  wordsOf,
   firstDifference,
   gridToRows,
   makeAction,

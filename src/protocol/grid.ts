@@ -64,8 +64,32 @@ export function gridHash(grid: Grid): number {
 /** How many cells of each colour 0..15 a grid holds. */
 export function colourCounts(grid: Grid): Uint32Array {
   const counts = new Uint32Array(COLOUR_COUNT);
-  for (let i = 0; i < grid.length; i++) counts[grid[i]]++;
+  const words = wordsOf(grid);
+  if (words === undefined) {
+    for (let i = 0; i < grid.length; i++) counts[grid[i]]++;
+    return counts;
+  }
+  // Four cells at a time: most of a grid is runs of one colour, and a word of four equal bytes is one
+  // comparison instead of four counts (a third of the time; agents count on every click).
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k];
+    const first = word & 0xff;
+    if (word === Math.imul(first, 0x01010101) >>> 0) counts[first] += 4;
+    else {
+      const i = k << 2;
+      counts[grid[i]]++;
+      counts[grid[i + 1]]++;
+      counts[grid[i + 2]]++;
+      counts[grid[i + 3]]++;
+    }
+  }
   return counts;
+}
+
+/** The grid's cells as 32-bit words (four cells each), when its memory is aligned for it. */
+export function wordsOf(grid: Grid): Uint32Array | undefined {
+  if ((grid.byteOffset & 3) !== 0 || (grid.length & 3) !== 0) return undefined;
+  return new Uint32Array(grid.buffer, grid.byteOffset, grid.length >> 2);
 }
 
 /** The most common colour of a grid (the lowest on a tie): what a game paints as empty space. */
