@@ -57,6 +57,9 @@ export function puzzleGame<Level, State>(definition: PuzzleDefinition<Level, Sta
   return game;
 }
 
+/** Between steps: no frames (and nothing to push to: a step starts a list of its own). */
+const NO_FRAMES: Grid[] = Object.freeze([]) as unknown as Grid[];
+
 export class PuzzlePlay<Level, State> implements GamePlay {
   levelIndex = 0;
   /** Steps spent on the current level since it began or was reset. */
@@ -70,8 +73,11 @@ export class PuzzlePlay<Level, State> implements GamePlay {
   private readonly available: boolean[] = [];
   /** Reused for every move, so a step allocates no move object. */
   private readonly move: { id: GameActionId; x: number; y: number } = { id: 1, x: -1, y: -1 };
-  /** Frames recorded by animations during the current step. */
-  private pending: Grid[] = [];
+  /**
+   * Frames recorded by animations during the current step; let go of once returned, since a play idle
+   * in an open session would otherwise keep its last grids, and each grid keeps its 32 KiB slab alive.
+   */
+  private pending: Grid[] = NO_FRAMES;
   private readonly animation: Animation = { frame: () => this.pending.push(this.snapshot()) };
 
   constructor(
@@ -117,6 +123,7 @@ export class PuzzlePlay<Level, State> implements GamePlay {
     if (effect === 'solved') {
       const frames = this.pending;
       frames.push(this.snapshot());
+      this.pending = NO_FRAMES;
       if (this.levelIndex === this.game.levels.length - 1) {
         this.finished = 'won';
         this.painter.paintProgress(this.levelIndex, this.game.levels.length, true);
@@ -132,8 +139,10 @@ export class PuzzlePlay<Level, State> implements GamePlay {
       this.finished = 'lost';
       outcome = 'lost';
     }
-    this.pending.push(this.snapshot());
-    return { frames: this.pending, outcome };
+    const frames = this.pending;
+    frames.push(this.snapshot());
+    this.pending = NO_FRAMES;
+    return { frames, outcome };
   }
 
   private effectOf(input: GameInput): MoveEffect {
