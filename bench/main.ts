@@ -10,6 +10,11 @@ import type { BenchFigure, BenchSuite } from './figure.ts';
 /** Suites in the order they run; each module default-exports a BenchSuite. */
 const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   codec: () => import('./codec.ts'),
+  games: () => import('./games.ts'),
+  runner: () => import('./runner.ts'),
+  http: () => import('./http.ts'),
+  server: () => import('./server.ts'),
+  memory: () => import('./memory.ts'),
 };
 
 function meets(figure: BenchFigure): string {

@@ -1,0 +1,62 @@
+/**
+ * The experiments the bench runs, built the way users build them: YAML text through parseExperiment
+ * (strict schema, agents loaded by name), then runExperiment into a temporary results folder that is
+ * removed afterwards, so the bench measures exactly the path `arcbench run` takes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseExperiment, runExperiment, type RunResult } from '../src/index.ts';
+
+export interface BenchRunSettings {
+  /** `reference` (in-process) or `server` (our HTTP server on 127.0.0.1, started for the run). */
+  target: 'reference' | 'server';
+  /** Episodes per game; every game of the catalog is played. */
+  episodesPerGame: number;
+  maxActions: number;
+  concurrency: number;
+  recordings: boolean;
+  seed?: number;
+}
+
+export function experimentYaml(settings: BenchRunSettings): string {
+  return [
+    'name: bench',
+    `target: ${settings.target === 'reference' ? 'reference' : '{ server: { backends: 1 } }'}`,
+    'games: all',
+    'agents:',
+    '  - use: random',
+    `episodes: ${settings.episodesPerGame}`,
+    `seed: ${settings.seed ?? 1}`,
+    'budgets:',
+    `  max_actions: ${settings.maxActions}`,
+    `concurrency: ${settings.concurrency}`,
+    `recordings: ${settings.recordings}`,
+    '',
+  ].join('\n');
+}
+
+export interface TimedRun {
+  result: RunResult;
+  actions: number;
+  seconds: number;
+  actionsPerSecond: number;
+}
+
+/** Runs one experiment in a fresh temporary folder and times runExperiment alone (not the YAML load). */
+export async function timedRun(settings: BenchRunSettings): Promise<TimedRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
+  try {
+    const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
+    const started = process.hrtime.bigint();
+    const result = await runExperiment(experiment, { out: join(dir, 'run') });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (result.report.status !== 'completed') {
+      throw new Error(`bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`);
+    }
+    const actions = result.report.totals.actions;
+    return { result, actions, seconds, actionsPerSecond: actions / seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The in-process runner: the random agent over every catalog game, 2,000 episodes, through the same
+ * YAML → runExperiment path `arcbench run` takes, against a bare loop that sends the very same agent
+ * decisions straight to ReferenceService.command. Their ratio is what the runner itself costs.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseExperiment, type AgentDecision, type FrameResponse } from '../src/index.ts';
+import { ReferenceService } from '../src/reference/referenceService.ts';
+import { planEpisodes } from '../src/runner/plan.ts';
+import { createRng } from '../src/runner/rng.ts';
+import { actionName, type ActionName } from '../src/protocol/index.ts';
+import { experimentYaml, timedRun, type BenchRunSettings } from './benchExperiment.ts';
+import type { BenchFigure, BenchSuite } from './figure.ts';
+import { median } from './measure.ts';
+
+const GAMES = 6;
+const EPISODES = 2_000;
+const SETTINGS: BenchRunSettings = {
+  target: 'reference',
+  episodesPerGame: Math.ceil(EPISODES / GAMES),
+  maxActions: 80,
+  concurrency: 4,
+  recordings: false,
+};
+const ROUNDS = 3;
+
+/**
+ * The same episodes as the runner plays (same plan, same seeds, same agent), each action a direct
+ * call; counted actions as the runner counts them (game actions and level resets, not full resets).
+ */
+async function bareLoop(settings: BenchRunSettings): Promise<{ actions: number; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
+  try {
+    const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
+    const key = 'arcbench-local';
+    const service = new ReferenceService({ seed: experiment.config.seed });
+    const games = service.listGames(key);
+    const plan = planEpisodes(experiment, games);
+    const cardId = service.openScorecard(key, { tags: ['bench'] }).card_id;
+    const max = experiment.config.budgets.max_actions;
+    const signal = new AbortController().signal;
+    let actions = 0;
+    const started = process.hrtime.bigint();
+    for (const spec of plan) {
+      const gameId = spec.game.game_id;
+      let frame: FrameResponse = service.command(key, 'RESET', { game_id: gameId, card_id: cardId });
+      const guid = frame.guid;
+      const agent = await spec.agent.definition.create({
+        params: spec.agent.params,
+        game: spec.game,
+        rng: createRng(spec.seed),
+        seed: spec.seed,
+        episode: spec.index,
+        label: spec.agent.label,
+        signal,
+        resolvePath: (path) => join(dir, path),
+      });
+      let counted = 0;
+      let levelActions = 0;
+      for (let step = 0; counted < max && frame.state !== 'WIN'; step++) {
+        const decision = agent.act(frame, { step, actions: counted, levelActions }) as AgentDecision;
+        if (!('id' in decision)) break;
+        if (decision.id === 0) {
+          frame = service.command(key, 'RESET', { game_id: gameId, guid });
+          if (!frame.full_reset) counted++;
+          levelActions = 0;
+        } else {
+          const body = decision.id === 6 ? { game_id: gameId, guid, x: decision.x, y: decision.y } : { game_id: gameId, guid };
+          frame = service.command(key, actionName(decision.id) as ActionName, body);
+          counted++;
+          levelActions++;
+        }
+      }
+      actions += counted;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    service.closeScorecard(key, { card_id: cardId });
+    return { actions, seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const suite: BenchSuite = {
+  name: 'runner',
+  async run(): Promise<BenchFigure[]> {
+    await timedRun({ ...SETTINGS, episodesPerGame: 20 }); // warm-up: module loading and JIT
+    await bareLoop({ ...SETTINGS, episodesPerGame: 20 });
+    const runner: number[] = [];
+    const bare: number[] = [];
+    let episodes = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const run = await timedRun(SETTINGS);
+      episodes = run.result.report.totals.episodes;
+      runner.push(run.actionsPerSecond);
+      const loop = await bareLoop(SETTINGS);
+      bare.push(loop.actions / loop.seconds);
+    }
+    const withRecordings = await timedRun({ ...SETTINGS, recordings: true });
+    const runnerRate = median(runner);
+    const bareRate = median(bare);
+    const spread = (values: number[]) => `${Math.round(Math.min(...values)).toLocaleString('en-US')}–${Math.round(Math.max(...values)).toLocaleString('en-US')}`;
+    return [
+      {
+        figure: `in-process runner, random agent, ${episodes} episodes, recordings off`,
+        value: runnerRate,
+        unit: 'actions/s',
+        target: { op: '>=', value: 50_000 },
+        note: `median of ${ROUNDS}, range ${spread(runner)}; wall time of runExperiment`,
+      },
+      {
+        figure: 'bare loop, same decisions straight to ReferenceService.command',
+        value: bareRate,
+        unit: 'actions/s',
+        note: `median of ${ROUNDS}, range ${spread(bare)}`,
+      },
+      { figure: 'runner overhead (bare loop rate / runner rate)', value: bareRate / runnerRate, unit: '×', target: { op: '<=', value: 1.5 } },
+      {
+        figure: `in-process runner, same run with recordings on (the default)`,
+        value: withRecordings.actionsPerSecond,
+        unit: 'actions/s',
+        note: `one round; one JSONL line with the full grid per action`,
+      },
+    ];
+  },
+};
+export default suite;
