@@ -53,11 +53,19 @@ export class CardCookieJars {
  */
 export function storeSetCookies(jar: CookieJar, origin: string, setCookie: string | string[] | undefined): void {
   if (setCookie === undefined) return;
+  const headers = Array.isArray(setCookie) ? setCookie : [setCookie];
+  // A balancer repeats the same Set-Cookie on answer after answer; storing it again changes nothing
+  // (same value, same absolute expiry) but parsing it cost a tenth of a loopback action. Max-Age is
+  // relative, so such a cookie is stored every time to move its expiry on.
+  const key = origin + '\n' + headers.join('\n');
+  if (lastStored.get(jar) === key && !/max-age/i.test(key)) return;
   const root = origin + '/';
-  for (const header of Array.isArray(setCookie) ? setCookie : [setCookie]) {
-    jar.setCookieSync(header, root, { ignoreError: true });
-  }
+  for (const header of headers) jar.setCookieSync(header, root, { ignoreError: true });
+  lastStored.set(jar, key);
 }
+
+/** The Set-Cookie headers a jar took last, with their origin. */
+const lastStored = new WeakMap<CookieJar, string>();
 
 /** The Cookie header for a request to `url` as the jar stands now; undefined when there is none. */
 export function cookieHeaderFor(jar: CookieJar, url: string): string | undefined {
