@@ -8,7 +8,6 @@
 import {
   ApiError,
   actionIdOf,
-  clickActionRequestSchema,
   closeScorecardRequestSchema,
   DEFAULT_IDLE_CLOSE_MS,
   DEFAULT_MAX_OPEN_MS,
@@ -16,8 +15,6 @@ import {
   MAX_LEVEL_COUNTER,
   openScorecardRequestSchema,
   parseRequest,
-  resetRequestSchema,
-  simpleActionRequestSchema,
   validationError,
   type ActionName,
   type FrameResponse,
@@ -33,6 +30,7 @@ import type { Clock } from './clock.ts';
 import { describeGame, GameDirectory } from './gameDirectory.ts';
 import { SeededIdGenerator } from './ids.ts';
 import { KeyRing, type Caller, type UserIdentity } from './keyring.ts';
+import { actionRequest, resetRequest, type CommandBody } from './commandRequest.ts';
 import { RunTracker } from './run.ts';
 import { ScorecardRecord } from './scorecardRecord.ts';
 import { Session } from './session.ts';
@@ -54,7 +52,6 @@ export interface ReferenceServiceOptions {
   maxOpenMs?: number;
 }
 
-type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
 
 export class ReferenceService {
   private readonly directory: GameDirectory;
@@ -149,9 +146,8 @@ export class ReferenceService {
     const caller = this.keyRing.authenticate(key);
     const actionId = typeof action === 'string' ? actionIdOf(action) : undefined;
     if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${printable(action)}; commands are RESET and ACTION1 to ACTION7`);
-    if (actionId === 0) return this.reset(caller, parseRequest(resetRequestSchema, body));
-    const request: CommandBody = parseRequest(actionId === 6 ? clickActionRequestSchema : simpleActionRequestSchema, body);
-    return this.act(caller, actionId as GameActionId, request);
+    if (actionId === 0) return this.reset(caller, resetRequest(body));
+    return this.act(caller, actionId as GameActionId, actionRequest(actionId, body));
   }
 
   /** Closes every card past its idle or maximum lifetime; returns how many. */
