@@ -100,6 +100,10 @@ function sentInput(action: AgentAction, gameId: string): ActionInput {
   return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
 }
 
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
 function describeError(error: unknown): NonNullable<EpisodeRecord['error']> {
   if (error instanceof ApiError) return { kind: 'api', message: error.message, status: error.status, code: String(error.code) };
   if (error instanceof TransportError) return { kind: `transport_${error.kind}`, message: error.message };
@@ -174,7 +178,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
         record.outcome = env.abortOutcome();
         break;
       }
-      if (Date.now() >= deadline) {
+      if (deadline !== Infinity && Date.now() >= deadline) {
         record.outcome = 'time';
         break;
       }
@@ -189,7 +193,10 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
         record.outcome = 'level_budget';
         break;
       }
-      const decision = await instance.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
+      // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
+      // value still costs a trip through the microtask queue on every action.
+      const answer = instance.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
+      const decision = isThenable(answer) ? await answer : answer;
       if (decision === null || typeof decision !== 'object') {
         throw new AgentContractError(`agent "${agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
       }
