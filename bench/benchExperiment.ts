@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseExperiment, runExperiment, type RunResult } from '../src/index.ts';
+import { cpuMicroseconds } from './measure.ts';
 
 export interface BenchRunSettings {
   /** `reference` (in-process) or `server` (our HTTP server on 127.0.0.1, started for the run). */
@@ -17,12 +18,14 @@ export interface BenchRunSettings {
   concurrency: number;
   recordings: boolean;
   seed?: number;
+  /** With target `server`: play against this running server (`target: { url }`) instead of starting one. */
+  url?: string;
 }
 
 export function experimentYaml(settings: BenchRunSettings): string {
   return [
     'name: bench',
-    `target: ${settings.target === 'reference' ? 'reference' : '{ server: { backends: 1 } }'}`,
+    `target: ${settings.target === 'reference' ? 'reference' : settings.url !== undefined ? `{ url: "${settings.url}", api_key: arcbench-bench }` : '{ server: { backends: 1 } }'}`,
     'games: all',
     'agents:',
     '  - use: random',
@@ -41,6 +44,9 @@ export interface TimedRun {
   actions: number;
   seconds: number;
   actionsPerSecond: number;
+  /** Process CPU time (user + system) of the run: on a shared machine, wall time also measures the neighbours. */
+  cpuSeconds: number;
+  actionsPerCpuSecond: number;
 }
 
 /** Runs one experiment in a fresh temporary folder and times runExperiment alone (not the YAML load). */
@@ -49,13 +55,15 @@ export async function timedRun(settings: BenchRunSettings): Promise<TimedRun> {
   try {
     const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
     const started = process.hrtime.bigint();
+    const cpuStarted = cpuMicroseconds();
     const result = await runExperiment(experiment, { out: join(dir, 'run') });
+    const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (result.report.status !== 'completed') {
       throw new Error(`bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`);
     }
     const actions = result.report.totals.actions;
-    return { result, actions, seconds, actionsPerSecond: actions / seconds };
+    return { result, actions, seconds, actionsPerSecond: actions / seconds, cpuSeconds, actionsPerCpuSecond: actions / cpuSeconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
