@@ -38,6 +38,33 @@ describe('grid codec', () => {
     );
   });
 
+  it('encodes grids whose rows repeat (as scaled game frames do), aligned or not, exactly as JSON.stringify', () => {
+    // Few distinct rows, each repeated a random number of times: the encoder copies repeated rows.
+    const repeatedRows = fc
+      .array(fc.tuple(fc.uint8Array({ minLength: 64, maxLength: 64, max: 15 }), fc.integer({ min: 1, max: 20 })), { minLength: 1, maxLength: 12 })
+      .map((runs) => {
+        const grid = new Uint8Array(GRID_CELLS);
+        let y = 0;
+        for (let i = 0; y < 64; i = (i + 1) % runs.length) {
+          for (let k = 0; k < runs[i][1] && y < 64; k++, y++) grid.set(runs[i][0], y * 64);
+        }
+        return grid;
+      });
+    fc.assert(
+      fc.property(repeatedRows, fc.integer({ min: 0, max: 3 }), (grid, offset) => {
+        const backing = new Uint8Array(GRID_CELLS + offset);
+        const placed = backing.subarray(offset, offset + GRID_CELLS);
+        placed.set(grid);
+        const text = encodeGrid(placed);
+        expect(text).toBe(JSON.stringify(rowsOf(grid)));
+        expectSameGrid(decodeGrid(text), grid);
+        // Repeated rows are copied by the decoder too, also when their text is spaced out.
+        expectSameGrid(decodeGrid(JSON.stringify(rowsOf(grid), null, 1)), grid);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('round-trips several grids as a frame value', () => {
     fc.assert(
       fc.property(fc.array(gridArbitrary, { minLength: 1, maxLength: 4 }), (grids) => {

@@ -102,7 +102,7 @@ function slowParse(bytes: Uint8Array): ScannedFields {
  * Walks the top-level object: `frame` through the grid fast path, every other value through JSON.parse
  * of its slice. Undefined when anything is off the canonical path; the slow path then decides.
  */
-function scanTopLevel(text: Uint8Array): ScannedFields | undefined {
+function scanTopLevel(text: Buffer): ScannedFields | undefined {
   const rest: Record<string, unknown> = {};
   let frames: Grid[] | undefined;
   let i = skipSpace(text, 0);
