@@ -6,7 +6,7 @@
  * AFFINITY_GRACE_GENERATIONS generations old and was superseded more than AFFINITY_GRACE_MS ago: a
  * client that replays an old snapshot loses its backend, a correct client never does.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 export const AFFINITY_COOKIE = 'AWSALB';
 export const AFFINITY_CORS_COOKIE = 'AWSALBCORS';
@@ -75,8 +75,8 @@ export class AffinityRouter {
   /** The Set-Cookie header values for a response carrying `value`. */
   static setCookieHeaders(value: string, now = Date.now()): string[] {
     // No Secure: the server speaks plain http on loopback, and clients drop Secure cookies there.
-    const expires = new Date(now + COOKIE_LIFETIME_MS).toUTCString();
-    return [`${AFFINITY_COOKIE}=${value}; Expires=${expires}; Path=/`, `${AFFINITY_CORS_COOKIE}=${value}; Expires=${expires}; Path=/`];
+    const attributes = `; Expires=${expiresAttribute(now)}; Path=/`;
+    return [`${AFFINITY_COOKIE}=${value}${attributes}`, `${AFFINITY_CORS_COOKIE}=${value}${attributes}`];
   }
 
   get size(): number {
@@ -128,7 +128,7 @@ export class AffinityRouter {
   }
 
   private create(): Affinity {
-    const affinity: Affinity = { id: randomBytes(16).toString('base64url'), backend: this.nextBackend, generation: 0, responses: 0, marks: [] };
+    const affinity: Affinity = { id: randomUUID(), backend: this.nextBackend, generation: 0, responses: 0, marks: [] };
     this.nextBackend = (this.nextBackend + 1) % this.backendCount;
     this.affinities.set(affinity.id, affinity);
     if (this.affinities.size > MAX_AFFINITIES) {
@@ -163,3 +163,17 @@ export function affinityCookieValues(cookieHeader: string | undefined): string[]
   }
   return [...main, ...cors];
 }
+
+/**
+ * The Expires date of a cookie issued at `now`, formatted once per second: an HTTP date has whole
+ * seconds, and formatting one on every answer was a visible share of the server's time per request.
+ */
+function expiresAttribute(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (second !== expiresCache.second) {
+    expiresCache.second = second;
+    expiresCache.text = new Date(second * 1000 + COOKIE_LIFETIME_MS).toUTCString();
+  }
+  return expiresCache.text;
+}
+const expiresCache = { second: -1, text: '' };
