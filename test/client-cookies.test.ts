@@ -18,10 +18,14 @@ interface CookieSet {
   remove: boolean;
   /** Without a Path the cookie's default path would be `/api/cmd`; it must still go everywhere. */
   withPath: boolean;
+  /** Lifetime as an absolute Expires date (as the hosted balancer sends) instead of Max-Age. */
+  absolute: boolean;
 }
 interface ScriptedAnswer {
   status: 400 | 404 | 429 | 500;
   cookies: CookieSet[];
+  /** Set-Cookie lines sent as they are, after those of `cookies`. */
+  raw?: string[];
 }
 
 let script: ScriptedAnswer[] = [];
@@ -30,9 +34,9 @@ const server = createServer((request, response) => {
   const answer = script[received.length] ?? { status: 400, cookies: [] };
   received.push(request.headers.cookie);
   request.resume();
-  const setCookie = answer.cookies.map(
-    (c) => `${c.name}=${c.value}${c.withPath ? '; Path=/' : ''}${c.remove ? '; Max-Age=0' : '; Max-Age=3600'}; HttpOnly`,
-  );
+  const lifetime = (c: CookieSet) =>
+    c.absolute ? `; Expires=${new Date(Date.now() + (c.remove ? -3_600_000 : 3_600_000)).toUTCString()}` : c.remove ? '; Max-Age=0' : '; Max-Age=3600';
+  const setCookie = [...answer.cookies.map((c) => `${c.name}=${c.value}${c.withPath ? '; Path=/' : ''}${lifetime(c)}; HttpOnly`), ...(answer.raw ?? [])];
   response.writeHead(answer.status, { 'content-type': 'application/json', 'set-cookie': setCookie, ...(answer.status === 429 ? { 'retry-after': '0' } : {}) });
   response.end(JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }));
 });
@@ -55,6 +59,7 @@ const cookieSet = fc.record({
   value: fc.stringMatching(/^[A-Za-z0-9]{1,8}$/),
   remove: fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 }),
   withPath: fc.boolean(),
+  absolute: fc.boolean(),
 });
 const answer = fc.record({
   status: fc.constantFrom(400 as const, 404 as const, 429 as const, 500 as const),
@@ -99,8 +104,19 @@ describe('cookie jar per scorecard', () => {
     );
   });
 
+  it('stops sending a cookie once its Expires date has passed, though no answer came in between', async () => {
+    const soon = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000); // HTTP dates have whole seconds
+    script = [{ status: 400, cookies: [], raw: [`short=lived; Path=/; Expires=${soon.toUTCString()}`] }];
+    received = [];
+    await transport.act('card-short', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    await transport.act('card-short', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, soon.getTime() - Date.now() + 50));
+    await transport.act('card-short', 'crat', 'g', makeAction(1)).catch(() => undefined);
+    expect(received).toEqual([undefined, 'short=lived', undefined]);
+  });
+
   it('keeps cards apart: one card\'s cookies never go with another card\'s requests', async () => {
-    script = [{ status: 400, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true }] }];
+    script = [{ status: 400, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true, absolute: true }] }];
     received = [];
     await transport.act('card-a', 'crat', 'g', makeAction(1)).catch(() => undefined);
     await transport.act('card-b', 'crat', 'g', makeAction(1)).catch(() => undefined);

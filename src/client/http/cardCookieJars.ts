@@ -62,13 +62,35 @@ export function storeSetCookies(jar: CookieJar, origin: string, setCookie: strin
   const root = origin + '/';
   for (const header of headers) jar.setCookieSync(header, root, { ignoreError: true });
   lastStored.set(jar, key);
+  cookieHeaders.delete(jar);
 }
 
 /** The Set-Cookie headers a jar took last, with their origin. */
 const lastStored = new WeakMap<CookieJar, string>();
 
-/** The Cookie header for a request to `url` as the jar stands now; undefined when there is none. */
+/**
+ * The Cookie header for a request to `url` as the jar stands now; undefined when there is none.
+ * Reading a jar (path matching, expiry checks, date parsing) on every request was a visible share of a
+ * loopback action, so the header is kept per jar and URL until the jar next stores a cookie or one of
+ * the header's cookies expires: the very header a fresh read would give.
+ */
 export function cookieHeaderFor(jar: CookieJar, url: string): string | undefined {
-  const header = jar.getCookieStringSync(url);
-  return header === '' ? undefined : header;
+  const now = Date.now();
+  let byUrl = cookieHeaders.get(jar);
+  const known = byUrl?.get(url);
+  if (known !== undefined && now < known.validUntil) return known.header;
+  const cookies = jar.getCookiesSync(url);
+  let validUntil = Infinity;
+  for (const cookie of cookies) {
+    // Max-Age expiry moves with each access in tough-cookie: such a header is not kept.
+    const expiry = cookie.maxAge != null ? now : cookie.expiryTime();
+    if (expiry !== undefined && expiry < validUntil) validUntil = expiry;
+  }
+  const header = cookies.length === 0 ? undefined : cookies.map((cookie) => cookie.cookieString()).join('; ');
+  if (byUrl === undefined) cookieHeaders.set(jar, (byUrl = new Map()));
+  byUrl.set(url, { header, validUntil });
+  return header;
 }
+
+/** Cookie headers per jar and request URL, dropped whenever the jar stores a cookie. */
+const cookieHeaders = new WeakMap<CookieJar, Map<string, { header: string | undefined; validUntil: number }>>();
