@@ -117,7 +117,7 @@ interface ScannedFields {
   rawFrames?: unknown;
 }
 
-function slowParse(bytes: Uint8Array): ScannedFields {
+function slowParse(bytes: Buffer): ScannedFields {
   let value: unknown;
   try {
     value = JSON.parse(utf8(bytes, 0, bytes.length));
@@ -211,6 +211,6 @@ function skipValue(text: Uint8Array, pos: number): number {
   return i === pos ? -1 : i;
 }
 
-function utf8(bytes: Uint8Array, start: number, end: number): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+function utf8(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString('utf8', start, end);
 }
