@@ -6,7 +6,7 @@
 import { parseAsciiMap, findOne } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { crateYardLevels } from './levels.ts';
-import { STEP_X, STEP_Y } from '../engine/directions.ts';
+import { neighbour } from '../engine/directions.ts';
 
 export interface CrateLevel {
   readonly width: number;
@@ -77,22 +77,11 @@ export const crateYard: PuzzleDefinition<CrateLevel, CrateState> = {
     return key;
   },
   apply(level, state, move) {
-    const dx = STEP_X[move.id];
-    const dy = STEP_Y[move.id];
-    if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
-    const x = state.player % level.width;
-    const y = (state.player - x) / level.width;
-    const nx = x + dx;
-    const ny = y + dy;
-    if (nx < 0 || ny < 0 || nx >= level.width || ny >= level.height) return 'none';
-    const next = ny * level.width + nx;
-    if (level.blocked[next] === 1) return 'none';
+    const next = neighbour(state.player, move.id, level.width, level.height);
+    if (next < 0 || level.blocked[next] === 1) return 'none';
     if (state.crates[next] === 1) {
-      const bx = nx + dx;
-      const by = ny + dy;
-      if (bx < 0 || by < 0 || bx >= level.width || by >= level.height) return 'none';
-      const beyond = by * level.width + bx;
-      if (level.blocked[beyond] === 1 || state.crates[beyond] === 1) return 'none';
+      const beyond = neighbour(next, move.id, level.width, level.height);
+      if (beyond < 0 || level.blocked[beyond] === 1 || state.crates[beyond] === 1) return 'none';
       state.crates[next] = 0;
       state.crates[beyond] = 1;
     }

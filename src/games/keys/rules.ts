@@ -9,7 +9,7 @@
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { keyKeeperLevels } from './levels.ts';
-import { STEP_X, STEP_Y } from '../engine/directions.ts';
+import { neighbour } from '../engine/directions.ts';
 
 /** Cells of the drawn block per maze cell, in each direction. */
 const TILE = 3;
@@ -68,14 +68,9 @@ function parseKeyLevel(text: string): KeyLevel {
 
 /** Unlocks the first adjacent door (up, down, left, right) of the held key's colour; false if none. */
 function unlockNextTo(level: KeyLevel, state: KeyState): boolean {
-  const x = state.player % level.width;
-  const y = (state.player - x) / level.width;
   for (let direction = 1; direction <= 4; direction++) {
-    const nx = x + STEP_X[direction];
-    const ny = y + STEP_Y[direction];
-    if (nx < 0 || ny < 0 || nx >= level.width || ny >= level.height) continue;
-    const cell = ny * level.width + nx;
-    if (state.doors[cell] === state.held) {
+    const cell = neighbour(state.player, direction, level.width, level.height);
+    if (cell >= 0 && state.doors[cell] === state.held) {
       state.doors[cell] = 0;
       state.held = 0;
       return true;
@@ -121,14 +116,8 @@ export const keyKeeper: PuzzleDefinition<KeyLevel, KeyState> = {
       state.held = 0;
       return 'changed';
     }
-    const dx = STEP_X[move.id];
-    const dy = STEP_Y[move.id];
-    if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
-    const x = (state.player % level.width) + dx;
-    const y = Math.floor(state.player / level.width) + dy;
-    if (x < 0 || y < 0 || x >= level.width || y >= level.height) return 'none';
-    const next = y * level.width + x;
-    if (level.ground[next] === WALL || state.doors[next] !== 0) return 'none';
+    const next = neighbour(state.player, move.id, level.width, level.height);
+    if (next < 0 || level.ground[next] === WALL || state.doors[next] !== 0) return 'none';
     state.player = next;
     return level.ground[next] === EXIT ? 'solved' : 'changed';
   },

@@ -9,7 +9,7 @@
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { plankWalkLevels } from './levels.ts';
-import { STEP_X, STEP_Y } from '../engine/directions.ts';
+import { neighbour } from '../engine/directions.ts';
 
 const GROUND = 0;
 const ROCK = 1;
@@ -101,13 +101,8 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
       state.carried--;
       return 'changed';
     }
-    const dx = STEP_X[move.id];
-    const dy = STEP_Y[move.id];
-    if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
-    const x = (state.player % level.width) + dx;
-    const y = Math.floor(state.player / level.width) + dy;
-    if (x < 0 || y < 0 || x >= level.width || y >= level.height) return 'none';
-    const next = y * level.width + x;
+    const next = neighbour(state.player, move.id, level.width, level.height);
+    if (next < 0) return 'none';
     const ground = level.ground[next];
     if (ground === ROCK) return 'none';
     state.player = next;
@@ -131,13 +126,10 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
     for (let i = 0; i < state.carried && i < level.width; i++) cells[mapCells + level.width + i] = COLOUR.bridge;
   },
   solverMoves(level, state) {
-    const px = state.player % level.width;
-    const py = (state.player - px) / level.width;
     const moves: Move[] = [...KEY_MOVES];
     for (let direction = 1; direction <= 4; direction++) {
-      const x = px + STEP_X[direction];
-      const y = py + STEP_Y[direction];
-      if (x >= 0 && y >= 0 && x < level.width && y < level.height && level.ground[y * level.width + x] === WATER) moves.push({ id: 6, x, y });
+      const cell = neighbour(state.player, direction, level.width, level.height);
+      if (cell >= 0 && level.ground[cell] === WATER) moves.push({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) });
     }
     return moves;
   },
