@@ -18,6 +18,16 @@ export interface ActionInput {
   reasoning?: unknown;
 }
 
+/**
+ * The `action_input` of an answer (SPEC §3): the action's id, the request fields the service validated
+ * (`{}` for RESET, `{game_id}`, or `{game_id, x, y}` for ACTION6) and the reasoning when there is one.
+ * The service echoes it; a client records it as sent.
+ */
+export function actionInputOf(gameId: string, action: { id: number; x?: number; y?: number; reasoning?: unknown }): ActionInput {
+  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === 6 ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
+  return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
+}
+
 export interface FrameResponse {
   game_id: string;
   guid: string;

@@ -8,6 +8,7 @@
 import {
   ApiError,
   actionIdOf,
+  actionInputOf,
   closeScorecardRequestSchema,
   DEFAULT_IDLE_CLOSE_MS,
   DEFAULT_MAX_OPEN_MS,
@@ -16,6 +17,7 @@ import {
   openScorecardRequestSchema,
   parseRequest,
   validationError,
+  type ActionInput,
   type ActionName,
   type FrameResponse,
   type GameActionId,
@@ -180,7 +182,7 @@ export class ReferenceService {
       session.state = 'NOT_FINISHED';
       session.actionsOnLevel = 0;
       card.addRun(game, session.run);
-      return this.frameResponse(session, [session.play.frame()], 0, {}, request, true);
+      return this.frameResponse(session, [session.play.frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
     }
     return this.levelReset(session, session.play.resetLevel(), request, now);
   }
@@ -190,7 +192,7 @@ export class ReferenceService {
     session.state = 'NOT_FINISHED';
     session.actionsOnLevel = 0;
     session.card.lastCountedAt = now;
-    return this.frameResponse(session, [frame], 0, {}, request, false);
+    return this.frameResponse(session, [frame], actionInputOf(session.game.info.id, { id: 0, reasoning: request.reasoning }), false);
   }
 
   private startSession(caller: Caller, game: Game, request: CommandBody): FrameResponse {
@@ -208,7 +210,7 @@ export class ReferenceService {
     card.sessions.add(session);
     card.addRun(game, run);
     card.lastUpdateAt = this.now();
-    return this.frameResponse(session, [session.play.frame()], 0, {}, request, true);
+    return this.frameResponse(session, [session.play.frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
   }
 
   private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
@@ -243,12 +245,12 @@ export class ReferenceService {
     const now = this.now();
     session.card.lastCountedAt = now;
     session.card.lastUpdateAt = now;
-    const data = actionId === 6 ? { game_id: game.info.id, x: request.x, y: request.y } : { game_id: game.info.id };
     const frames = result.frames.length > 0 ? result.frames : [session.play.frame()];
-    return this.frameResponse(session, frames, actionId, data, request, false);
+    const echo = actionInputOf(game.info.id, { id: actionId, x: request.x, y: request.y, reasoning: request.reasoning });
+    return this.frameResponse(session, frames, echo, false);
   }
 
-  private frameResponse(session: Session, frames: readonly Grid[], actionId: number, data: Record<string, unknown>, request: CommandBody, fullReset: boolean): FrameResponse {
+  private frameResponse(session: Session, frames: readonly Grid[], actionInput: ActionInput, fullReset: boolean): FrameResponse {
     const info = session.game.info;
     return {
       game_id: info.id,
@@ -259,7 +261,7 @@ export class ReferenceService {
       state: session.state,
       levels_completed: Math.min(session.run.levelsCompleted, MAX_LEVEL_COUNTER),
       win_levels: Math.min(info.baselineActions.length, MAX_LEVEL_COUNTER),
-      action_input: request.reasoning === undefined ? { id: actionId, data } : { id: actionId, data, reasoning: request.reasoning },
+      action_input: actionInput,
       available_actions: [...info.availableActions],
       full_reset: fullReset,
     };

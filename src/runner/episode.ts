@@ -5,8 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ActionInput, FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
-import { ApiError, makeAction } from '../protocol/index.ts';
+import type { FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
+import { actionInputOf, ApiError, makeAction } from '../protocol/index.ts';
 import type { Transport } from '../client/transport.ts';
 import { TransportError } from '../client/transport.ts';
 import type { Agent, AgentAction, AgentDecision, EpisodeOutcome, StopDecision } from './agentApi.ts';
@@ -94,12 +94,6 @@ function checkedAction(decision: AgentDecision, label: string): AgentAction {
   );
 }
 
-/** `action_input` as sent: the id, the request fields the service validates, the reasoning. */
-function sentInput(action: AgentAction, gameId: string): ActionInput {
-  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === 6 ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
-  return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
-}
-
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -151,8 +145,9 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     record.win_levels = frame.win_levels;
     ledger.recordReset(frame);
     if (env.recordingsDir !== undefined) {
-      recording = new RecordingWriter(env.recordingsDir, recordingFileName(game.game_id, agent.label, spec.index, frame.guid));
-      record.recording = `recordings/${recordingFileName(game.game_id, agent.label, spec.index, frame.guid)}`;
+      const fileName = recordingFileName(game.game_id, agent.label, spec.index, frame.guid);
+      recording = new RecordingWriter(env.recordingsDir, fileName);
+      record.recording = `recordings/${fileName}`;
       recording.write(frame, { id: 0, data: {} });
     }
     instance = await agent.definition.create({
@@ -218,7 +213,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
       env.onAction?.();
       if (action.id === 0) ledger.recordReset(frame);
       else ledger.recordAction(frame);
-      recording?.write(frame, sentInput(action, game.game_id));
+      recording?.write(frame, actionInputOf(game.game_id, action));
     }
     record.final_state = frame.state;
   } catch (error) {
