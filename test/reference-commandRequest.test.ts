@@ -2,7 +2,8 @@
 // accept exactly the same bodies and give the same validated request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clickActionRequestSchema, resetRequestSchema, simpleActionRequestSchema, type z } from '../src/protocol/index.ts';
+import type { z } from 'zod';
+import { clickActionRequestSchema, resetRequestSchema, simpleActionRequestSchema } from '../src/protocol/index.ts';
 import { actionRequest, resetRequest } from '../src/reference/commandRequest.ts';
 
 const edges: unknown[] = [undefined, null, '', 'g', 'crat', 0, 1, -1, 63, 64, 1.5, '3', true, [], {}, { a: 1 }];
