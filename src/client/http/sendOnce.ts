@@ -5,7 +5,8 @@
  * can have reached the server, which is what the retry decision turns on.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Pool } from 'undici';
+import { Buffer } from 'node:buffer';
+import type { Dispatcher, Pool } from 'undici';
 import type { CookieJar } from 'tough-cookie';
 import { cookieHeaderFor, storeSetCookies } from './cardCookieJars.ts';
 import type { RetryCause } from './retryPolicy.ts';
@@ -47,33 +48,74 @@ export class AttemptFailure extends Error {
   }
 }
 
-export async function sendOnce(settings: AttemptSettings, request: AttemptRequest): Promise<RawAnswer> {
+export function sendOnce(settings: AttemptSettings, request: AttemptRequest): Promise<RawAnswer> {
   const headers: Record<string, string> = { 'x-api-key': settings.apiKey, accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const cookie = cookieHeaderFor(request.jar, settings.origin + request.path);
   if (cookie !== undefined) headers.cookie = cookie;
+  return new Promise((resolve, reject) => {
+    settings.pool.dispatch(
+      {
+        method: request.method,
+        path: request.path,
+        headers,
+        body: request.body,
+        headersTimeout: settings.requestTimeoutMs,
+        bodyTimeout: settings.requestTimeoutMs,
+      },
+      new AnswerCollector(settings.origin, request.jar, resolve, reject),
+    );
+  });
+}
 
-  let response: Awaited<ReturnType<Pool['request']>>;
-  try {
-    response = await settings.pool.request({
-      method: request.method,
-      path: request.path,
-      headers,
-      body: request.body,
-      headersTimeout: settings.requestTimeoutMs,
-      bodyTimeout: settings.requestTimeoutMs,
-    });
-  } catch (error) {
-    throw classifyNetworkError(error, 'before the answer');
+/**
+ * Receives one answer from undici's dispatcher: status and headers (Set-Cookie stored at once), then
+ * the body chunks, kept as they come and joined once at the end. The dispatcher's handler interface
+ * spares a response stream and its events per request, which `pool.request` would build only for the
+ * body to be read whole.
+ */
+class AnswerCollector implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+
+  constructor(
+    private readonly origin: string,
+    private readonly jar: CookieJar,
+    private readonly resolve: (answer: RawAnswer) => void,
+    private readonly reject: (failure: AttemptFailure) => void,
+  ) {}
+
+  // Its presence is what tells undici this handler speaks the current interface.
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
+    if (statusCode < 200) return; // an informational answer; the real one follows
+    this.status = statusCode;
+    this.headers = headers as IncomingHttpHeaders;
+    storeSetCookies(this.jar, this.origin, headers['set-cookie']);
   }
-  storeSetCookies(request.jar, settings.origin, response.headers['set-cookie']);
-  try {
-    const bytes = await response.body.bytes();
-    return { status: response.statusCode, headers: response.headers, bytes };
-  } catch (error) {
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    // One chunk (the usual case on loopback) is a view of the socket's read buffer, used as it is.
+    const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.length);
+    this.resolve({ status: this.status, headers: this.headers, bytes });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.status === 0) {
+      this.reject(classifyNetworkError(error, 'before the answer'));
+      return;
+    }
     // The status line arrived: the server surely got the request.
-    const failure = classifyNetworkError(error, `while reading the HTTP ${response.statusCode} answer`);
-    throw new AttemptFailure('maybe', failure.retryCause, failure.message, error);
+    const failure = classifyNetworkError(error, `while reading the HTTP ${this.status} answer`);
+    this.reject(new AttemptFailure('maybe', failure.retryCause, failure.message, error));
   }
 }
 
