@@ -93,6 +93,34 @@ describe('frame response codec', () => {
     }
   });
 
+  it('finds the frame wherever it stands, and follows JSON.parse when a frame key repeats or is escaped', () => {
+    const first = new Uint8Array(GRID_CELLS).fill(3);
+    const second = new Uint8Array(GRID_CELLS).fill(12);
+    const meta = '"game_id":"g","guid":"u","state":"WIN","levels_completed":2,"win_levels":2,"action_input":{"id":1},"available_actions":[]';
+    const rows = (grid: Uint8Array) => JSON.stringify([gridToRows(grid)]);
+    const cases: Array<[string, Uint8Array]> = [
+      [`{"frame":${rows(first)},${meta}}`, first],
+      [`{ ${meta.replace(',"state"', ` , "frame" : ${rows(first)} , "state"`)} }`, first],
+      [`{${meta},"frame":${rows(first)},"frame":${rows(second)}}`, second],
+      [`{${meta},"frame":${rows(first)},"fr\\u0061me":${rows(second)}}`, second],
+      [`{${meta},"fr\\u0061me":${rows(second)},"frame":${rows(first)}}`, first],
+    ];
+    for (const [text, expected] of cases) {
+      const decoded = decodeFrameResponse(text);
+      expect(sameBytes(decoded.frame[0], expected), text.slice(0, 60)).toBe(true);
+      expect(decoded).toMatchObject({ game_id: 'g', state: 'WIN', levels_completed: 2, action_input: { id: 1, data: {} }, full_reset: false });
+      expect(Object.keys(decoded).filter((key) => key === 'frame')).toHaveLength(1);
+    }
+  });
+
+  it('keeps fields it does not know, and a top-level __proto__ key as plain data', () => {
+    const body = `{"game_id":"g","guid":"u","state":"WIN","levels_completed":0,"win_levels":0,"action_input":{"id":0},"available_actions":[],"score":7,"__proto__":{"polluted":true},"frame":${JSON.stringify([gridToRows(new Uint8Array(GRID_CELLS))])}}`;
+    const decoded = decodeFrameResponse(body) as unknown as Record<string, unknown>;
+    expect(decoded.score).toBe(7);
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('names the field that is wrong', () => {
     const body = { game_id: 'g', guid: 'x', state: 'PLAYING', levels_completed: 0, win_levels: 1, action_input: { id: 1 }, available_actions: [], frame: [gridToRows(new Uint8Array(GRID_CELLS))] };
     expect(() => decodeFrameResponse(JSON.stringify(body))).toThrow(/frame response: state: /);

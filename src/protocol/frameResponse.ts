@@ -67,8 +67,9 @@ export class FrameResponseDecodeError extends Error {
 export function decodeFrameResponse(input: string | Uint8Array): FrameResponse {
   const bytes = jsonBytes(input);
   const fast = scanTopLevel(bytes);
-  const fields = fast ?? slowParse(bytes);
-  const meta = isWellFormedMeta(fields.rest) ? { success: true as const, data: fields.rest } : frameResponseMetaSchema.safeParse(fields.rest);
+  if (fast !== undefined && isWellFormedMeta(fast.rest)) return completeResponse(fast.rest, fast.frames);
+  const fields: ScannedFields = fast ?? slowParse(bytes);
+  const meta = frameResponseMetaSchema.safeParse(fields.rest);
   if (!meta.success) throw new FrameResponseDecodeError(`frame response: ${formatIssues(meta.error.issues)}`);
   let frame: Grid[];
   try {
@@ -76,19 +77,19 @@ export function decodeFrameResponse(input: string | Uint8Array): FrameResponse {
   } catch (error) {
     throw new FrameResponseDecodeError(`frame response: ${(error as GridCodecError).message}`);
   }
-  const m = meta.data;
-  return {
-    ...(m as Record<string, unknown>),
-    game_id: m.game_id,
-    guid: m.guid,
-    frame,
-    state: m.state,
-    levels_completed: m.levels_completed,
-    win_levels: m.win_levels,
-    action_input: { ...m.action_input, id: m.action_input.id, data: m.action_input.data ?? {} },
-    available_actions: m.available_actions,
-    full_reset: m.full_reset ?? false,
-  };
+  return completeResponse({ ...meta.data, action_input: { ...meta.data.action_input } }, frame);
+}
+
+/**
+ * The response from its validated other fields (a fresh object, completed in place: unknown fields are
+ * kept, as the response schemas keep them) and its grids, with the defaults SPEC §3 gives.
+ */
+function completeResponse(meta: FrameResponseMeta, frame: Grid[]): FrameResponse {
+  const response = meta as unknown as FrameResponse;
+  response.frame = frame;
+  if (meta.full_reset === undefined) response.full_reset = false;
+  if (meta.action_input.data === undefined) response.action_input.data = {};
+  return response;
 }
 
 type FrameResponseMeta = Omit<FrameResponse, 'frame' | 'full_reset' | 'action_input'> & {
@@ -102,7 +103,6 @@ type FrameResponseMeta = Omit<FrameResponse, 'frame' | 'full_reset' | 'action_in
  */
 function isWellFormedMeta(value: Record<string, unknown>): value is FrameResponseMeta {
   const input = value.action_input as Record<string, unknown> | null | undefined;
-  const actions = value.available_actions;
   return (
     typeof value.game_id === 'string' &&
     typeof value.guid === 'string' &&
@@ -113,8 +113,14 @@ function isWellFormedMeta(value: Record<string, unknown>): value is FrameRespons
     typeof input === 'object' && input !== null && !Array.isArray(input) &&
     isCount(input.id, 7) &&
     (input.data === undefined || (typeof input.data === 'object' && input.data !== null && !Array.isArray(input.data))) &&
-    Array.isArray(actions) && actions.every((id) => isCount(id, 7))
+    isActionList(value.available_actions)
   );
+}
+
+function isActionList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!isCount(value[i], 7)) return false;
+  return true;
 }
 
 function isCount(value: unknown, max: number): boolean {
@@ -139,13 +145,20 @@ function slowParse(bytes: Buffer): ScannedFields {
   return { rest, rawFrames: frame };
 }
 
+/** The bytes of the key `"frame"` as the wire spells it (an escaped spelling takes the slow path). */
+const FRAME_KEY = Buffer.from('"frame"', 'latin1');
+
 /**
- * Walks the top-level object: `frame` through the grid fast path, every other value through JSON.parse
- * of its slice. Undefined when anything is off the canonical path; the slow path then decides.
+ * The fast path: walks the top-level object without parsing it, takes the `frame` value through the
+ * grid fast path, and parses everything else with one JSON.parse of the text with `null` in the frame's
+ * place. Parsing each small field on its own cost more than all the grids' rows. Undefined when
+ * anything is off the canonical path (no or two `frame` keys, an escaped key, a bad grid, invalid
+ * JSON); the slow path then decides and words the error.
  */
-function scanTopLevel(text: Buffer): ScannedFields | undefined {
-  const rest: Record<string, unknown> = {};
+function scanTopLevel(text: Buffer): { rest: Record<string, unknown>; frames: Grid[] } | undefined {
   let frames: Grid[] | undefined;
+  let frameStart = -1;
+  let frameEnd = -1;
   let i = skipSpace(text, 0);
   if (text[i] !== 123) return undefined; // {
   i = skipSpace(text, i + 1);
@@ -154,24 +167,20 @@ function scanTopLevel(text: Buffer): ScannedFields | undefined {
     if (text[i] !== 34) return undefined; // "
     const keyEnd = skipString(text, i);
     if (keyEnd < 0) return undefined;
-    const key = JSON.parse(utf8(text, i, keyEnd)) as string;
+    const isFrame = keyEnd - i === FRAME_KEY.length && text.compare(FRAME_KEY, 0, FRAME_KEY.length, i, keyEnd) === 0;
     i = skipSpace(text, keyEnd);
     if (text[i] !== 58) return undefined; // :
     i = skipSpace(text, i + 1);
-    if (key === 'frame') {
+    if (isFrame) {
+      if (frames !== undefined) return undefined;
       const read = readFramesFast(text, i);
       if (read === undefined) return undefined;
       frames = read.grids;
-      i = read.end;
+      frameStart = i;
+      frameEnd = i = read.end;
     } else {
-      const end = skipValue(text, i);
-      if (end < 0) return undefined;
-      try {
-        rest[key] = JSON.parse(utf8(text, i, end));
-      } catch {
-        return undefined;
-      }
-      i = end;
+      i = skipValue(text, i);
+      if (i < 0) return undefined;
     }
     i = skipSpace(text, i);
     const c = text[i];
@@ -180,6 +189,15 @@ function scanTopLevel(text: Buffer): ScannedFields | undefined {
     i = skipSpace(text, i + 1);
   }
   if (skipSpace(text, i + 1) !== text.length || frames === undefined) return undefined;
+  let rest: Record<string, unknown>;
+  try {
+    rest = JSON.parse(utf8(text, 0, frameStart) + 'null' + utf8(text, frameEnd, text.length)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  // An escaped spelling of "frame" later in the object would have replaced the null: not canonical.
+  // The null stays until the grids take its place, so the fields keep the order they came in.
+  if (rest.frame !== null) return undefined;
   return { rest, frames };
 }
 
