@@ -3,7 +3,6 @@
  * Pieces, one file each under ./http: base URL normalisation, cookie jars per scorecard, the retry
  * policy, the per-origin rate limiter, one attempt, one request with its retries, answer parsing.
  */
-import PQueue from 'p-queue';
 import { Pool } from 'undici';
 import { z } from 'zod';
 import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, Scorecard } from '../protocol/index.ts';
@@ -64,7 +63,9 @@ export class HttpTransport implements Transport {
   readonly rateLimit: RateLimit | false;
   private readonly base: ServiceBase;
   private readonly pool: Pool;
-  private readonly inFlight: PQueue;
+  /** Exchanges under way, retries and their waits included: close() lets them finish. */
+  private active = 0;
+  private readonly onIdle: Array<() => void> = [];
   private readonly jars = new CardCookieJars();
   private readonly settings: ExchangeSettings;
   private requests = 0;
@@ -80,7 +81,6 @@ export class HttpTransport implements Transport {
     const connections = positiveInteger(options.connections ?? DEFAULT_CONNECTIONS, 'connections');
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.pool = new Pool(this.base.origin, { connections, connectTimeout: connectTimeoutMs });
-    this.inFlight = new PQueue({ concurrency: connections });
 
     const policy: RetryPolicy = {
       maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
@@ -181,7 +181,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.inFlight.onIdle();
+    if (this.active > 0) await new Promise<void>((resolve) => this.onIdle.push(resolve));
     await this.pool.close();
   }
 
@@ -210,7 +210,14 @@ export class HttpTransport implements Transport {
 
   private async send(request: ExchangeRequest, trace?: ExchangeTrace) {
     if (this.closed) throw new Error(`HttpTransport (${this.target}): used after close(); create a new transport`);
-    return this.inFlight.add(() => exchange(this.settings, request, trace));
+    // The pool holds requests beyond its connections in its own queue, in order; only the count of
+    // exchanges under way is kept here (a queue of our own in front of it cost a visible share).
+    this.active++;
+    try {
+      return await exchange(this.settings, request, trace);
+    } finally {
+      if (--this.active === 0) for (const resolve of this.onIdle.splice(0)) resolve();
+    }
   }
 }
 
