@@ -31,34 +31,48 @@ export class GridCodecError extends Error {
  * `out` needs MAX_ENCODED_GRID_BYTES free from `pos`.
  *
  * Games draw logical cells scaled by an integer factor, so most display rows repeat the row above
- * (52 to 57 of 63 in the catalog's frames): such a row is copied from the bytes just written instead of
- * being encoded again. Rows are compared as 16 words when the grid is 4-byte aligned.
+ * (52 to 57 of 63 in the catalog's frames), in runs of several. A run is written once and then copied
+ * from the bytes just written, doubling the copied stretch each time (a run of 8 takes 3 copies, not
+ * 7). Rows are compared as 16 words when the grid is 4-byte aligned.
  */
 export function writeGrid(out: Uint8Array, pos: number, grid: Grid): number {
   if (grid.length !== GRID_CELLS) throw new GridCodecError(`a grid has ${GRID_CELLS} cells, this one has ${grid.length}`);
   const words = (grid.byteOffset & 3) === 0 ? new Uint32Array(grid.buffer, grid.byteOffset, GRID_CELLS >> 2) : undefined;
   out[pos++] = OPEN;
-  let previousRowStart = -1;
-  let previousRowEnd = -1;
-  for (let y = 0; y < GRID_SIZE; y++) {
-    if (y !== 0) out[pos++] = COMMA;
-    if (words !== undefined && y !== 0 && sameAsRowAbove(words, y)) {
-      out.copyWithin(pos, previousRowStart, previousRowEnd);
-      pos += previousRowEnd - previousRowStart;
-      continue;
-    }
-    previousRowStart = pos;
+  for (let y = 0; y < GRID_SIZE; ) {
+    const rowStart = pos;
     pos = writeRow(out, pos, grid, y);
-    previousRowEnd = pos;
+    let repeats = 0;
+    if (words !== undefined) while (y + repeats + 1 < GRID_SIZE && sameRows(words, y, y + repeats + 1)) repeats++;
+    if (repeats > 0) pos = repeatRow(out, rowStart, pos, repeats);
+    y += repeats + 1;
+    out[pos++] = y < GRID_SIZE ? COMMA : CLOSE;
   }
-  out[pos++] = CLOSE;
   return pos;
 }
 
-/** Row `y` (y ≥ 1) holds the same 64 cells as row y - 1; `words` is the grid as 1024 words. */
-function sameAsRowAbove(words: Uint32Array, y: number): boolean {
+/**
+ * Appends `,row` `repeats` times after the row text at [rowStart, rowEnd); returns the end position.
+ * One `,row` is written, then the stretch already written is copied onto its end until there are enough.
+ */
+function repeatRow(out: Uint8Array, rowStart: number, rowEnd: number, repeats: number): number {
+  const unitStart = rowEnd;
+  out[unitStart] = COMMA;
+  out.copyWithin(unitStart + 1, rowStart, rowEnd);
+  const unit = rowEnd - rowStart + 1;
+  let written = 1;
+  while (written < repeats) {
+    const more = Math.min(written, repeats - written);
+    out.copyWithin(unitStart + written * unit, unitStart, unitStart + more * unit);
+    written += more;
+  }
+  return unitStart + repeats * unit;
+}
+
+/** Rows `a` and `b` hold the same 64 cells; `words` is the grid as 1024 words. */
+function sameRows(words: Uint32Array, a: number, b: number): boolean {
   const WORDS_PER_ROW = GRID_SIZE >> 2;
-  for (let i = y * WORDS_PER_ROW, j = i - WORDS_PER_ROW, end = i + WORDS_PER_ROW; i < end; i++, j++) {
+  for (let i = a * WORDS_PER_ROW, j = b * WORDS_PER_ROW, end = i + WORDS_PER_ROW; i < end; i++, j++) {
     if (words[i] !== words[j]) return false;
   }
   return true;
