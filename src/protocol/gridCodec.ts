@@ -33,17 +33,18 @@ export class GridCodecError extends Error {
  * Games draw logical cells scaled by an integer factor, so most display rows repeat the row above
  * (52 to 57 of 63 in the catalog's frames), in runs of several. A run is written once and then copied
  * from the bytes just written, doubling the copied stretch each time (a run of 8 takes 3 copies, not
- * 7). Rows are compared as 16 words when the grid is 4-byte aligned.
+ * 7). Rows are compared as 8 doubles when the grid is 8-byte aligned (as every grid the games and the
+ * decoder make is); an unaligned grid has every row encoded.
  */
 export function writeGrid(out: Uint8Array, pos: number, grid: Grid): number {
   if (grid.length !== GRID_CELLS) throw new GridCodecError(`a grid has ${GRID_CELLS} cells, this one has ${grid.length}`);
-  const words = (grid.byteOffset & 3) === 0 ? new Uint32Array(grid.buffer, grid.byteOffset, GRID_CELLS >> 2) : undefined;
+  const words = (grid.byteOffset & 7) === 0 ? new Float64Array(grid.buffer, grid.byteOffset, GRID_CELLS >> 3) : undefined;
   out[pos++] = OPEN;
   for (let y = 0; y < GRID_SIZE; ) {
     const rowStart = pos;
     pos = writeRow(out, pos, grid, y);
     let repeats = 0;
-    if (words !== undefined) while (y + repeats + 1 < GRID_SIZE && sameRows(words, y, y + repeats + 1)) repeats++;
+    if (words !== undefined) while (y + repeats + 1 < GRID_SIZE && sameRows(words, grid, y, y + repeats + 1)) repeats++;
     if (repeats > 0) pos = repeatRow(out, rowStart, pos, repeats);
     y += repeats + 1;
     out[pos++] = y < GRID_SIZE ? COMMA : CLOSE;
@@ -69,11 +70,21 @@ function repeatRow(out: Uint8Array, rowStart: number, rowEnd: number, repeats: n
   return unitStart + repeats * unit;
 }
 
-/** Rows `a` and `b` hold the same 64 cells; `words` is the grid as 1024 words. */
-function sameRows(words: Uint32Array, a: number, b: number): boolean {
-  const WORDS_PER_ROW = GRID_SIZE >> 2;
-  for (let i = a * WORDS_PER_ROW, j = b * WORDS_PER_ROW, end = i + WORDS_PER_ROW; i < end; i++, j++) {
-    if (words[i] !== words[j]) return false;
+/**
+ * Rows `a` and `b` hold the same 64 cells; `words` is the grid as 512 doubles. Comparing doubles reads
+ * half as often as comparing 32-bit words, and is a bitwise compare for all but two patterns: NaN never
+ * equals itself (the rows then count as different, and are encoded and checked as such), and -0 equals
+ * +0, which differ only in the byte holding the sign, so that byte is compared when a group is zero.
+ */
+/** Which byte of a double holds its sign bit: 7 on little-endian machines, 0 on big-endian ones. */
+const SIGN_BYTE = new Uint8Array(new Float64Array([-0]).buffer).indexOf(0x80);
+
+function sameRows(words: Float64Array, grid: Grid, a: number, b: number): boolean {
+  const DOUBLES_PER_ROW = GRID_SIZE >> 3;
+  for (let i = a * DOUBLES_PER_ROW, j = b * DOUBLES_PER_ROW, end = i + DOUBLES_PER_ROW; i < end; i++, j++) {
+    const value = words[i];
+    if (value !== words[j]) return false;
+    if (value === 0 && grid[i * 8 + SIGN_BYTE] !== grid[j * 8 + SIGN_BYTE]) return false;
   }
   return true;
 }
