@@ -6,6 +6,7 @@
 import Table from 'cli-table3';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { machineSpeedMicroseconds } from './machineSpeed.ts';
 
 /** Suites in the order they run; each module default-exports a BenchSuite. */
 const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
@@ -40,6 +41,7 @@ const names = wanted.length > 0 ? wanted : Object.keys(suiteModules);
 console.log(`arcbench bench on Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB`);
 const table = new Table({ head: ['suite', 'figure', 'value', 'unit', 'target', 'met'] });
 let missed = 0;
+const speedBefore = machineSpeedMicroseconds();
 for (const name of names) {
   const suite = (await suiteModules[name]()).default;
   const started = Date.now();
@@ -52,5 +54,14 @@ for (const name of names) {
   }
   console.error(`bench: ${suite.name} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
+const speedAfter = machineSpeedMicroseconds();
+table.push([
+  'machine',
+  'reference workload (JSON.parse of a fixed 64×64 grid) before / after the suites; a wide gap means the machine changed speed during the run',
+  formatValue(speedBefore),
+  `µs (after: ${formatValue(speedAfter)})`,
+  '',
+  '',
+]);
 console.log(table.toString());
 console.log(missed === 0 ? 'every figure with a target meets it' : `${missed} figure(s) miss their target`);
