@@ -11,7 +11,7 @@ import type { BenchFigure, BenchSuite } from './figure.ts';
 import { median, percentile } from './measure.ts';
 
 const SETTINGS: BenchRunSettings = { target: 'server', episodesPerGame: 20, maxActions: 80, concurrency: 32, recordings: false };
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 interface UndiciRequestMessage {
   request: { path: string };
