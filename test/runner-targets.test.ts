@@ -9,6 +9,7 @@ import { loadExperiment } from '../src/runner/configLoader.ts';
 import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
 import type { EpisodeRecord } from '../src/runner/episode.ts';
 import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
+import { startServer } from '../src/reference/server/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-targets-'));
 
@@ -78,6 +79,24 @@ describe('the same run on every target', () => {
     expect(typeof lines[0].timestamp).toBe('string');
     const action = lines.find((l) => l.data.action_input.id !== 0);
     expect(action.data.action_input.data.game_id).toBe(episode.game_id);
+  });
+
+  it('logs a line per finished episode to run.log, and never the API key of a URL target', async () => {
+    const server = await startServer({ logger: false, port: 0, serviceOptions: { seed: 3 } });
+    try {
+      const secret = 'sk-run-log-must-not-hold-this';
+      const { out, episodes } = await runWith('logged', `{ url: "${server.url}", api_key: ${secret} }`, 2);
+      const log = readFileSync(join(out, 'run.log'), 'utf8');
+      expect(log).not.toContain(secret);
+      const finished = log.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.msg === 'episode finished');
+      expect(finished).toHaveLength(episodes.length);
+      for (const episode of episodes) {
+        expect(finished).toContainEqual(expect.objectContaining({ agent: episode.agent, game: episode.game_id, episode: episode.episode, outcome: episode.outcome, actions: episode.actions }));
+      }
+      expect(readFileSync(join(out, 'run.json'), 'utf8')).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
   });
 
   it('runs the real quickstart end to end', async () => {

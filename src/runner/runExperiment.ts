@@ -105,6 +105,9 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 
   const runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at: startedAt, recordings: config.recordings });
   const logger = createRunLogger(join(runDir, 'run.log'), { console: options.consoleLog ?? false });
+  // The line of every finished episode holds only names and counts built here, never a key; without
+  // pino's redaction pass it costs a fifth as much (that pass was a twentieth of an in-process run).
+  const episodeLines = logger.child({}, { redact: [] });
   const provenance = collectProvenance(config.seed, target.description);
   logger.info({ name: config.name, target: target.description, episodes: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
 
@@ -182,7 +185,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
         progress.update(snapshot());
         const fields = { agent: record.agent, game: record.game_id, episode: record.episode, outcome: record.outcome, actions: record.actions, levels: record.levels_completed };
         if (record.outcome === 'error') logger.error({ ...fields, error: record.error }, 'episode failed');
-        else logger.info(fields, 'episode finished');
+        else episodeLines.info(fields, 'episode finished');
       });
     }
     await queue.onIdle();
