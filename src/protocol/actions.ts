@@ -29,6 +29,12 @@ export function actionIdOf(name: string): number | undefined {
   return id < 0 ? undefined : id;
 }
 
+/**
+ * The plain actions (no click, no reasoning), built once: they are frozen, so one value per id serves
+ * every agent and every step instead of a new frozen object per action.
+ */
+const PLAIN_ACTIONS: readonly (GameAction | undefined)[] = [undefined, ...([1, 2, 3, 4, 5, 6, 7] as const).map((id) => (id === CLICK_ACTION_ID ? undefined : Object.freeze({ id })))];
+
 /** Builds an immutable action value. */
 export function makeAction(id: 1 | 2 | 3 | 4 | 5 | 7, reasoning?: unknown): GameAction;
 export function makeAction(id: 6, x: number, y: number, reasoning?: unknown): GameAction;
@@ -37,6 +43,6 @@ export function makeAction(id: GameActionId, a?: unknown, b?: unknown, c?: unkno
     const action = c === undefined ? { id, x: a as number, y: b as number } : { id, x: a as number, y: b as number, reasoning: c };
     return Object.freeze(action) as GameAction;
   }
-  const action = a === undefined ? { id } : { id, reasoning: a };
-  return Object.freeze(action) as GameAction;
+  if (a === undefined) return PLAIN_ACTIONS[id] ?? Object.freeze({ id });
+  return Object.freeze({ id, reasoning: a }) as GameAction;
 }
