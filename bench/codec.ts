@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import { decodeGrid, encodeGrid, GRID_CELLS, gridToRows, type Grid } from '../src/protocol/index.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
-import { timeCalls, type CallTiming } from './measure.ts';
+import { timeInterleaved, type CallTiming } from './measure.ts';
 
 /** A grid with every colour and both one- and two-digit values: the costlier case for the codec. */
 function mixedGrid(): Uint8Array {
@@ -17,32 +17,50 @@ function gameFrames(): Grid[] {
   return gameCatalog().map((game) => game.start().frame());
 }
 
-/** Mean µs per grid of `fn` over `grids`, in each grid's fastest round and in its median round. */
-function perGrid(grids: readonly Grid[], fn: (grid: Grid, i: number) => unknown): CallTiming {
-  let fastest = 0;
-  let median = 0;
-  grids.forEach((grid, i) => {
-    const timing = timeCalls(() => fn(grid, i), { callsPerRound: 500, rounds: 15 });
-    fastest += timing.fastest;
-    median += timing.median;
+/** One operation over grids: its figure is the mean over the grids of each grid's timing. */
+interface Operation {
+  grids: readonly Grid[];
+  call: (grid: Grid, i: number) => unknown;
+}
+
+const ROUNDS = 15;
+
+/**
+ * Times every operation on every grid in interleaved rounds (see timeInterleaved), so the fastest round
+ * of each comes from anywhere in the suite's ~10 seconds rather than from one stretch of them.
+ */
+function timeOperations(operations: readonly Operation[]): CallTiming[] {
+  const calls = operations.flatMap((op) => op.grids.map((grid, i) => () => op.call(grid, i)));
+  const timings = timeInterleaved(calls, { callsPerRound: 500, rounds: ROUNDS });
+  let next = 0;
+  return operations.map((op) => {
+    const own = timings.slice(next, (next += op.grids.length));
+    const mean = (pick: (t: CallTiming) => number) => own.reduce((sum, t) => sum + pick(t), 0) / own.length;
+    return { fastest: mean((t) => t.fastest), median: mean((t) => t.median) };
   });
-  return { fastest: fastest / grids.length, median: median / grids.length };
 }
 
 /** A codec figure: the fastest rounds' cost, with the median rounds' beside it. */
 function timed(figure: string, timing: CallTiming, extra?: string): BenchFigure {
-  const note = `fastest of 15 rounds; median round ${timing.median.toFixed(1)}` + (extra ? `; ${extra}` : '');
+  const note = `fastest of ${ROUNDS} rounds; median round ${timing.median.toFixed(1)}` + (extra ? `; ${extra}` : '');
   return { figure, value: timing.fastest, unit: 'µs/grid', note };
 }
 
-function figuresFor(label: string, grids: readonly Grid[], targets: boolean): BenchFigure[] {
+/** The four operations on `grids`, in figuresFor's order: encode, JSON.stringify, decode, JSON.parse. */
+function operationsFor(grids: readonly Grid[]): Operation[] {
   const rows = grids.map(gridToRows);
   const texts = grids.map(encodeGrid);
   const bytes = texts.map((text) => Buffer.from(text));
-  const encode = perGrid(grids, (grid) => encodeGrid(grid));
-  const decode = perGrid(grids, (_, i) => decodeGrid(bytes[i]));
-  const stringify = perGrid(grids, (_, i) => JSON.stringify(rows[i]));
-  const parse = perGrid(grids, (_, i) => JSON.parse(texts[i]));
+  return [
+    { grids, call: (grid) => encodeGrid(grid) },
+    { grids, call: (_, i) => JSON.stringify(rows[i]) },
+    { grids, call: (_, i) => decodeGrid(bytes[i]) },
+    { grids, call: (_, i) => JSON.parse(texts[i]) },
+  ];
+}
+
+/** Figures for the four operations' timings; targets only when asked. */
+function figuresFor(label: string, [encode, stringify, decode, parse]: CallTiming[], targets: boolean): BenchFigure[] {
   return [
     { ...timed(`grid encode, ${label}`, encode), ...(targets ? { target: { op: '<=', value: 15 } } : {}) },
     timed(`JSON.stringify of the same, ${label}`, stringify, `encode is ${(stringify.fastest / encode.fastest).toFixed(1)}× faster`),
@@ -54,11 +72,11 @@ function figuresFor(label: string, grids: readonly Grid[], targets: boolean): Be
 const suite: BenchSuite = {
   name: 'codec',
   async run(): Promise<BenchFigure[]> {
-    return [
-      ...figuresFor('catalog first frames', gameFrames(), true),
-      // Every row different and half the cells two-digit: the encoder's worst case, for reference.
-      ...figuresFor('synthetic worst case', [mixedGrid()], false),
-    ];
+    const catalog = operationsFor(gameFrames());
+    // Every row different and half the cells two-digit: the encoder's worst case, for reference.
+    const worst = operationsFor([mixedGrid()]);
+    const timings = timeOperations([...catalog, ...worst]);
+    return [...figuresFor('catalog first frames', timings.slice(0, 4), true), ...figuresFor('synthetic worst case', timings.slice(4), false)];
   },
 };
 export default suite;

@@ -15,16 +15,27 @@ export interface CallTiming {
 }
 
 export function timeCalls(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): CallTiming {
+  return timeInterleaved([fn], options)[0];
+}
+
+/**
+ * Times several functions in interleaved rounds (round 1 of each, then round 2 of each, …), so each
+ * one's rounds are spread over the whole measurement: this machine runs slow for seconds at a time,
+ * and rounds taken back to back can all fall inside one slow stretch.
+ */
+export function timeInterleaved(fns: readonly (() => unknown)[], options: { callsPerRound?: number; rounds?: number } = {}): CallTiming[] {
   const callsPerRound = options.callsPerRound ?? 2000;
   const rounds = options.rounds ?? 9;
-  for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
-  const samples: number[] = [];
+  for (const fn of fns) for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
+  const samples: number[][] = fns.map(() => []);
   for (let r = 0; r < rounds; r++) {
-    const start = cpuMicroseconds();
-    for (let i = 0; i < callsPerRound; i++) fn();
-    samples.push((cpuMicroseconds() - start) / callsPerRound);
+    fns.forEach((fn, f) => {
+      const start = cpuMicroseconds();
+      for (let i = 0; i < callsPerRound; i++) fn();
+      samples[f].push((cpuMicroseconds() - start) / callsPerRound);
+    });
   }
-  return { median: median(samples), fastest: Math.min(...samples) };
+  return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
 }
 
 export function median(values: readonly number[]): number {
