@@ -43,6 +43,6 @@ export function makeAction(id: GameActionId, a?: unknown, b?: unknown, c?: unkno
     const action = c === undefined ? { id, x: a as number, y: b as number } : { id, x: a as number, y: b as number, reasoning: c };
     return Object.freeze(action) as GameAction;
   }
-  if (a === undefined) return PLAIN_ACTIONS[id] ?? Object.freeze({ id });
+  if (a === undefined) return PLAIN_ACTIONS[id]!;
   return Object.freeze({ id, reasoning: a }) as GameAction;
 }
