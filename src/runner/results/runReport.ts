@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Scorecard } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
-import { issueLines } from '../../protocol/index.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 /** Version of run.json's layout; bumped when a field changes meaning. */
@@ -102,7 +102,7 @@ export function readRunReport(runDir: string): RunReport {
   } catch (error) {
     throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
   }
-  const parsed = runReportSchema.safeParse(raw);
+  const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
   return parsed.data;
 }
