@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createServeLogger, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
 import type { UserIdentity } from '../reference/referenceService.ts';
+import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../protocol/limits.ts';
 import { integerOption } from './commandSupport.ts';
 
 interface ServeOptions {
@@ -38,7 +39,7 @@ export function register(program: Command): void {
     )
     .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerOption('--backends', 1, 64)))
     .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerOption('--rotate-affinity', 1, 1_000_000)))
-    .addOption(new Option('--rate-limit <n>', 'requests per minute per key; beyond it 429 with Retry-After (the hosted service allows 600)').argParser(integerOption('--rate-limit', 1, 10_000_000)))
+    .addOption(new Option('--rate-limit <n>', `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`).argParser(integerOption('--rate-limit', 1, 10_000_000)))
     .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerOption('--inject-429-every', 1, 1_000_000)))
     .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
     .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)))

@@ -4,7 +4,7 @@
  * terminal's (`dddq`, `c 12 30`). A line that starts like a command name but is none (`ACTION9`, `ACTION6`
  * without x y) is answered, never typed as keys. The last line needs no newline.
  */
-import { actionIdOf, CLICK_ACTION_ID, type GameActionId } from '../../protocol/index.ts';
+import { actionIdOf, CLICK_ACTION_ID, type PlainActionId } from '../../protocol/index.ts';
 import { parseCoordinates, TerminalKeyReader, type TerminalCommand } from './terminalKeys.ts';
 
 const COMMAND_LINE = /^\s*(reset|action)/i;
@@ -42,6 +42,6 @@ export class PipedInputReader {
     const id = actionIdOf(plain[1].toUpperCase());
     if (id === 0) return [{ kind: 'reset' }];
     if (id === CLICK_ACTION_ID) return [{ kind: 'bad-line', text: text.trim() }];
-    return [{ kind: 'action', id: id as Exclude<GameActionId, typeof CLICK_ACTION_ID> }];
+    return [{ kind: 'action', id: id as PlainActionId }];
   }
 }

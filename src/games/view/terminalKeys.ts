@@ -3,11 +3,11 @@
  * r RESET, q quit, SGR mouse presses (mode 1006) as clicks, and `c` followed by "x y" and Enter for
  * a typed click where the terminal reports no mouse. Input may arrive in any chunking.
  */
-import { isCoordinate, UNDO_ACTION_ID, type CLICK_ACTION_ID, type GameActionId } from '../../protocol/index.ts';
+import { isCoordinate, UNDO_ACTION_ID, type PlainActionId } from '../../protocol/index.ts';
 import { gridCellOfTerminal } from './ansiGrid.ts';
 
 export type TerminalCommand =
-  | { readonly kind: 'action'; readonly id: Exclude<GameActionId, typeof CLICK_ACTION_ID> }
+  | { readonly kind: 'action'; readonly id: PlainActionId }
   | { readonly kind: 'click'; readonly x: number; readonly y: number }
   | { readonly kind: 'reset' }
   | { readonly kind: 'quit' }
