@@ -60,14 +60,16 @@ export function terminalScreen(session: HandSession, out: NodeJS.WriteStream): P
   out.write(ENTER_SCREEN);
 
   const frameDelay = Math.min(SLOWEST_FRAME_MS, Math.round(1000 / session.game.info.defaultFps));
-  const draw = (grid: Grid, message: string): void => {
-    out.write(`\x1b[H${gridToAnsi(grid)}\n${statusLines(session, message).replace(/\n/g, '\x1b[K\n')}\x1b[K\n${KEYS_HELP}\x1b[K\x1b[J`);
+  // Each line is cleared to its end, since a shorter line may replace a longer one.
+  const draw = (grid: Grid, status: string): void => {
+    out.write(`\x1b[H${gridToAnsi(grid)}\n${status.replace(/\n/g, '\x1b[K\n')}\x1b[K\n${KEYS_HELP}\x1b[K\x1b[J`);
   };
-  draw(session.grid, 'ready');
+  draw(session.grid, statusLines(session, 'ready'));
   return {
     async show(frames, message) {
+      const status = statusLines(session, message);
       for (let i = 0; i < frames.length; i++) {
-        draw(frames[i], message);
+        draw(frames[i], status);
         if (i < frames.length - 1) await new Promise((resolve) => setTimeout(resolve, frameDelay));
       }
     },
