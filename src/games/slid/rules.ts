@@ -81,8 +81,9 @@ export const frostSlide: PuzzleDefinition<SlideLevel, SlideState> = {
   stateKey: (state) => `${state.player}`,
   apply(level, state, move, animation) {
     const dx = STEP_X[move.id];
-    const dy = STEP_Y[move.id];
-    if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
+    if (dx === undefined) return 'none';
+    const dy = STEP_Y[move.id]!; // as long as STEP_X
+    if (dx === 0 && dy === 0) return 'none';
     let x = state.player % level.width;
     let y = (state.player - x) / level.width;
     // At most two in-between frames per slide: enough to see the motion, cheap for fast agents.
@@ -112,7 +113,7 @@ export const frostSlide: PuzzleDefinition<SlideLevel, SlideState> = {
     return moved ? 'changed' : 'none';
   },
   draw(level, state, cells) {
-    for (let i = 0; i < cells.length; i++) cells[i] = GROUND_COLOUR[level.ground[i]];
+    for (let i = 0; i < cells.length; i++) cells[i] = GROUND_COLOUR[level.ground[i]!]!;
     cells[state.player] = state.fallen ? FALLEN_COLOUR : PLAYER_COLOUR;
   },
   solverMoves: () => KEY_MOVES,

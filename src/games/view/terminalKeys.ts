@@ -78,8 +78,10 @@ export class TerminalKeyReader {
         }
         const arrow = ARROW_KEY.exec(this.pending);
         if (arrow !== null) {
-          this.pending = this.pending.slice(arrow[0].length);
-          commands.push(ARROWS[arrow[1]]);
+          const [sequence, letter = ''] = arrow;
+          this.pending = this.pending.slice(sequence.length);
+          const command = ARROWS[letter];
+          if (command !== undefined) commands.push(command);
           continue;
         }
         if (PARTIAL_ESCAPE.test(this.pending)) break;
@@ -87,7 +89,7 @@ export class TerminalKeyReader {
         this.pending = this.pending.slice(1);
         continue;
       }
-      const char = this.pending[0];
+      const char = this.pending.charAt(0);
       this.pending = this.pending.slice(1);
       if (char.toLowerCase() === 'c') {
         this.coordinates = '';
@@ -103,7 +105,7 @@ export class TerminalKeyReader {
 
 function parseCoordinates(text: string): TerminalCommand {
   const parts = text.trim().split(/[\s,]+/);
-  const [x, y] = parts.map(Number);
+  const [x = NaN, y = NaN] = parts.map(Number);
   if (parts.length !== 2 || !Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x > 63 || y < 0 || y > 63) {
     return { kind: 'bad-coordinates', text };
   }
