@@ -73,13 +73,13 @@ export function levelActionsFromCompletions(
   const result = new Array<number>(levelCount).fill(0);
   let previous = 0;
   for (let k = 0; k < levelCount; k++) {
-    if (k < completionActionCounts.length) {
-      result[k] = completionActionCounts[k] - previous;
-      previous = completionActionCounts[k];
-    } else {
+    const completion = completionActionCounts[k];
+    if (completion === undefined) {
       result[k] = totalActions - previous;
       break;
     }
+    result[k] = completion - previous;
+    previous = completion;
   }
   return result;
 }

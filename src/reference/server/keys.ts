@@ -47,8 +47,10 @@ function parseLineKeys(text: string, source: string, inline: boolean): Map<strin
       if (line === '') continue;
       const where = `${source}:${index + 1}`;
       const fields = line.split(/\s+/);
-      if (fields.length < 2 || fields.length > 3) throw new KeysError(`${where}: ${JSON.stringify(line)} has ${fields.length} field(s); ${LINE_FORMAT}`);
       const [key, userName, userId] = fields;
+      if (key === undefined || userName === undefined || fields.length > 3) {
+        throw new KeysError(`${where}: ${JSON.stringify(line)} has ${fields.length} field(s); ${LINE_FORMAT}`);
+      }
       addKey(keys, key, identity(userName, userId), where);
     }
   });
