@@ -54,13 +54,17 @@ function operationsFor(grids: readonly Grid[]): Operation[] {
   return [
     { grids, call: (grid) => encodeGrid(grid) },
     { grids, call: (_, i) => JSON.stringify(rows[i]) },
-    { grids, call: (_, i) => decodeGrid(bytes[i]) },
-    { grids, call: (_, i) => JSON.parse(texts[i]) },
+    { grids, call: (_, i) => decodeGrid(bytes[i]!) },
+    { grids, call: (_, i) => JSON.parse(texts[i]!) },
   ];
 }
 
 /** Figures for the four operations' timings; targets only when asked. */
-function figuresFor(label: string, [encode, stringify, decode, parse]: CallTiming[], targets: boolean): BenchFigure[] {
+function figuresFor(label: string, timings: readonly CallTiming[], targets: boolean): BenchFigure[] {
+  const [encode, stringify, decode, parse] = timings;
+  if (encode === undefined || stringify === undefined || decode === undefined || parse === undefined) {
+    throw new Error(`bench/codec.ts: ${label} has ${timings.length} timings, not one per operation of operationsFor`);
+  }
   return [
     { ...timed(`grid encode, ${label}`, encode), ...(targets ? { target: { op: '<=', value: 15 } } : {}) },
     timed(`JSON.stringify of the same, ${label}`, stringify, `encode is ${(stringify.fastest / encode.fastest).toFixed(1)}× faster`),

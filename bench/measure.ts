@@ -15,7 +15,7 @@ export interface CallTiming {
 }
 
 export function timeCalls(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): CallTiming {
-  return timeInterleaved([fn], options)[0];
+  return timeInterleaved([fn], options)[0]!;
 }
 
 /**
@@ -27,21 +27,22 @@ export function timeInterleaved(fns: readonly (() => unknown)[], options: { call
   const callsPerRound = options.callsPerRound ?? 2000;
   const rounds = options.rounds ?? 9;
   for (const fn of fns) for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
-  const samples: number[][] = fns.map(() => []);
+  const timed = fns.map((fn) => ({ fn, perRound: [] as number[] }));
   for (let r = 0; r < rounds; r++) {
-    fns.forEach((fn, f) => {
+    for (const { fn, perRound } of timed) {
       const start = cpuMicroseconds();
       for (let i = 0; i < callsPerRound; i++) fn();
-      samples[f].push((cpuMicroseconds() - start) / callsPerRound);
-    });
+      perRound.push((cpuMicroseconds() - start) / callsPerRound);
+    }
   }
-  return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
+  return timed.map(({ perRound }) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
 }
 
 export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The p-th percentile (0..100) of a sample, nearest-rank. */
@@ -49,7 +50,7 @@ export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
+  return sorted[rank]!;
 }
 
 /** CPU time of this process (user + system), in microseconds. */
