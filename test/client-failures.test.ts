@@ -65,7 +65,7 @@ async function scriptedServer(answers: ((request: IncomingMessage, response: Ser
   const server = createHttpServer((request, response) => {
     arrivals.push(performance.now());
     request.resume();
-    answers[Math.min(arrivals.length - 1, answers.length - 1)](request, response);
+    answers[Math.min(arrivals.length - 1, answers.length - 1)]!(request, response);
   });
   const url = `http://127.0.0.1:${await listen(server)}`;
   cleanups.push(async () => {
@@ -177,7 +177,7 @@ describe('HttpTransport failures', () => {
     const transport = http(scripted.url);
     expect(await transport.listGames()).toEqual([]);
     expect(scripted.arrivals).toHaveLength(2);
-    expect(scripted.arrivals[1] - scripted.arrivals[0]).toBeGreaterThanOrEqual(990);
+    expect(scripted.arrivals[1]! - scripted.arrivals[0]!).toBeGreaterThanOrEqual(990);
     expect(transport.stats()).toEqual({ requests: 2, retries: { '429': 1 } });
   });
 

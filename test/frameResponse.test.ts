@@ -37,7 +37,7 @@ describe('frame response codec', () => {
           // JSON drops undefined members, as the wire does.
           expect(rest).toEqual(JSON.parse(JSON.stringify({ ...response, frame: undefined })));
           expect(frame.length).toBe(response.frame.length);
-          frame.forEach((g, i) => expect(sameBytes(g, response.frame[i])).toBe(true));
+          frame.forEach((g, i) => expect(sameBytes(g, response.frame[i]!)).toBe(true));
         }
       }),
       { numRuns: 40 },
@@ -107,7 +107,7 @@ describe('frame response codec', () => {
     ];
     for (const [text, expected] of cases) {
       const decoded = decodeFrameResponse(text);
-      expect(sameBytes(decoded.frame[0], expected), text.slice(0, 60)).toBe(true);
+      expect(sameBytes(decoded.frame[0]!, expected), text.slice(0, 60)).toBe(true);
       expect(decoded).toMatchObject({ game_id: 'g', state: 'WIN', levels_completed: 2, action_input: { id: 1, data: {} }, full_reset: false });
       expect(Object.keys(decoded).filter((key) => key === 'frame')).toHaveLength(1);
     }

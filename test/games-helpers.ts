@@ -28,7 +28,7 @@ export function solveCurrentLevel(game: PuzzleGame<unknown, unknown>, play: Puzz
   const index = play.levelIndex;
   const solution = solveLevel(game.definition, game.levels[index]);
   let last;
-  for (const move of solution.moves) last = play.step(gameInputOf(game.layouts[index], move));
+  for (const move of solution.moves) last = play.step(gameInputOf(game.layouts[index]!, move));
   if (last === undefined) throw new Error('empty solution');
   return last;
 }

@@ -46,7 +46,8 @@ describe('grid codec', () => {
         const grid = new Uint8Array(GRID_CELLS);
         let y = 0;
         for (let i = 0; y < 64; i = (i + 1) % runs.length) {
-          for (let k = 0; k < runs[i][1] && y < 64; k++, y++) grid.set(runs[i][0], y * 64);
+          const [row, repeats] = runs[i]!;
+          for (let k = 0; k < repeats && y < 64; k++, y++) grid.set(row, y * 64);
         }
         return grid;
       });
@@ -70,7 +71,7 @@ describe('grid codec', () => {
       fc.property(fc.array(gridArbitrary, { minLength: 1, maxLength: 4 }), (grids) => {
         const decoded = decodeFrames(encodeFrames(grids));
         expect(decoded.length).toBe(grids.length);
-        decoded.forEach((grid, i) => expectSameGrid(grid, grids[i]));
+        decoded.forEach((grid, i) => expectSameGrid(grid, grids[i]!));
       }),
       { numRuns: 50 },
     );
@@ -89,7 +90,7 @@ describe('grid codec', () => {
     const good = rowsOf(createGrid(1));
     const cases: [unknown, RegExp][] = [
       [good.slice(1), /expected 64 rows, got 63/],
-      [[...good.slice(0, 63), good[0].slice(1)], /grid\[63\]: expected 64 colours, got 63/],
+      [[...good.slice(0, 63), good[0]!.slice(1)], /grid\[63\]: expected 64 colours, got 63/],
       [good.map((row, y) => (y === 2 ? row.map((v, x) => (x === 7 ? 16 : v)) : row)), /grid\[2\]\[7\].*got 16/],
       [good.map((row, y) => (y === 0 ? row.map((v, x) => (x === 0 ? -1 : v)) : row)), /grid\[0\]\[0\].*got -1/],
       [good.map((row, y) => (y === 0 ? row.map((v, x) => (x === 0 ? 2.5 : v)) : row)), /got 2\.5/],

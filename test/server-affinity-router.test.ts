@@ -28,12 +28,12 @@ describe('AffinityRouter', () => {
     const affinity = router.resolve(undefined);
     // With rotation on every response, values[i] is generation i + 1.
     const values = Array.from({ length: AFFINITY_GRACE_GENERATIONS + 10 }, () => router.respond(affinity));
-    expect(router.resolve(cookie(values[0]))).toBe(affinity); // old, but superseded just now
+    expect(router.resolve(cookie(values[0]!))).toBe(affinity); // old, but superseded just now
     now += AFFINITY_GRACE_MS + 1000;
-    expect(router.resolve(cookie(values[0]))).not.toBe(affinity);
-    expect(router.resolve(cookie(values[9]))).toBe(affinity); // exactly AFFINITY_GRACE_GENERATIONS old
-    expect(router.resolve(cookie(values[8]))).not.toBe(affinity);
-    const [id] = values[0].split('.');
+    expect(router.resolve(cookie(values[0]!))).not.toBe(affinity);
+    expect(router.resolve(cookie(values[9]!))).toBe(affinity); // exactly AFFINITY_GRACE_GENERATIONS old
+    expect(router.resolve(cookie(values[8]!))).not.toBe(affinity);
+    const [id] = values[0]!.split('.');
     expect(router.resolve(cookie(`${id}.zzzz`))).not.toBe(affinity);
   });
 

@@ -54,7 +54,7 @@ async function playSession(client: CardClient, cardId: string, gameId: string, a
   expect(reset.status, reset.text).toBe(200);
   const guid = reset.body.guid as string;
   for (let i = 0; i < actions; i++) {
-    const name = IDLE_ACTIONS[i % IDLE_ACTIONS.length];
+    const name = IDLE_ACTIONS[i % IDLE_ACTIONS.length]!;
     const answer = await client.send(`/api/cmd/${name}`, action(name, gameId, guid, i));
     expect(answer.status, answer.text).toBe(200);
   }
@@ -68,7 +68,7 @@ async function playCard(baseUrl: string, sessions: number, actionsPerSession: nu
   expect(open.status, open.text).toBe(200);
   const cardId = open.body.card_id as string;
   const games = [threeLevels.info.id, sixLevels.info.id];
-  await Promise.all(Array.from({ length: sessions }, (_, i) => playSession(client, cardId, games[i % games.length], actionsPerSession)));
+  await Promise.all(Array.from({ length: sessions }, (_, i) => playSession(client, cardId, games[i % games.length]!, actionsPerSession)));
   const close = await client.send('/api/scorecard/close', { card_id: cardId });
   expect(close.status, close.text).toBe(200);
   expect(close.body.total_actions).toBe(sessions * actionsPerSession);

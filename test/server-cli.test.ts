@@ -21,7 +21,7 @@ function runServe(args: string[], env: Record<string, string> = {}) {
   const url = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const match = /^arcbench serve: listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match) resolve(match[1]);
+      if (match?.[1] !== undefined) resolve(match[1]);
     });
     exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
   });

@@ -118,7 +118,7 @@ describe('HTTP server: endpoints and errors', () => {
     expect(reset.headers['content-type']).toMatch(/^application\/json/);
     const frame = decodeFrameResponse(reset.text);
     expect(frame).toMatchObject({ game_id: GAME, state: 'NOT_FINISHED', full_reset: true, action_input: { id: 0, data: {} } });
-    expect(frame.frame[0].length).toBe(GRID_CELLS);
+    expect(frame.frame[0]?.length).toBe(GRID_CELLS);
   });
 
   it('answers a genuine bug with 500 SERVER_ERROR, logs it, and keeps serving', async () => {
