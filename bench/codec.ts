@@ -34,7 +34,8 @@ function timeOperations(operations: readonly Operation[]): CallTiming[] {
   const timings = timeInterleaved(calls, { callsPerRound: 500, rounds: ROUNDS });
   let next = 0;
   return operations.map((op) => {
-    const own = timings.slice(next, (next += op.grids.length));
+    const own = timings.slice(next, next + op.grids.length);
+    next += op.grids.length;
     const mean = (pick: (t: CallTiming) => number) => own.reduce((sum, t) => sum + pick(t), 0) / own.length;
     return { fastest: mean((t) => t.fastest), median: mean((t) => t.median) };
   });
@@ -42,7 +43,8 @@ function timeOperations(operations: readonly Operation[]): CallTiming[] {
 
 /** A codec figure: the fastest rounds' cost, with the median rounds' beside it. */
 function timed(figure: string, timing: CallTiming, extra?: string): BenchFigure {
-  const note = `fastest of ${ROUNDS} rounds; median round ${timing.median.toFixed(1)}` + (extra ? `; ${extra}` : '');
+  const more = extra ? `; ${extra}` : '';
+  const note = `fastest of ${ROUNDS} rounds; median round ${timing.median.toFixed(1)}${more}`;
   return { figure, value: timing.fastest, unit: 'µs/grid', note };
 }
 

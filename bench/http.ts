@@ -62,12 +62,7 @@ const suite: BenchSuite = {
     const together = await measure(SETTINGS);
     // The same runner against `arcbench serve`-like server of its own process: each gets a core.
     const server = await startServerProcess();
-    let apart;
-    try {
-      apart = await measure({ ...SETTINGS, url: server.url });
-    } finally {
-      await server.stop();
-    }
+    const apart = await measure({ ...SETTINGS, url: server.url }).finally(() => server.stop());
     const note = (what: string, m: { actions: number }) =>
       `${what}; median of ${ROUNDS} runs of ${m.actions.toLocaleString('en-US')} actions, ${SETTINGS.concurrency} episodes in flight, recordings off`;
     return [

@@ -201,10 +201,14 @@ describe('HttpTransport failures', () => {
       total_environments_completed: 0, total_environments: 0, total_levels_completed: 0, total_levels: 0, total_actions: 0,
     };
     const paths: string[] = [];
+    const recordPath = (answer: (request: IncomingMessage, response: ServerResponse) => void) => (request: IncomingMessage, response: ServerResponse) => {
+      paths.push(`${request.method} ${request.url}`);
+      answer(request, response);
+    };
     const scripted = await scriptedServer([
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(500, { error: 'SERVER_ERROR', message: 'closed, then failed' })(request, response)),
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(404, { error: 'VALIDATION_ERROR', message: 'card not found' })(request, response)),
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(200, closedCard)(request, response)),
+      recordPath(json(500, { error: 'SERVER_ERROR', message: 'closed, then failed' })),
+      recordPath(json(404, { error: 'VALIDATION_ERROR', message: 'card not found' })),
+      recordPath(json(200, closedCard)),
     ]);
     const transport = http(scripted.url);
     const card = await transport.closeScorecard('card-9');

@@ -37,7 +37,7 @@ describe('frame response codec', () => {
           // JSON drops undefined members, as the wire does.
           expect(rest).toEqual(JSON.parse(JSON.stringify({ ...response, frame: undefined })));
           expect(frame.length).toBe(response.frame.length);
-          frame.forEach((g, i) => expect(sameBytes(g, response.frame[i]!)).toBe(true));
+          for (const [i, g] of frame.entries()) expect(sameBytes(g, response.frame[i]!)).toBe(true);
         }
       }),
       { numRuns: 40 },

@@ -6,6 +6,7 @@ import { gameInputOf } from '../src/games/engine/moveInput.ts';
 import type { PuzzleGame, PuzzlePlay } from '../src/games/engine/puzzleGame.ts';
 import { solveLevel } from '../src/games/engine/solver.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
+import type { StepResult } from '../src/games/types.ts';
 
 export function gameBySlug(slug: string): PuzzleGame<unknown, unknown> {
   const game = puzzleCatalog().find((candidate) => candidate.info.slug === slug);
@@ -27,7 +28,7 @@ export function playArea(grid: Grid): Grid {
 export function solveCurrentLevel(game: PuzzleGame<unknown, unknown>, play: PuzzlePlay<unknown, unknown>) {
   const index = play.levelIndex;
   const solution = solveLevel(game.definition, game.levels[index]);
-  let last;
+  let last: StepResult | undefined;
   for (const move of solution.moves) last = play.step(gameInputOf(game.layouts[index]!, move));
   if (last === undefined) throw new Error('empty solution');
   return last;

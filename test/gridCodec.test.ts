@@ -71,7 +71,7 @@ describe('grid codec', () => {
       fc.property(fc.array(gridArbitrary, { minLength: 1, maxLength: 4 }), (grids) => {
         const decoded = decodeFrames(encodeFrames(grids));
         expect(decoded.length).toBe(grids.length);
-        decoded.forEach((grid, i) => expectSameGrid(grid, grids[i]!));
+        for (const [i, grid] of decoded.entries()) expectSameGrid(grid, grids[i]!);
       }),
       { numRuns: 50 },
     );

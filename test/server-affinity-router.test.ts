@@ -47,7 +47,7 @@ describe('AffinityRouter', () => {
     for (let i = 0; i < AFFINITY_GRACE_GENERATIONS + 5; i++) router.respond(affinity);
     expect(router.resolve(cookie(before))).toBe(affinity);
     expect(router.resolve(cookie(first))).toBe(affinity);
-    expect(router.resolve('AWSALB=' + before.replace(/\.1$/, '.0'))).not.toBe(affinity); // generation 0: superseded at t = 0
+    expect(router.resolve(`AWSALB=${before.replace(/\.1$/, '.0')}`)).not.toBe(affinity); // generation 0: superseded at t = 0
   });
 
   it('falls back to AWSALBCORS when AWSALB is unknown', () => {

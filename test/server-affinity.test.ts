@@ -129,9 +129,9 @@ describe('affinity over 3 backends', () => {
     const server = await serve({ rotateAffinity: 1, now: () => now });
     const client = new CardClient(server.url);
     const cardId = (await client.send('/api/scorecard/open', {})).body.card_id as string;
-    const openCookie = await client.jar.getCookieString(server.url + '/');
+    const openCookie = await client.jar.getCookieString(`${server.url}/`);
     const guid = await playSession(client, cardId, threeLevels.info.id, AFFINITY_GRACE_GENERATIONS - 30);
-    const recentCookie = await client.jar.getCookieString(server.url + '/');
+    const recentCookie = await client.jar.getCookieString(`${server.url}/`);
     await playSession(client, cardId, sixLevels.info.id, 40);
     const act = (cookie: string) => sendWithCookie(server.url, '/api/cmd/ACTION2', cookie, { game_id: threeLevels.info.id, guid });
 

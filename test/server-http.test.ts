@@ -134,7 +134,10 @@ describe('HTTP server: endpoints and errors', () => {
       }),
     };
     const lines: string[] = [];
-    const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _enc, done) => void (lines.push(String(chunk)), done()) }));
+    const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        }, }));
     const { send } = await serve({ backends: [new ReferenceService({ games: [broken] })], logger });
     const cardId = (await send('/api/scorecard/open', { json: {} })).body.card_id;
     const { guid } = (await send('/api/cmd/RESET', { json: { game_id: 'brok', card_id: cardId } })).body;
@@ -179,7 +182,10 @@ describe('HTTP server: rate limit', () => {
 describe('HTTP server: logging and lifecycle', () => {
   it('logs requests with the X-API-Key redacted', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => void (lines.push(String(chunk)), done()) }));
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        }, }));
     const secret = 'sekrit-key-do-not-log-0123456789';
     const { server } = await serve({ logger });
     await sendRequest(server.url, '/api/games', { headers: { 'x-api-key': secret } });

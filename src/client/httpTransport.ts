@@ -199,7 +199,8 @@ export class HttpTransport implements Transport {
 
   private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest['jar']): Promise<Scorecard> {
     const what = gameId === undefined ? `get scorecard ${cardId}` : `get scorecard ${cardId} for ${gameId}`;
-    const path = `/api/scorecard/${encodeURIComponent(cardId)}` + (gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`);
+    const gamePart = gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`;
+    const path = `/api/scorecard/${encodeURIComponent(cardId)}${gamePart}`;
     const answer = await this.send({ method: 'GET', path: this.path(path), jar, replay: 'safe', what });
     return parseJsonAnswer(answer, scorecardSchema, what);
   }

@@ -8,7 +8,7 @@ import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
 import { frameResponseMetaSchema, formatIssues, GAME_STATES } from './schemas.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
-import { framesFromRows, GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
+import { framesFromRows, type GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 
 export interface ActionInput {
   /** 0 is RESET, 1..7 the game actions. */
@@ -191,7 +191,7 @@ function scanTopLevel(text: Buffer): { rest: Record<string, unknown>; frames: Gr
   if (skipSpace(text, i + 1) !== text.length || frames === undefined) return undefined;
   let rest: Record<string, unknown>;
   try {
-    rest = JSON.parse(utf8(text, 0, frameStart) + 'null' + utf8(text, frameEnd, text.length)) as Record<string, unknown>;
+    rest = JSON.parse(`${utf8(text, 0, frameStart)}null${utf8(text, frameEnd, text.length)}`) as Record<string, unknown>;
   } catch {
     return undefined;
   }

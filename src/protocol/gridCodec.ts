@@ -360,7 +360,7 @@ function parseJsonText(bytes: Uint8Array, what: string): unknown {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`;
   if (typeof value === 'number') return String(value);
   return typeof value;
 }

@@ -33,7 +33,12 @@ export interface TestClock {
 
 export function createTestClock(start = T0): TestClock {
   let current = start;
-  return { now: () => current, advance: (ms) => void (current += ms) };
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+  };
 }
 
 /** The first grid of a frame body (every answer has at least one, SPEC §3). */
@@ -50,7 +55,7 @@ export function gridsOf(body: { frame: unknown }): Uint8Array[] {
     if (grid instanceof Uint8Array) return grid;
     const rows = grid as number[][];
     const flat = new Uint8Array(GRID_CELLS);
-    rows.forEach((row, y) => row.forEach((v, x) => (flat[y * GRID_SIZE + x] = v)));
+    for (const [y, row] of rows.entries()) flat.set(row, y * GRID_SIZE);
     return flat;
   });
 }
@@ -438,7 +443,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const a = await trace();
         const b = await trace();
         expect(a.length).toBe(b.length);
-        a.forEach((grid, i) => expect(sameGrid(grid, b[i]!), `grid ${i}`).toBe(true));
+        for (const [i, grid] of a.entries()) expect(sameGrid(grid, b[i]!), `grid ${i}`).toBe(true);
       });
 
       it('run state: GAME_OVER is sticky until the run wins; completed means WIN only', async () => {
@@ -803,7 +808,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const { d, ok } = await start({ keys: new Map([[DEFAULT_TEST_KEY, { user_name: 'ada', user_id: 'u1' }]]) });
         ok(await d.games());
         expectError(await d.games('not-a-key'), 401, 'UNAUTHORIZED');
-        expectError(await d.open({}, DEFAULT_TEST_KEY + 'x'), 401, 'UNAUTHORIZED');
+        expectError(await d.open({}, `${DEFAULT_TEST_KEY}x`), 401, 'UNAUTHORIZED');
       });
 
       it('400 VALIDATION_ERROR for a body that is not an object, or a field of the wrong type', async () => {

@@ -51,10 +51,22 @@ function spill(level: SpillLevel, colours: Uint8Array, colour: number): number {
     const cell = stack[--top]!;
     colours[cell] = colour;
     const x = cell % width;
-    if (x > 0 && mark[cell - 1] === 0 && colours[cell - 1] === from) (mark[cell - 1] = 1), (stack[top++] = cell - 1);
-    if (x < width - 1 && mark[cell + 1] === 0 && colours[cell + 1] === from) (mark[cell + 1] = 1), (stack[top++] = cell + 1);
-    if (cell >= width && mark[cell - width] === 0 && colours[cell - width] === from) (mark[cell - width] = 1), (stack[top++] = cell - width);
-    if (cell < (height - 1) * width && mark[cell + width] === 0 && colours[cell + width] === from) (mark[cell + width] = 1), (stack[top++] = cell + width);
+    if (x > 0 && mark[cell - 1] === 0 && colours[cell - 1] === from) {
+      mark[cell - 1] = 1;
+      stack[top++] = cell - 1;
+    }
+    if (x < width - 1 && mark[cell + 1] === 0 && colours[cell + 1] === from) {
+      mark[cell + 1] = 1;
+      stack[top++] = cell + 1;
+    }
+    if (cell >= width && mark[cell - width] === 0 && colours[cell - width] === from) {
+      mark[cell - width] = 1;
+      stack[top++] = cell - width;
+    }
+    if (cell < (height - 1) * width && mark[cell + width] === 0 && colours[cell + width] === from) {
+      mark[cell + width] = 1;
+      stack[top++] = cell + width;
+    }
   }
   let same = 0;
   for (let i = 0; i < colours.length; i++) if (colours[i] === colour) same++;

@@ -53,8 +53,10 @@ function parsePlankLevel(text: string): PlankLevel {
       const i = y * map.width + x;
       if (char === '#' || char === ' ') ground[i] = ROCK;
       else if (char === '~') ground[i] = WATER;
-      else if (char === '=') (ground[i] = WATER), (startBridges[i] = 1);
-      else if (char === 'E') ground[i] = EXIT;
+      else if (char === '=') {
+        ground[i] = WATER;
+        startBridges[i] = 1;
+      } else if (char === 'E') ground[i] = EXIT;
       else if (char === 'p') startLoose[i] = 1;
       else if (char !== '.' && char !== 'P') throw new Error(`unknown cell '${char}' at ${x},${y}; use # . ~ = p P E`);
     }

@@ -34,11 +34,13 @@ const ARROWS: Record<string, TerminalCommand> = {
   C: { kind: 'action', id: 4 },
 };
 
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences, which start with ESC (\x1b)
 // SGR mouse report: ESC [ < button ; column ; line (M press | m release)
 const MOUSE_REPORT = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])/;
 const ARROW_KEY = /^\x1b[[O]([ABCD])/;
 // An escape sequence that may still be arriving.
 const PARTIAL_ESCAPE = /^\x1b(\[?|\[<[\d;]*|O)$/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences
 
 export class TerminalKeyReader {
   private pending = '';
