@@ -38,7 +38,9 @@ if (unknown.length > 0) {
 }
 const selected = Object.entries(suiteModules).filter(([name]) => wanted.length === 0 || wanted.includes(name));
 
-console.log(`arcbench bench on Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB`);
+console.log(
+  `arcbench bench on Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
+);
 const table = new Table({ head: ['suite', 'figure', 'value', 'unit', 'target', 'met'] });
 let missed = 0;
 const speedBefore = machineSpeedMicroseconds();

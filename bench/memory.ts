@@ -68,7 +68,10 @@ const CHILD_FIGURES: Record<string, () => Promise<Record<string, number>>> = { s
 
 async function inChild(what: string): Promise<Record<string, number>> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', 'bin/run-ts.js', 'bench/memory.ts', '--child', what], { cwd: root, maxBuffer: MiB });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', 'bin/run-ts.js', 'bench/memory.ts', '--child', what], {
+    cwd: root,
+    maxBuffer: MiB,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
 }
 

@@ -197,8 +197,15 @@ describe('HttpTransport failures', () => {
       response.end(JSON.stringify(body));
     };
     const closedCard = {
-      card_id: 'card-9', score: 0, environments: [], published_at: '2025-01-01T00:00:00.000Z',
-      total_environments_completed: 0, total_environments: 0, total_levels_completed: 0, total_levels: 0, total_actions: 0,
+      card_id: 'card-9',
+      score: 0,
+      environments: [],
+      published_at: '2025-01-01T00:00:00.000Z',
+      total_environments_completed: 0,
+      total_environments: 0,
+      total_levels_completed: 0,
+      total_levels: 0,
+      total_actions: 0,
     };
     const paths: string[] = [];
     const recordPath = (answer: (request: IncomingMessage, response: ServerResponse) => void) => (request: IncomingMessage, response: ServerResponse) => {
@@ -224,7 +231,8 @@ describe('HttpTransport failures', () => {
         response.end('{"card_id": 42}');
       },
     ]);
-    const failure = await http(scripted.url).openScorecard().catch((e: unknown) => e);
+    const transport = http(scripted.url);
+    const failure = await transport.openScorecard().catch((e: unknown) => e);
     expect((failure as TransportError).kind).toBe('protocol');
     expect((failure as TransportError).message).toMatch(/HTTP 200.*card_id.*\{"card_id": 42\}/);
   });

@@ -14,7 +14,6 @@ export function gameBySlug(slug: string): PuzzleGame<unknown, unknown> {
   return game;
 }
 
-
 export function sameGrid(a: Grid, b: Grid): boolean {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  createGrid,
-  decodeFrames,
-  decodeGrid,
-  encodeFrames,
-  encodeGrid,
-  GRID_CELLS,
-  GridCodecError,
-  gridFromRows,
-  gridToRows,
-} from '../src/protocol/index.ts';
+import { createGrid, decodeFrames, decodeGrid, encodeFrames, encodeGrid, GRID_CELLS, GridCodecError, gridFromRows, gridToRows } from '../src/protocol/index.ts';
 
 const gridArbitrary = fc.uint8Array({ minLength: GRID_CELLS, maxLength: GRID_CELLS, max: 15 });
 const rowsOf = (grid: Uint8Array) => gridToRows(grid);

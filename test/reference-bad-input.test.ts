@@ -44,7 +44,10 @@ function stillWorks(service: ReferenceService): void {
   expect(card.environments[0]?.runs[0]?.level_scores[0]).toBe(100);
 }
 
-const anyValue = fc.oneof(fc.jsonValue(), fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }));
+const anyValue = fc.oneof(
+  fc.jsonValue(),
+  fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }),
+);
 const anyKey = fc.oneof(fc.constant(KEY), fc.constant(undefined), fc.constant(''), fc.string());
 const anyAction = fc.oneof(fc.constantFrom(...ACTION_NAMES), fc.string(), anyValue);
 

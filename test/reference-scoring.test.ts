@@ -54,8 +54,26 @@ describe('levelActionsFromCompletions', () => {
 
 describe('tags_scores (SPEC §5 check)', () => {
   it('pools game A [10,20] level 1 in 20 and game B [15,30,45] level 1 in 25: 61/9', () => {
-    const runA = buildRunEntry({ gameId: 'aaaa-00000001', guid: 'g1', baselines: [10, 20], levelActions: [20, 0], levelsCompleted: 1, actions: 20, resets: 0, state: 'NOT_FINISHED' });
-    const runB = buildRunEntry({ gameId: 'bbbb-00000001', guid: 'g2', baselines: [15, 30, 45], levelActions: [25, 0, 0], levelsCompleted: 1, actions: 25, resets: 0, state: 'NOT_FINISHED' });
+    const runA = buildRunEntry({
+      gameId: 'aaaa-00000001',
+      guid: 'g1',
+      baselines: [10, 20],
+      levelActions: [20, 0],
+      levelsCompleted: 1,
+      actions: 20,
+      resets: 0,
+      state: 'NOT_FINISHED',
+    });
+    const runB = buildRunEntry({
+      gameId: 'bbbb-00000001',
+      guid: 'g2',
+      baselines: [15, 30, 45],
+      levelActions: [25, 0, 0],
+      levelsCompleted: 1,
+      actions: 25,
+      resets: 0,
+      state: 'NOT_FINISHED',
+    });
     const envA = buildEnvironmentEntry({ gameId: 'aaaa-00000001', levelCount: 2, runs: [runA] });
     const envB = buildEnvironmentEntry({ gameId: 'bbbb-00000001', levelCount: 3, runs: [runB] });
     const [tag] = buildTagsScores([
@@ -69,7 +87,16 @@ describe('tags_scores (SPEC §5 check)', () => {
 
   it('takes the first run with the most levels completed', () => {
     const run = (guid: string, levelsCompleted: number, a: number) =>
-      buildRunEntry({ gameId: 'aaaa-00000001', guid, baselines: [10, 10], levelActions: [a, a], levelsCompleted, actions: 2 * a, resets: 0, state: 'NOT_FINISHED' });
+      buildRunEntry({
+        gameId: 'aaaa-00000001',
+        guid,
+        baselines: [10, 10],
+        levelActions: [a, a],
+        levelsCompleted,
+        actions: 2 * a,
+        resets: 0,
+        state: 'NOT_FINISHED',
+      });
     const env = buildEnvironmentEntry({ gameId: 'aaaa-00000001', levelCount: 2, runs: [run('r1', 0, 5), run('r2', 1, 20), run('r3', 1, 10)] });
     const [tag] = buildTagsScores([{ gameTags: ['click'], environment: env }]);
     expect(tag?.score).toBeCloseTo(25 / 3, 10);
@@ -91,25 +118,36 @@ describe('environment and card aggregates', () => {
     expect(r1.completed).toBe(false);
     const empty = buildEnvironmentEntry({ gameId: 'bbbb-00000001', levelCount: 2, runs: [] });
     const totals = summarizeEnvironments([env, empty]);
-    expect(totals).toEqual({ score: 50, total_environments_completed: 1, total_environments: 2, total_levels_completed: 3, total_levels: 5, total_actions: 20 });
-    const card = scoreCard([{ gameTags: ['keyboard'], environment: env }, { gameTags: ['click'], environment: empty }]);
+    expect(totals).toEqual({
+      score: 50,
+      total_environments_completed: 1,
+      total_environments: 2,
+      total_levels_completed: 3,
+      total_levels: 5,
+      total_actions: 20,
+    });
+    const card = scoreCard([
+      { gameTags: ['keyboard'], environment: env },
+      { gameTags: ['click'], environment: empty },
+    ]);
     expect(card.score).toBe(50);
-    expect(card.tags_scores.map((t) => [t.id, t.score])).toEqual([['click', 0], ['keyboard', 100]]);
+    expect(card.tags_scores.map((t) => [t.id, t.score])).toEqual([
+      ['click', 0],
+      ['keyboard', 100],
+    ]);
     expect(summarizeEnvironments([]).score).toBe(0);
   });
 });
 
 describe('scoring properties', () => {
-  const runArb = fc
-    .integer({ min: 1, max: 8 })
-    .chain((n) =>
-      fc.record({
-        baselines: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: n, maxLength: n }),
-        // a completed level always took at least its completing action
-        levelActions: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: n, maxLength: n }),
-        levelsCompleted: fc.integer({ min: 0, max: n }),
-      }),
-    );
+  const runArb = fc.integer({ min: 1, max: 8 }).chain((n) =>
+    fc.record({
+      baselines: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: n, maxLength: n }),
+      // a completed level always took at least its completing action
+      levelActions: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: n, maxLength: n }),
+      levelsCompleted: fc.integer({ min: 0, max: n }),
+    }),
+  );
 
   it('level scores stay in 0..115, run scores in 0..100 and under the completed-weight cap', () => {
     fc.assert(

@@ -8,7 +8,8 @@ describe('AffinityRouter', () => {
   it('sends requests without a known cookie round robin, and a known cookie to its backend', () => {
     const router = new AffinityRouter(3);
     const first = router.resolve(undefined);
-    expect([first.backend, router.resolve('AWSALB=unknown.0').backend, router.resolve('junk').backend, router.resolve(undefined).backend]).toEqual([0, 1, 2, 0]);
+    const next = [router.resolve('AWSALB=unknown.0'), router.resolve('junk'), router.resolve(undefined)];
+    expect([first, ...next].map((affinity) => affinity.backend)).toEqual([0, 1, 2, 0]);
     const value = router.respond(first);
     for (let i = 0; i < 5; i++) expect(router.resolve(cookie(router.respond(first))).backend).toBe(0);
     expect(router.resolve(cookie(value))).toBe(first);

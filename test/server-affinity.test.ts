@@ -33,7 +33,10 @@ class CardClient {
   async send(path: string, json?: unknown): Promise<RawAnswer> {
     const url = this.baseUrl + path;
     const cookie = await this.jar.getCookieString(url);
-    const answer = await sendRequest(this.baseUrl, path, { headers: { 'x-api-key': KEY, ...(cookie ? { cookie } : {}) }, ...(json === undefined ? {} : { json }) });
+    const answer = await sendRequest(this.baseUrl, path, {
+      headers: { 'x-api-key': KEY, ...(cookie ? { cookie } : {}) },
+      ...(json === undefined ? {} : { json }),
+    });
     for (const setCookie of answer.setCookies) await this.jar.setCookie(setCookie, url);
     return answer;
   }

@@ -94,7 +94,10 @@ export class HttpTransport implements Transport {
       rateLimit === false
         ? undefined
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
-            logger?.warn({ origin: this.base.origin, requested: rateLimit, inEffect: existing }, 'rate limit for this origin already set by another transport; keeping it'),
+            logger?.warn(
+              { origin: this.base.origin, requested: rateLimit, inEffect: existing },
+              'rate limit for this origin already set by another transport; keeping it',
+            ),
           );
     this.rateLimit = limiter?.limit ?? false;
 
@@ -124,7 +127,13 @@ export class HttpTransport implements Transport {
 
   async getGame(gameId: string): Promise<GameDescriptor> {
     const what = `get game ${gameId}`;
-    const answer = await this.send({ method: 'GET', path: this.path(`/api/games/${encodeURIComponent(gameId)}`), jar: this.jars.general, replay: 'safe', what });
+    const answer = await this.send({
+      method: 'GET',
+      path: this.path(`/api/games/${encodeURIComponent(gameId)}`),
+      jar: this.jars.general,
+      replay: 'safe',
+      what,
+    });
     return parseJsonAnswer(answer, gameDescriptorSchema, what) as GameDescriptor;
   }
 

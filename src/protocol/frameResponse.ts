@@ -110,7 +110,9 @@ function isWellFormedMeta(value: Record<string, unknown>): value is FrameRespons
     isCount(value.levels_completed, MAX_LEVEL_COUNTER) &&
     isCount(value.win_levels, MAX_LEVEL_COUNTER) &&
     (value.full_reset === undefined || typeof value.full_reset === 'boolean') &&
-    typeof input === 'object' && input !== null && !Array.isArray(input) &&
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
     isCount(input.id, 7) &&
     (input.data === undefined || (typeof input.data === 'object' && input.data !== null && !Array.isArray(input.data))) &&
     isActionList(value.available_actions)
@@ -205,7 +207,8 @@ function scanTopLevel(text: Buffer): { rest: Record<string, unknown>; frames: Gr
 function skipString(text: Uint8Array, pos: number): number {
   for (let i = pos + 1; i < text.length; i++) {
     const c = text[i];
-    if (c === 92) i++; // backslash: skip the escaped character
+    // A backslash (92) escapes the character after it; a quote (34) ends the string.
+    if (c === 92) i++;
     else if (c === 34) return i + 1;
   }
   return -1;

@@ -10,6 +10,7 @@ export const GRID_CELLS = GRID_SIZE * GRID_SIZE;
 export const COLOUR_COUNT = 16;
 
 /** SPEC §1: the palette every renderer uses, index → RGB hex. */
+// biome-ignore format: two rows of eight read as a table; one colour a line does not
 export const PALETTE_HEX: readonly string[] = [
   'FFFFFF', 'CCCCCC', '999999', '666666', '333333', '000000', 'E53AA3', 'FF7BCC',
   'F93C31', '1E93FF', '88D8F1', 'FFDC00', 'FF851B', '921231', '4FCC30', 'A356D6',

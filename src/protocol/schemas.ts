@@ -36,8 +36,7 @@ const sizedJsonValue = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: `is ${bytes} bytes serialized; the limit is ${MAX_JSON_FIELD_BYTES} (16 KiB)` });
 });
 
-const idString = (what: string) =>
-  z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
+const idString = (what: string) => z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
 
 const coordinate = (axis: string) =>
   z
@@ -94,7 +93,8 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
-      const path = issue.path.length === 0 ? '(body)' : issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+      const path =
+        issue.path.length === 0 ? '(body)' : issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
       const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
       return `${path}: ${message}`;
     })

@@ -4,13 +4,7 @@
  * wrong field, reasoning to size up) goes through the zod schema, which alone words the errors. zod on
  * every action was a twentieth of an in-process action.
  */
-import {
-  clickActionRequestSchema,
-  COORDINATE_MAX,
-  parseRequest,
-  resetRequestSchema,
-  simpleActionRequestSchema,
-} from '../protocol/index.ts';
+import { clickActionRequestSchema, COORDINATE_MAX, parseRequest, resetRequestSchema, simpleActionRequestSchema } from '../protocol/index.ts';
 
 export type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
 

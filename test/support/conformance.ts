@@ -433,7 +433,14 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
       it('rule 7: the same actions from the same reset give the same grids', async () => {
         const { open, reset, act } = await start();
         const cardId = await open();
-        const script: [string, object][] = [['ACTION1', {}], ['ACTION6', { x: 3, y: 4 }], ['ACTION4', {}], ['ACTION1', {}], ['ACTION7', {}], ['ACTION1', {}]];
+        const script: [string, object][] = [
+          ['ACTION1', {}],
+          ['ACTION6', { x: 3, y: 4 }],
+          ['ACTION4', {}],
+          ['ACTION1', {}],
+          ['ACTION7', {}],
+          ['ACTION1', {}],
+        ];
         const trace = async () => {
           const first = await reset(THREE, { card_id: cardId });
           const grids = [...gridsOf(first)];
@@ -476,7 +483,17 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         expect(run.level_scores[2]).toBe(0);
         expect(run.level_actions).toEqual([2, 5, 1]);
         expect(run.level_baseline_actions).toEqual([2, 4, 4]);
-        expect(run).toMatchObject({ id: THREE, guid, number_of_levels: 3, number_of_environments: 1, levels_completed: 2, actions: 8, resets: 0, state: 'NOT_FINISHED', completed: false });
+        expect(run).toMatchObject({
+          id: THREE,
+          guid,
+          number_of_levels: 3,
+          number_of_environments: 1,
+          levels_completed: 2,
+          actions: 8,
+          resets: 0,
+          state: 'NOT_FINISHED',
+          completed: false,
+        });
         expect(run.score).toBeCloseTo(38, 10);
         expect(body.score).toBeCloseTo(38, 10);
         expect(body.environments[0].score).toBeCloseTo(38, 10);
@@ -544,7 +561,13 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const body = await card(cardId);
         expect(body.environments.map((e: any) => e.id)).toEqual([THREE, CLICK, SIX]);
         expect(body.score).toBeCloseTo((38 + 0 + 0) / 3, 10);
-        expect(body).toMatchObject({ total_environments: 3, total_environments_completed: 0, total_levels_completed: 2, total_levels: 3 + 1 + 6, total_actions: 7 + 1 + 1 });
+        expect(body).toMatchObject({
+          total_environments: 3,
+          total_environments_completed: 0,
+          total_levels_completed: 2,
+          total_levels: 3 + 1 + 6,
+          total_actions: 7 + 1 + 1,
+        });
       });
 
       it('card: a won environment counts as completed', async () => {

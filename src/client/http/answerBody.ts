@@ -49,7 +49,10 @@ export function parseJsonAnswer<S extends z.ZodType>(answer: RawAnswer, schema: 
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {
-    throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer has an unexpected shape (${formatIssues(result.error.issues)}): ${bodySnippet(answer.bytes)}`);
+    throw new TransportError(
+      'protocol',
+      `${what}: HTTP ${answer.status} answer has an unexpected shape (${formatIssues(result.error.issues)}): ${bodySnippet(answer.bytes)}`,
+    );
   }
   return result.data;
 }
@@ -58,7 +61,11 @@ export function parseFrameAnswer(answer: RawAnswer, what: string): FrameResponse
   try {
     return decodeFrameResponse(answer.bytes);
   } catch (error) {
-    throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer is not a frame response (${(error as Error).message}): ${bodySnippet(answer.bytes)}`, { cause: error });
+    throw new TransportError(
+      'protocol',
+      `${what}: HTTP ${answer.status} answer is not a frame response (${(error as Error).message}): ${bodySnippet(answer.bytes)}`,
+      { cause: error },
+    );
   }
 }
 

@@ -42,6 +42,7 @@ export function parseAsciiMap(text: string): AsciiMap {
 export function findOne(map: AsciiMap, chars: string, what: string): { x: number; y: number; char: string } {
   const found = map.find(chars);
   const [only] = found;
-  if (only === undefined || found.length !== 1) throw new Error(`a level needs exactly one ${what} ('${chars}'), found ${found.length}:\n${map.rows.join('\n')}`);
+  if (only === undefined || found.length !== 1)
+    throw new Error(`a level needs exactly one ${what} ('${chars}'), found ${found.length}:\n${map.rows.join('\n')}`);
   return only;
 }

@@ -85,7 +85,13 @@ function lightestSolution(level: LampLevel): Move[] {
     const x = cell % level.width;
     const y = (cell - x) / level.width;
     let row = level.startLit[cell] === 0 ? 1 << n : 0;
-    for (const [nx, ny] of [[x, y], [x, y - 1], [x, y + 1], [x - 1, y], [x + 1, y]] as const) {
+    for (const [nx, ny] of [
+      [x, y],
+      [x, y - 1],
+      [x, y + 1],
+      [x - 1, y],
+      [x + 1, y],
+    ] as const) {
       if (nx < 0 || ny < 0 || nx >= level.width || ny >= level.height) continue;
       const other = indexOfCell.get(ny * level.width + nx);
       if (other !== undefined) row |= 1 << other;

@@ -16,7 +16,12 @@ declare module 'fastify' {
   }
 }
 
-export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], rotateEvery: number | undefined, now?: () => number): AffinityRouter {
+export function installAffinity(
+  app: FastifyInstance,
+  backends: readonly ReferenceService[],
+  rotateEvery: number | undefined,
+  now?: () => number,
+): AffinityRouter {
   const router = new AffinityRouter(backends.length, rotateEvery, now);
   app.decorateRequest('backend', null as unknown as ReferenceService);
   app.decorateRequest('affinity', null);
