@@ -27,15 +27,15 @@ export function timeInterleaved(fns: readonly (() => unknown)[], options: { call
   const callsPerRound = options.callsPerRound ?? 2000;
   const rounds = options.rounds ?? 9;
   for (const fn of fns) for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
-  const timed = fns.map((fn) => ({ fn, perRound: [] as number[] }));
+  const samples: number[][] = fns.map(() => []);
   for (let r = 0; r < rounds; r++) {
-    for (const { fn, perRound } of timed) {
+    fns.forEach((fn, f) => {
       const start = cpuMicroseconds();
       for (let i = 0; i < callsPerRound; i++) fn();
-      perRound.push((cpuMicroseconds() - start) / callsPerRound);
-    }
+      samples[f]!.push((cpuMicroseconds() - start) / callsPerRound);
+    });
   }
-  return timed.map(({ perRound }) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
+  return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
 }
 
 export function median(values: readonly number[]): number {

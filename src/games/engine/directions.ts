@@ -11,9 +11,8 @@ export const STEP_Y: readonly number[] = [0, -1, 1, 0, 0];
  */
 export function neighbour(cell: number, direction: number, width: number, height: number): number {
   const dx = STEP_X[direction];
-  if (dx === undefined) return -1;
-  const dy = STEP_Y[direction]!; // as long as STEP_X
-  if (dx === 0 && dy === 0) return -1;
+  const dy = STEP_Y[direction]!; // read only when dx is there: the tables are the same length
+  if (dx === undefined || (dx === 0 && dy === 0)) return -1;
   const x = (cell % width) + dx;
   const y = Math.floor(cell / width) + dy;
   if (x < 0 || y < 0 || x >= width || y >= height) return -1;

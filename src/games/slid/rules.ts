@@ -81,9 +81,8 @@ export const frostSlide: PuzzleDefinition<SlideLevel, SlideState> = {
   stateKey: (state) => `${state.player}`,
   apply(level, state, move, animation) {
     const dx = STEP_X[move.id];
-    if (dx === undefined) return 'none';
-    const dy = STEP_Y[move.id]!; // as long as STEP_X
-    if (dx === 0 && dy === 0) return 'none';
+    const dy = STEP_Y[move.id]!; // read only when dx is there: the tables are the same length
+    if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
     let x = state.player % level.width;
     let y = (state.player - x) / level.width;
     // At most two in-between frames per slide: enough to see the motion, cheap for fast agents.
