@@ -17,14 +17,15 @@ export interface OpenTarget {
 }
 
 /** The key our own services see; any non-empty key is accepted by them. */
-const LOCAL_KEY = 'arcbench-local';
+export const LOCAL_KEY = 'arcbench-local';
 
-/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed. */
-export function referenceTransport(seed: number): InProcessTransport {
+/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed (unseeded: ids from the OS). */
+export function referenceTransport(seed: number | undefined): InProcessTransport {
   return new InProcessTransport(new ReferenceService({ seed }), { key: LOCAL_KEY });
 }
 
-function httpOptions(config: ExperimentConfig) {
+/** The HttpTransport options an experiment asks for (timeouts, retries, rate limit, connections). */
+export function httpOptions(config: ExperimentConfig) {
   return {
     ...(config.timeouts?.connect_ms === undefined ? {} : { connectTimeoutMs: config.timeouts.connect_ms }),
     ...(config.timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: config.timeouts.request_ms }),
