@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../src/analysis/comparisonTable.ts';
-import { compareRuns, regressions, RunsNotComparableError } from '../src/analysis/compareRuns.ts';
+import { compareRuns, RunsNotComparableError } from '../src/analysis/compareRuns.ts';
+import { regressions } from '../src/analysis/gate.ts';
 import type { RunEpisodes, ScoredEpisode } from '../src/analysis/episodeSample.ts';
 
 /** Episodes of one agent on one game, scores as given, episode i with seed 1000 + i. */

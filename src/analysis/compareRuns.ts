@@ -3,7 +3,7 @@
  * runs played, the two mean episode scores, their difference with a 95% bootstrap interval (paired
  * where episodes pair, see pairing.ts) and a verdict. The regression gate reads the verdicts.
  */
-import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate } from './bootstrap.ts';
+import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
 import { type GamePairing, pairGame } from './pairing.ts';
 
@@ -63,7 +63,7 @@ function verdictOf(identical: boolean, interval: Interval | null): Verdict {
 }
 
 function side(episodes: readonly ScoredEpisode[]): SideSummary {
-  return { mean: meanStratum(episodes.map((e) => e.score)).estimate, episodes: episodes.length };
+  return { mean: stratumEstimate(meanStratum(episodes.map((e) => e.score))), episodes: episodes.length };
 }
 
 /** Several games as one: the mean over games of their means (as the total's estimate), episodes summed. */
@@ -145,9 +145,4 @@ export function compareRuns(baseline: RunEpisodes, candidate: RunEpisodes, optio
     throw new RunsNotComparableError(`no agent played a game in both runs (${notes.join('; ')}); compare runs that played the same games`);
   }
   return { baseline: baseline.name, candidate: candidate.name, threshold, rows, notes };
-}
-
-/** The rows that fail the gate: regressed totals, and with `perGame` also regressed games. */
-export function regressions(comparison: RunComparison, options: { perGame?: boolean } = {}): ComparisonRow[] {
-  return comparison.rows.filter((r) => r.regression && (r.game === TOTAL || options.perGame === true));
 }

@@ -3,7 +3,8 @@
  * why, what was left out, and what fails the gate.
  */
 import Table from 'cli-table3';
-import { type ComparisonRow, regressions, type RunComparison } from './compareRuns.ts';
+import type { ComparisonRow, RunComparison } from './compareRuns.ts';
+import { regressions } from './gate.ts';
 import { TOTAL } from './episodeSample.ts';
 import { formatInterval, formatScore, formatSigned } from './format.ts';
 
