@@ -13,6 +13,7 @@ import type { Agent, AgentAction, AgentDecision, EpisodeOutcome, StopDecision } 
 import { isStop } from './agentApi.ts';
 import type { ResolvedAgent } from './configLoader.ts';
 import type { ExperimentConfig } from './configSchema.ts';
+import { episodeScore } from './localScoring.ts';
 import { RecordingWriter, recordingFileName } from './recordingWriter.ts';
 import { createRng } from './rng.ts';
 import { type RecordedRun, RunLedger } from './runLedger.ts';
@@ -56,6 +57,8 @@ export interface EpisodeRecord {
   actions: number;
   resets: number;
   levels_completed: number;
+  /** The episode's own score: its best run, scored with the service's scoring code. */
+  score: number;
   win_levels: number;
   final_state: string | null;
   runs: RecordedRun[];
@@ -122,6 +125,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     actions: 0,
     resets: 0,
     levels_completed: 0,
+    score: 0,
     win_levels: baselines.length,
     final_state: null,
     runs: [],
@@ -225,6 +229,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     record.actions = record.runs.reduce((sum, run) => sum + run.actions, 0);
     record.resets = record.runs.reduce((sum, run) => sum + run.resets, 0);
     record.levels_completed = record.runs.reduce((best, run) => Math.max(best, run.levels_completed), 0);
+    record.score = episodeScore(record);
     record.wall_seconds = (Date.now() - started) / 1000;
     if (instance?.finish) {
       try {
