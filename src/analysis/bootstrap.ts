@@ -9,7 +9,7 @@
  * the run and in every later comparison of it.
  */
 import { quantileSorted, sampleVariance } from 'simple-statistics';
-import { createRng, type Rng } from '../runner/rng.ts';
+import { createRng, type Rng } from '../agent/rng.ts';
 import { CONFIDENCE, spreadCorrection, tailWidening, welchDegreesOfFreedom } from './smallSample.ts';
 
 /** Below this many episodes (or pairs) in a sample there is no interval: one value shows no spread. */

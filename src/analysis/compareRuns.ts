@@ -3,6 +3,7 @@
  * runs played, the two mean episode scores, their difference with a 95% bootstrap interval (paired
  * where episodes pair, see pairing.ts) and a verdict. The regression gate reads the verdicts.
  */
+import { ArcbenchError } from '../errors.ts';
 import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
 import { type GamePairing, pairGame } from './pairing.ts';
@@ -47,11 +48,9 @@ export interface CompareOptions extends BootstrapOptions {
 }
 
 /** The runs share no agent, or no game of any shared agent: a comparison would say nothing. */
-export class RunsNotComparableError extends Error {
-  readonly code = 'RUNS_NOT_COMPARABLE';
+export class RunsNotComparableError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'RunsNotComparableError';
+    super('RUNS_NOT_COMPARABLE', message);
   }
 }
 

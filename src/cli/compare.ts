@@ -7,8 +7,9 @@ import { Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { compareRuns, RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../runner/commandSupport.ts';
-import { readRunFolder, RunFolderError, runEpisodesOf } from '../runner/runFolder.ts';
+import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
+import { RunFolderError } from '../runner/results/runReport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
 interface CompareCommandOptions extends GateCommandOptions {
@@ -41,8 +42,8 @@ Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a r
 
 function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): number {
   try {
-    const baseline = runEpisodesOf(readRunFolder(baselinePath), baselinePath);
-    const candidate = runEpisodesOf(readRunFolder(candidatePath), candidatePath);
+    const baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
+    const candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
