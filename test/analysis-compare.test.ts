@@ -63,7 +63,7 @@ describe('compareRuns', () => {
     expect(row.pairing).toBe('unpaired');
     expect(row.note).toBe('episode seeds differ (different run seeds)');
     expect(row.verdict).not.toBe('identical');
-    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain('compared unpaired: episode seeds differ');
+    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain('random: compared unpaired on every game: episode seeds differ (different run seeds)');
   });
 
   it('more episodes in the candidate: unpaired, counted on both sides', () => {
@@ -105,7 +105,7 @@ describe('compareRuns', () => {
     const text = renderComparisonMarkdown(compareRuns(baseline, baseline), { perGame: true });
     expect(text).toContain('| agent | game | episodes | baseline | candidate | difference | 95% CI | verdict |');
     expect(text).toContain('| explorer | crat-1 | 8 / 8 | 17.13 | 17.13 | +0.00 | [+0.00, +0.00] | identical |');
-    expect(text).toContain('| **explorer** | **total** | **16 / 16** |');
+    expect(text).toContain('| explorer | **total** | **16 / 16** |');
     expect(text).toContain('- no regression (agent totals and games;');
   });
 });

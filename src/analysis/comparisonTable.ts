@@ -31,19 +31,32 @@ function cells(row: ComparisonRow): string[] {
 
 const shownRows = (comparison: RunComparison, view: ComparisonView) => comparison.rows.filter((row) => view.perGame === true || row.game === TOTAL);
 
+/** Per agent, which games were compared unpaired and why: one sentence when every game shares a reason. */
+function unpairedNotes(comparison: RunComparison): string[] {
+  const notes: string[] = [];
+  const agents = [...new Set(comparison.rows.map((r) => r.agent))];
+  for (const agent of agents) {
+    const games = comparison.rows.filter((r) => r.agent === agent && r.game !== TOTAL);
+    const unpaired = games.filter((r) => r.note !== null);
+    if (unpaired.length === 0) continue;
+    const reasons = new Set(unpaired.map((r) => r.note));
+    if (unpaired.length === games.length && reasons.size === 1) notes.push(`${agent}: compared unpaired on every game: ${unpaired[0].note}`);
+    else for (const row of unpaired) notes.push(`${agent} ${row.game}: compared unpaired: ${row.note}`);
+  }
+  return notes;
+}
+
+const belowWhat = (threshold: number) => (threshold === 0 ? 'below zero' : `below −${threshold} points`);
+
 /** Sentences under the table: unpaired rows, what was left out, and the gate's reading. */
 export function comparisonNotes(comparison: RunComparison, view: ComparisonView = {}): string[] {
-  const notes: string[] = [];
-  for (const row of shownRows(comparison, view)) {
-    if (row.note !== null) notes.push(`${row.agent} ${row.game}: compared unpaired: ${row.note}`);
-  }
-  notes.push(...comparison.notes);
+  const notes = [...unpairedNotes(comparison), ...comparison.notes];
   const failing = regressions(comparison, view);
   const scope = view.perGame === true ? 'agent totals and games' : 'agent totals';
   notes.push(
     failing.length === 0
-      ? `no regression (${scope}; a regression is a difference whose whole 95% interval lies below −${comparison.threshold} points)`
-      : `regression (${scope}, threshold ${comparison.threshold} points): ${failing.map((r) => `${r.agent} ${r.game} ${formatSigned(r.difference.value)} ${formatInterval(r.difference.interval, true)}`).join('; ')}`,
+      ? `no regression (${scope}; a regression is a difference whose whole 95% interval lies ${belowWhat(comparison.threshold)})`
+      : `regression (${scope}, interval wholly ${belowWhat(comparison.threshold)}): ${failing.map((r) => `${r.agent} ${r.game} ${formatSigned(r.difference.value)} ${formatInterval(r.difference.interval, true)}`).join('; ')}`,
   );
   return notes;
 }
@@ -66,7 +79,7 @@ export function renderComparisonMarkdown(comparison: RunComparison, view: Compar
   ];
   for (const row of shownRows(comparison, view)) {
     const c = cells(row).map(escapeCell);
-    lines.push(`| ${(row.game === TOTAL ? c.map((v) => `**${v}**`) : c).join(' | ')} |`);
+    lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   lines.push('', ...comparisonNotes(comparison, view).map((note) => `- ${escapeCell(note)}`));
   return lines.join('\n') + '\n';

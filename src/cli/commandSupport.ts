@@ -1,7 +1,9 @@
 /** What the run, validate and plan commands share: argument parsers and how a failure becomes an exit code. */
 import { InvalidArgumentError } from 'commander';
 import { AgentLoadError } from '../agent/pluginLoader.ts';
+import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { ConfigError } from '../runner/config/loader.ts';
+import { RunFolderError } from '../runner/results/runReport.ts';
 
 export const EXIT_OK = 0;
 /** Some episode or a scorecard close failed. */
@@ -19,7 +21,7 @@ export function integerOption(name: string, min: number, max: number): (value: s
 
 /** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
 export function reportFailure(command: string, error: unknown): number {
-  if (error instanceof ConfigError || error instanceof AgentLoadError) {
+  if (error instanceof ConfigError || error instanceof AgentLoadError || error instanceof RunFolderError || error instanceof RunsNotComparableError) {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }

@@ -5,11 +5,10 @@
  */
 import { Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
-import { compareRuns, RunsNotComparableError } from '../analysis/compareRuns.ts';
+import { compareRuns } from '../analysis/compareRuns.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
-import { RunFolderError } from '../runner/results/runReport.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, reportFailure } from './commandSupport.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
 interface CompareCommandOptions extends GateCommandOptions {
@@ -52,10 +51,7 @@ function compareCommand(baselinePath: string, candidatePath: string, options: Co
     else process.stdout.write(renderComparisonTerminal(comparison, view) + '\n');
     return document.failed ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
-    if (error instanceof RunsNotComparableError || error instanceof RunFolderError) {
-      process.stderr.write(`arcbench compare: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
+    // Unreadable folders and runs without a common agent or game are usage problems: exit 2.
+    return reportFailure('compare', error);
   }
 }
