@@ -24,7 +24,7 @@ export function serverLogger(logger: Logger): Logger {
   return logger.child({}, { redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, serializers });
 }
 
-/** A stand-alone logger for `arcbench serve`: JSON lines on the given stream (stderr by default). */
-export function createServeLogger(level: LevelWithSilent, destination: NodeJS.WritableStream = process.stderr): Logger {
+/** A stand-alone logger for `arcbench serve`: JSON lines on the given stream (the CLI passes stderr). */
+export function createServeLogger(level: LevelWithSilent, destination: NodeJS.WritableStream): Logger {
   return pino({ level, redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, base: { name: 'arcbench-serve' } }, destination);
 }
