@@ -107,7 +107,7 @@ async function runCommand(configPath: string | undefined, options: RunCommandOpt
     const result = await runExperiment(experiment, {
       out: options.out,
       signal: interrupt.signal,
-      consoleLog: !tty,
+      ...(tty ? {} : { consoleLog: process.stderr }),
       progress: tty ? terminalProgress(process.stderr) : undefined,
       ...(baseline ? { baseline } : {}),
       ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),

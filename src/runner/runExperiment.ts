@@ -11,6 +11,7 @@ import type { ProgressDisplay } from './progress.ts';
 import { buildRunReport } from './results/buildRunReport.ts';
 import { collectProvenance } from './results/provenance.ts';
 import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
+import type { LineSink } from './results/readableLog.ts';
 import { createRunDirectory } from './results/runDirectory.ts';
 import { createRunLogger } from './results/runLogger.ts';
 import { RunRecorder } from './results/runRecorder.ts';
@@ -28,8 +29,8 @@ export interface RunOptions {
   out?: string;
   /** Abort to interrupt: no new episode starts, in-flight ones stop at their next step, cards close. */
   signal?: AbortSignal;
-  /** Also log plain lines to stderr (CI); run.log is always written. */
-  consoleLog?: boolean;
+  /** Also log short readable lines here (the CLI's stderr in CI); run.log is always written. */
+  consoleLog?: LineSink;
   progress?: ProgressDisplay;
   /** Compare the finished run with this baseline run and write comparison.json / comparison.md. */
   baseline?: BaselineOptions;
@@ -86,7 +87,7 @@ async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<
 function openResultsFolder(experiment: Experiment, at: Date, options: RunOptions): { runDir: string; logger: Logger } {
   const { config } = experiment;
   const runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings });
-  const logger = createRunLogger(join(runDir, 'run.log'), { console: options.consoleLog ?? false });
+  const logger = createRunLogger(join(runDir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
   return { runDir, logger };
 }
 

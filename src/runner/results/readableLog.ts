@@ -1,9 +1,8 @@
 /**
  * The run log as short lines for a person reading CI output: `12:04:31 episode finished agent=explorer
  * game=crat-a280ea19 episode=1 outcome=win actions=134 levels=6`. run.log keeps pino's JSON; this
- * stream gets the same lines and rewrites each before it reaches stderr.
+ * stream gets the same lines and rewrites each before it reaches the CLI's stderr.
  */
-import { writeSync } from 'node:fs';
 
 const LEVEL_NAMES: Record<number, string> = { 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 /** Fields every pino line has, shown in their own way (or not at all). */
@@ -41,7 +40,12 @@ export function readableLine(jsonLine: string): string {
   return [clockTime(entry.time), ...(level ? [level] : []), String(entry.msg ?? ''), ...fields].join(' ') + '\n';
 }
 
-/** A pino destination writing readable lines to a file descriptor (stderr), synchronously like run.log. */
-export function readableStream(fd = 2): { write(line: string): void } {
-  return { write: (line) => void writeSync(fd, readableLine(line)) };
+/** Where readable lines go: the CLI hands in stderr. */
+export interface LineSink {
+  write(text: string): unknown;
+}
+
+/** A pino destination that rewrites each JSON line readably into `sink`. */
+export function readableStream(sink: LineSink): LineSink {
+  return { write: (line) => sink.write(readableLine(line)) };
 }
