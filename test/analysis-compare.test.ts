@@ -61,9 +61,9 @@ describe('compareRuns', () => {
     const reseeded = run('reseeded', ['random'], episodes('random', 'crat-1', [0, 3, 1, 1], 5000));
     const row = compareRuns(baseline, reseeded).rows.find((r) => r.game === 'crat-1')!;
     expect(row.pairing).toBe('unpaired');
-    expect(row.note).toBe('episode seeds differ (different run seeds)');
+    expect(row.note).toBe('episode seeds differ (another run seed or agent label)');
     expect(row.verdict).not.toBe('identical');
-    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain('random: compared unpaired on every game: episode seeds differ (different run seeds)');
+    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain('random: compared unpaired on every game: episode seeds differ (another run seed or agent label)');
   });
 
   it('more episodes in the candidate: unpaired, counted on both sides', () => {

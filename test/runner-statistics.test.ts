@@ -200,6 +200,12 @@ describe('arcbench compare', () => {
     expect(json.status).toBe(0);
     expect((JSON.parse(json.stdout) as ComparisonDocument).threshold).toBe(1000);
 
+    const agents = arcbench(['compare', baselineDir, baselineDir, '--baseline-agent', 'random', '--candidate-agent', 'explorer', '--json']);
+    expect(agents.status).toBe(0);
+    const total = (JSON.parse(agents.stdout) as ComparisonDocument).rows.find((r) => r.game === 'total')!;
+    expect(total).toMatchObject({ agent: 'random → explorer', pairing: 'unpaired', note: 'crat-a280ea19: episode seeds differ (another run seed or agent label); flod-ce841f4d: episode seeds differ (another run seed or agent label)' });
+    expect(arcbench(['compare', baselineDir, baselineDir, '--baseline-agent', 'random']).status).toBe(2);
+
     const foreign = arcbench(['compare', baselineDir, join(dir, 'first-try')]);
     expect(foreign.status).toBe(0);
     expect(arcbench(['run', '--agent', fixture('failingAgent.ts'), '--game', 'flod', '--out', 'only-failing']).status).toBe(1);

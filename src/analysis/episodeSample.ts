@@ -41,3 +41,15 @@ export function episodesByAgentAndGame(episodes: readonly ScoredEpisode[]): Map<
   }
   return byAgent;
 }
+
+/**
+ * One agent of a run under another label, alone: so that two agents (of one run or of two) compare as
+ * if they were one agent in two runs. Their episode seeds differ, so they compare unpaired.
+ */
+export function oneAgentAs(run: RunEpisodes, agent: string, label: string): RunEpisodes {
+  return {
+    name: `${run.name} (${agent})`,
+    agents: run.agents.includes(agent) ? [label] : [],
+    episodes: run.episodes.filter((e) => e.agent === agent).map((e) => ({ ...e, agent: label })),
+  };
+}

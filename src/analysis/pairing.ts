@@ -27,7 +27,7 @@ function unpairedReason(baseline: readonly ScoredEpisode[], candidate: readonly 
   if (baseline.length !== candidate.length || baseline.some((e, i) => e.episode !== candidate[i].episode)) {
     return `different episodes (baseline ${baseline.length}, candidate ${candidate.length})`;
   }
-  if (baseline.some((e, i) => e.seed !== candidate[i].seed)) return 'episode seeds differ (different run seeds)';
+  if (baseline.some((e, i) => e.seed !== candidate[i].seed)) return 'episode seeds differ (another run seed or agent label)';
   return null;
 }
 

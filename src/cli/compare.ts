@@ -6,14 +6,17 @@
 import { Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { compareRuns } from '../analysis/compareRuns.ts';
+import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
-import { EXIT_FAILED, EXIT_OK, reportFailure } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, reportFailure } from './commandSupport.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
 interface CompareCommandOptions extends GateCommandOptions {
   markdown?: boolean;
   json?: boolean;
+  baselineAgent?: string;
+  candidateAgent?: string;
 }
 
 export function register(program: Command): void {
@@ -23,13 +26,16 @@ export function register(program: Command): void {
     .argument('<baseline>', 'run folder (or its run.json) to compare against')
     .argument('<candidate>', 'run folder (or its run.json) to judge')
     .addOption(new Option('--markdown', 'print the comparison as markdown').conflicts('json'))
-    .addOption(new Option('--json', 'print the comparison as one JSON document'));
+    .addOption(new Option('--json', 'print the comparison as one JSON document'))
+    .addOption(new Option('--baseline-agent <label>', 'compare only this agent of the baseline…'))
+    .addOption(new Option('--candidate-agent <label>', '…with this agent of the candidate (both runs may be the same folder)'));
   addGateOptions(command)
     .addHelpText(
       'after',
       `
 Episodes pair by (agent label, game, episode index) when their seeds match: runs of one config with one
 seed pair. Others are compared as independent samples, and the output says so.
+Two agents, of one run or of two: arcbench compare RUN RUN --baseline-agent random --candidate-agent explorer
 Verdicts: better / worse (the whole 95% interval above / below zero), no significant change, identical.
 Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a regression under
 --fail-on-regression; 2 the runs cannot be compared (no common agent or game) or a folder is unreadable.`,
@@ -41,8 +47,17 @@ Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a r
 
 function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): number {
   try {
-    const baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
-    const candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
+    let baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
+    let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
+    if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {
+      if (options.baselineAgent === undefined || options.candidateAgent === undefined) {
+        process.stderr.write('arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n');
+        return EXIT_USAGE;
+      }
+      const label = `${options.baselineAgent} → ${options.candidateAgent}`;
+      baseline = oneAgentAs(baseline, options.baselineAgent, label);
+      candidate = oneAgentAs(candidate, options.candidateAgent, label);
+    }
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
