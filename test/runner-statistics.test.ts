@@ -55,38 +55,43 @@ async function validJunit(runDir: string): Promise<string> {
   return xml;
 }
 
+// Run folders the compare tests read, made here so that no test depends on another's output.
 const baselineDir = join(dir, 'baseline');
+const rerunDir = join(dir, 'rerun');
+const weakDir = join(dir, 'weak');
 beforeAll(async () => {
-  await runExperiment(await loadExperiment(experimentFile('nightly')), { out: baselineDir });
+  const nightly = await loadExperiment(experimentFile('nightly'));
+  await runExperiment(nightly, { out: baselineDir });
+  await runExperiment(nightly, { out: rerunDir });
+  await runExperiment(await loadExperiment(experimentFile('weakened', fixture('weakExplorer.ts'))), { out: weakDir });
 });
 
 describe('the regression gate (done when)', () => {
   it('an identical rerun (same seed, in-process) compares as identical and exits 0 under --fail-on-regression', async () => {
-    const result = arcbench(['run', 'nightly.yaml', '--out', 'rerun', '--baseline', baselineDir, '--fail-on-regression', '--per-game']);
+    const result = arcbench(['run', 'nightly.yaml', '--out', 'rerun-gated', '--baseline', baselineDir, '--fail-on-regression', '--per-game']);
     expect(result.stderr).not.toMatch(/regression against/);
     expect(result.status).toBe(0);
-    const comparison = readJson<ComparisonDocument>(join(dir, 'rerun', 'comparison.json'));
+    const comparison = readJson<ComparisonDocument>(join(dir, 'rerun-gated', 'comparison.json'));
     expect(comparison.rows.length).toBe(6);
     expect(comparison.rows.every((row) => row.verdict === 'identical' && row.pairing === 'paired')).toBe(true);
     expect(comparison.failed).toBe(false);
     expect(result.stdout).toContain('identical');
-    await validJunit(join(dir, 'rerun'));
+    await validJunit(join(dir, 'rerun-gated'));
   });
 
   it('a candidate whose explorer label plays a weakened agent exits 1, in junit.xml and the step summary', async () => {
-    experimentFile('weakened', fixture('weakExplorer.ts'));
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '# earlier steps\n');
-    const result = arcbench(['run', 'weakened.yaml', '--out', 'weak', '--baseline', baselineDir, '--fail-on-regression'], { GITHUB_STEP_SUMMARY: summary });
+    const result = arcbench(['run', 'weakened.yaml', '--out', 'weak-gated', '--baseline', baselineDir, '--fail-on-regression'], { GITHUB_STEP_SUMMARY: summary });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`arcbench run: regression against ${baselineDir}; see comparison.md in the results folder`);
 
-    const comparison = readJson<ComparisonDocument>(join(dir, 'weak', 'comparison.json'));
+    const comparison = readJson<ComparisonDocument>(join(dir, 'weak-gated', 'comparison.json'));
     expect(comparison.regressions.map((r) => `${r.agent} ${r.game}`)).toEqual(['explorer total']);
     const random = comparison.rows.find((r) => r.agent === 'random' && r.game === 'total')!;
     expect(random.verdict).toBe('identical');
 
-    const xml = await validJunit(join(dir, 'weak'));
+    const xml = await validJunit(join(dir, 'weak-gated'));
     expect(xml).toMatch(/<testcase classname="explorer" name="total">\s*<failure message="regressed against [^"]+" type="regression"\/>/);
     expect(xml).toMatch(/<testsuite name="random"[^>]* failures="0"/);
 
@@ -190,13 +195,13 @@ describe('quick overrides and a first try', () => {
 
 describe('arcbench compare', () => {
   it('prints the comparison as a table, markdown or JSON; exits 2 with a sentence when runs cannot be compared', () => {
-    const table = arcbench(['compare', baselineDir, join(dir, 'rerun'), '--per-game']);
+    const table = arcbench(['compare', baselineDir, rerunDir, '--per-game']);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/│ explorer │ flod-ce841f4d │ +4 \/ 4 │/);
-    const markdown = arcbench(['compare', baselineDir, join(dir, 'weak'), '--markdown', '--fail-on-regression']);
+    const markdown = arcbench(['compare', baselineDir, weakDir, '--markdown', '--fail-on-regression']);
     expect(markdown.status).toBe(1);
     expect(markdown.stdout).toContain('| explorer | **total** |');
-    const json = arcbench(['compare', baselineDir, join(dir, 'weak', 'run.json'), '--json', '--threshold', '1000']);
+    const json = arcbench(['compare', baselineDir, join(weakDir, 'run.json'), '--json', '--threshold', '1000']);
     expect(json.status).toBe(0);
     expect((JSON.parse(json.stdout) as ComparisonDocument).threshold).toBe(1000);
 
@@ -206,8 +211,6 @@ describe('arcbench compare', () => {
     expect(total).toMatchObject({ agent: 'random → explorer', pairing: 'unpaired', note: 'crat-a280ea19: episode seeds differ (another run seed or agent label); flod-ce841f4d: episode seeds differ (another run seed or agent label)' });
     expect(arcbench(['compare', baselineDir, baselineDir, '--baseline-agent', 'random']).status).toBe(2);
 
-    const foreign = arcbench(['compare', baselineDir, join(dir, 'first-try')]);
-    expect(foreign.status).toBe(0);
     expect(arcbench(['run', '--agent', fixture('failingAgent.ts'), '--game', 'flod', '--out', 'only-failing']).status).toBe(1);
     const noCommonAgent = arcbench(['compare', baselineDir, join(dir, 'only-failing')]);
     expect(noCommonAgent.status).toBe(2);
