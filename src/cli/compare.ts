@@ -9,7 +9,8 @@ import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, reportFailure } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
 interface CompareCommandOptions extends GateCommandOptions {

@@ -12,7 +12,8 @@ import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
 import { readRunFolder } from '../runner/results/runFolder.ts';
 import { type RunResult, runExperiment } from '../runner/runExperiment.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, reportFailure } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
 import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
