@@ -20,7 +20,10 @@ const frameResponse: fc.Arbitrary<FrameResponse> = fc.record({
   state: fc.constantFrom(...GAME_STATES),
   levels_completed: fc.integer({ min: 0, max: 254 }),
   win_levels: fc.integer({ min: 0, max: 254 }),
-  action_input: fc.record({ id: fc.integer({ min: 0, max: 7 }), data: fc.dictionary(fc.string(), fc.jsonValue()), reasoning: fc.option(fc.jsonValue(), { nil: undefined }) }, { requiredKeys: ['id', 'data'] }),
+  action_input: fc.record(
+    { id: fc.integer({ min: 0, max: 7 }), data: fc.dictionary(fc.string(), fc.jsonValue()), reasoning: fc.option(fc.jsonValue(), { nil: undefined }) },
+    { requiredKeys: ['id', 'data'] },
+  ),
   available_actions: fc.array(fc.constantFrom(...GAME_ACTION_IDS), { maxLength: 7 }),
   full_reset: fc.boolean(),
 });

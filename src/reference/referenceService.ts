@@ -220,8 +220,7 @@ export class ReferenceService {
   private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
     const game = this.findGame(request.game_id);
     const session = this.liveSession(caller, request.guid!, game);
-    if (session.state !== 'NOT_FINISHED')
-      throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
     const input: GameInput = actionId === CLICK_ACTION_ID ? { id: CLICK_ACTION_ID, x: request.x!, y: request.y! } : { id: actionId };
     const result = session.play.step(input);
     const run = session.run;
