@@ -31,4 +31,6 @@ const ERROR_NAMES = new Set([
   'KeysError',
   'RunFolderError',
   'RunsNotComparableError',
+  'QueueRunError',
+  'QueueUnreachableError',
 ]);

@@ -15,7 +15,8 @@ interface FakeSpec {
 function matrix(agents: number, games: number, episodes: number): FakeSpec[] {
   const specs: FakeSpec[] = [];
   for (let index = 0; index < episodes; index++)
-    for (let g = 0; g < games; g++) for (let a = 0; a < agents; a++) specs.push({ agent: { label: `agent${a}` }, game: { game_id: `gm${g}-0000000${g}` }, index });
+    for (let g = 0; g < games; g++)
+      for (let a = 0; a < agents; a++) specs.push({ agent: { label: `agent${a}` }, game: { game_id: `gm${g}-0000000${g}` }, index });
   return specs;
 }
 
@@ -50,15 +51,21 @@ describe('--shard parsing', () => {
 describe('the cut', () => {
   it('puts every planned episode in exactly one shard, with even shares, whatever the plan and n', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }), (agents, games, episodes, count) => {
-        const plan = matrix(agents, games, episodes);
-        const shards = Array.from({ length: count }, (_, index) => episodesOfShard(plan, { index, count }));
-        const keys = shards.flat().map(keyOfSpec);
-        expect(new Set(keys).size).toBe(keys.length);
-        expect(new Set(keys)).toEqual(new Set(plan.map(keyOfSpec)));
-        const sizes = shards.map((s) => s.length);
-        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 12 }),
+        (agents, games, episodes, count) => {
+          const plan = matrix(agents, games, episodes);
+          const shards = Array.from({ length: count }, (_, index) => episodesOfShard(plan, { index, count }));
+          const keys = shards.flat().map(keyOfSpec);
+          expect(new Set(keys).size).toBe(keys.length);
+          expect(new Set(keys)).toEqual(new Set(plan.map(keyOfSpec)));
+          const sizes = shards.map((s) => s.length);
+          expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 

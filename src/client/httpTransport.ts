@@ -16,7 +16,7 @@ import type { ServiceBase } from './http/baseUrl.ts';
 import { CardCookieJars } from './http/cardCookieJars.ts';
 import { exchange } from './http/exchange.ts';
 import type { ExchangeRequest, ExchangeSettings, ExchangeTrace } from './http/exchange.ts';
-import { HOSTED_RATE_LIMIT, rateLimiterForOrigin } from './http/originRateLimiter.ts';
+import { defaultRateLimit, rateLimiterForOrigin } from './http/originRateLimiter.ts';
 import type { OriginRateLimiter, RateLimit } from './http/originRateLimiter.ts';
 import { DEFAULT_RETRY_POLICY } from './http/retryPolicy.ts';
 import type { RetryCause, RetryPolicy } from './http/retryPolicy.ts';
@@ -90,7 +90,7 @@ export class HttpTransport implements Transport {
       maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
       maxTotalWaitMs: options.maxRetryWaitMs ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs,
     };
-    const rateLimit = options.rateLimit ?? (this.base.loopback ? false : HOSTED_RATE_LIMIT);
+    const rateLimit = options.rateLimit ?? defaultRateLimit(this.base.loopback);
     const logger = options.logger;
     const limiter =
       options.sharedLimiter ??

@@ -7,6 +7,13 @@ import { emptyUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
 import type { RecordedRun } from './runLedger.ts';
 
+/** An attempt at an episode that a worker started and never finished. */
+export interface LostAttempt {
+  worker: string;
+  card_id: string;
+  started_at: string;
+}
+
 export interface EpisodeRecord {
   agent: string;
   game_id: string;
@@ -31,6 +38,11 @@ export interface EpisodeRecord {
   /** Model usage the agent reported (all zero for agents that call no model). */
   usage: UsageTotals;
   recording: string | null;
+  /**
+   * Worker pool only: earlier attempts at this episode lost with their worker (it died or stalled); each
+   * session's actions stay on that worker's card. This record is of a new session from a new RESET.
+   */
+  lost_attempts?: LostAttempt[];
   started_at: string;
   wall_seconds: number;
 }

@@ -36,8 +36,10 @@ export function runKeys(runId: string) {
     attempts: `${base}:attempts`,
     /** worker id → its transport's request counts (hash), written when it leaves the run. */
     stats: `${base}:stats`,
+    /** worker id → why it cannot play this run (hash), for the coordinator to tell the user. */
+    refusals: `${base}:refusals`,
     all(): string[] {
-      return [this.meta, this.state, this.workers, this.cards, this.attempts, this.stats];
+      return [this.meta, this.state, this.workers, this.cards, this.attempts, this.stats, this.refusals];
     },
   };
 }

@@ -32,7 +32,9 @@ export const runMetaSchema = z.object({
   config_file_relative: z.string(),
   config_text: z.string(),
   overrides: z.record(z.string(), z.unknown()),
+  /** The plan's fingerprint hash and the game ids it was taken over: a worker's experiment must give the same. */
   plan_hash: z.string(),
+  games: z.array(z.string()),
   target: workerTargetSchema,
   /** The request budget all workers share (null: none). */
   rate_limit: z.object({ requests: z.number(), interval_ms: z.number() }).nullable(),
@@ -60,7 +62,9 @@ export function parseRunMeta(text: string | null, runId: string): RunMeta {
   }
   const format = (raw as { format?: unknown } | null)?.format;
   if (format !== QUEUE_FORMAT) {
-    throw new QueueRunError(`run ${runId} was queued in layout ${String(format)}, this worker reads ${QUEUE_FORMAT}; run workers of the coordinator's arcbench version`);
+    throw new QueueRunError(
+      `run ${runId} was queued in layout ${String(format)}, this worker reads ${QUEUE_FORMAT}; run workers of the coordinator's arcbench version`,
+    );
   }
   const parsed = runMetaSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new QueueRunError(`run ${runId}: its description in Redis is damaged:\n${issueLines(parsed.error.issues).join('\n')}`);

@@ -15,7 +15,8 @@ export interface WorkerTransport {
   readonly description: string;
 }
 
-export async function openWorkerTarget(experiment: Experiment, meta: RunMeta, redis: Redis): Promise<WorkerTransport> {
+/** `concurrency`: this worker's episodes in flight, one connection each (the experiment's concurrency is the coordinator's). */
+export async function openWorkerTarget(experiment: Experiment, meta: RunMeta, redis: Redis, concurrency: number): Promise<WorkerTransport> {
   if (meta.target.kind === 'reference') return { transport: referenceTransport(undefined), description: 'in-process' };
   const { target: configTarget } = experiment.config;
   const apiKey = meta.target.api_key_from_config && typeof configTarget === 'object' && 'url' in configTarget ? configTarget.api_key : LOCAL_KEY;
@@ -26,6 +27,7 @@ export async function openWorkerTarget(experiment: Experiment, meta: RunMeta, re
     baseUrl: meta.target.url,
     apiKey,
     ...httpOptions(experiment.config),
+    connections: Math.max(1, Math.min(concurrency, 64)),
     ...(limit === undefined ? { rateLimit: false as const } : { sharedLimiter: sharedRateLimiter(redis, origin, apiKey, limit) }),
   });
   return { transport, description: transport.target };
