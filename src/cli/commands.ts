@@ -11,6 +11,7 @@ export interface CommandModule {
 
 export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
+  resume: () => import('./resume.ts'),
   validate: () => import('./validate.ts'),
   plan: () => import('./plan.ts'),
   schema: () => import('./schema.ts'),
