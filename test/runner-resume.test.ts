@@ -103,6 +103,18 @@ describe('the plan fingerprint', () => {
     ]);
   });
 
+  it('keeps secret-named params out of the fingerprint: a rotated key changes no episode', async () => {
+    writeFileSync(
+      join(dir, 'keyed.ts'),
+      "import { defineAgent, z, stop } from 'arcbench';\nexport default defineAgent({ name: 'keyed', params: z.strictObject({ api_key: z.string(), depth: z.int() }), create: () => ({ act: () => stop() }) });\n",
+    );
+    const keyed = (key: string, depth: number) => fingerprintOf(`name: k\nagents: [{ use: ./keyed.ts, params: { api_key: ${key}, depth: ${depth} } }]\n`);
+    const first = await keyed('sk-one', 2);
+    expect(JSON.stringify(first)).not.toContain('sk-one');
+    expect(fingerprintDifferences(first, await keyed('sk-two', 2))).toEqual([]);
+    expect(fingerprintDifferences(first, await keyed('sk-two', 3))).toEqual(['agents[keyed].params (was {"api_key":"[redacted]","depth":2}, now {"api_key":"[redacted]","depth":3})']);
+  });
+
   it('canonical JSON does not depend on key order, and round-trips JSON values', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -8,7 +8,8 @@ import { Buffer } from 'node:buffer';
 import type { GameActionId } from './actions.ts';
 import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
-import { frameResponseMetaSchema, formatIssues, GAME_STATES } from './schemas.ts';
+import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
+import { formatIssues } from './zodIssues.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
 import { framesFromRows, GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 

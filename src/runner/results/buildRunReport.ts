@@ -4,6 +4,7 @@
  * builder makes the report an attempt starts with (status `running`) and the one it ends with.
  */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
@@ -61,7 +62,7 @@ function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResul
       label: agent.label,
       use: agent.use,
       agent: agent.definition.name,
-      params: agent.params,
+      params: redactSecretFields(agent.params),
       card_id: latest?.card_id ?? '',
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,

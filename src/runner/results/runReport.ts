@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Scorecard } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
-import { issueLines } from '../../protocol/index.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 /**
@@ -197,7 +197,7 @@ export function readRunReport(runDir: string): RunReport {
   if (typeof format === 'string' && format !== RUN_FORMAT) {
     throw new RunFolderError(`${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`);
   }
-  const parsed = runReportSchema.safeParse(raw);
+  const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
   return parsed.data;
 }

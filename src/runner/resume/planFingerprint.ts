@@ -5,6 +5,7 @@
  * changed instead of only that something did.
  */
 import { createHash } from 'node:crypto';
+import { redactSecretFields } from '../../redaction.ts';
 import type { Experiment } from '../config/loader.ts';
 import type { Plan } from '../plan.ts';
 import type { PlanFingerprint } from '../results/runReport.ts';
@@ -23,7 +24,8 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Agents and games are sorted: their order in the file changes the order episodes start in, not what
- * any episode is (seeds derive from label, game and index).
+ * any episode is (seeds derive from label, game and index). Params are kept with their secret-named
+ * fields redacted: the fingerprint goes into run.json, and a rotated API key changes no episode.
  */
 export function planFingerprint(experiment: Experiment, plan: Plan): PlanFingerprint & { planned_episodes: number } {
   const { config } = experiment;
@@ -33,7 +35,7 @@ export function planFingerprint(experiment: Experiment, plan: Plan): PlanFingerp
     seed: config.seed,
     episodes: config.episodes,
     budgets: JSON.parse(canonicalJson(budgets)) as Record<string, unknown>,
-    agents: experiment.agents.map((a) => ({ label: a.label, use: a.use, params: a.params })).sort((a, b) => byText(a.label, b.label)),
+    agents: experiment.agents.map((a) => ({ label: a.label, use: a.use, params: redactSecretFields(a.params) })).sort((a, b) => byText(a.label, b.label)),
     games: plan.games.map((g) => g.game_id).sort(byText),
   };
   const hash = createHash('sha256').update(canonicalJson(inputs)).digest('hex');
