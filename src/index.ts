@@ -63,4 +63,8 @@ export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/run
 export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
 export { parseEpisodeLog } from './runner/results/episodeLog.ts';
 export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
+export type { CardEntry, AttemptEntry, PlanFingerprint } from './runner/results/runReport.ts';
+export { readRunFolder, currentEpisodes } from './runner/results/runFolder.ts';
+export type { RunFolder } from './runner/results/runFolder.ts';
+export { loadExperimentForResume } from './runner/resume/loadForResume.ts';
 export { BUILT_IN_AGENTS, loadAgent } from './agent/pluginLoader.ts';

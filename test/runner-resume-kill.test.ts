@@ -226,6 +226,9 @@ describe('resume after kill -9', () => {
     const keys = currentEpisodes(folder.records).map((e) => `${e.agent}/${e.game_id}/${e.episode}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.length).toBe(PLANNED);
+    // Runs are numbered across attempts in the order they began: no number twice.
+    const sequences = folder.records.flatMap((e) => e.runs.map((r) => r.sequence));
+    expect(new Set(sequences).size).toBe(sequences.length);
     expect(report).toMatchObject({ status: 'completed', totals: { planned_episodes: PLANNED, episodes: PLANNED, skipped_episodes: 0, errors: 0 } });
     expect(report.attempts.map((a) => a.status)).toEqual(['died', 'completed']);
     expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);

@@ -79,7 +79,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   );
   const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, prior: setup.kept, attempt: setup.attempt, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const outcome = await schedule({ experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal });
+  const outcome = await schedule({ experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence });
 
   const finished = finishedAttempt(attempt, recorder, outcome);
   const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time' };

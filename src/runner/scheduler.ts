@@ -24,6 +24,8 @@ export interface ScheduledRun {
   readonly logger: Logger;
   /** Told of each card as it opens and closes (run.json is rewritten on each). */
   readonly cardEvents?: CardEvents;
+  /** The number of this attempt's first run: a resume goes on after the runs of earlier attempts. */
+  readonly firstRunSequence?: number;
 }
 
 export interface ScheduleOutcome {
@@ -55,7 +57,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   const { experiment, plan, target, stop, recorder } = run;
   const { config } = experiment;
   const queue = new PQueue({ concurrency: config.concurrency });
-  let runSequence = 0;
+  let runSequence = run.firstRunSequence ?? 0;
   stop.signal.addEventListener('abort', () => queue.clear(), { once: true });
   for (const spec of plan.episodes) {
     void queue.add(async () => {

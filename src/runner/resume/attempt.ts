@@ -33,6 +33,8 @@ export interface AttemptSetup {
   readonly superseded: readonly EpisodeRecord[];
   /** Planned episodes this attempt plays, in plan order. */
   readonly toPlay: readonly EpisodeSpec[];
+  /** Runs are numbered across the whole run in the order they began: this attempt's first number. */
+  readonly firstRunSequence: number;
   /** Sentences the user should read (a folder moved aside, cards that could not be closed). */
   readonly notes: readonly string[];
 }
@@ -89,6 +91,14 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     kept: [],
     superseded: [],
     toPlay: plan.episodes,
+    firstRunSequence: 0,
     notes,
   };
+}
+
+/** One past the highest run number in `records`: where the next attempt's numbering starts. */
+export function nextRunSequence(records: Iterable<EpisodeRecord>): number {
+  let next = 0;
+  for (const record of records) for (const run of record.runs) next = Math.max(next, run.sequence + 1);
+  return next;
 }

@@ -11,7 +11,7 @@ import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog 
 import { createRunLogger } from '../results/runLogger.ts';
 import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
-import type { AttemptSetup } from './attempt.ts';
+import { type AttemptSetup, nextRunSequence } from './attempt.ts';
 import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
@@ -108,6 +108,7 @@ export async function resumedAttempt(
     kept: selection.kept,
     superseded: selection.superseded,
     toPlay: selection.toPlay,
+    firstRunSequence: nextRunSequence(folder.records),
     notes,
   };
 }
