@@ -9,11 +9,13 @@ import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
+import type { ScoredCard } from '../../reference/scoring.ts';
 import { scoreDifferences, scoreEpisodes } from './localScoring.ts';
 import {
   type AgentResult,
   type AttemptEntry,
   type CardEntry,
+  type LocalScore,
   type PlanFingerprint,
   type Provenance,
   RUN_FORMAT,
@@ -54,6 +56,10 @@ function cardsWithDifferences(run: RunSnapshot): CardEntry[] {
   }));
 }
 
+function withoutRuns(card: ScoredCard): LocalScore {
+  return { ...card, environments: card.environments.map(({ runs: _runs, ...environment }) => environment) };
+}
+
 function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResult[] {
   const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
@@ -66,7 +72,7 @@ function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResul
       card_id: latest?.card_id ?? '',
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,
-      local_score: scoreEpisodes(episodes.filter((e) => e.agent === agent.label)),
+      local_score: withoutRuns(scoreEpisodes(episodes.filter((e) => e.agent === agent.label))),
       score_differences: latest?.score_differences ?? null,
     };
   });

@@ -8,6 +8,7 @@ import { renameSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Scorecard } from '../../protocol/index.ts';
+import type { EnvironmentEntry } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
@@ -22,6 +23,13 @@ export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'inter
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
+
+/**
+ * A card scored locally, as run.json keeps it: the scorecard's scores and totals per environment and
+ * overall, without each environment's list of runs (one per episode, in episodes.jsonl already; kept
+ * here they made run.json of a 10,000-episode run ten megabytes, rewritten on every card).
+ */
+export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
 export const provenanceSchema = z.looseObject({
@@ -45,8 +53,8 @@ export const agentResultSchema = z.looseObject({
   /** That card as the service returned it on close; null when closing failed. */
   scorecard: serviceObject<Scorecard>().nullable(),
   close_error: z.string().nullable(),
-  /** The agent's finished episodes of all attempts, scored here with the service's scoring code. */
-  local_score: serviceObject<ScoredCard>(),
+  /** The agent's finished episodes of all attempts, scored here with the service's scoring code (see LocalScore). */
+  local_score: serviceObject<LocalScore>(),
   /** Where that card and the local score of the episodes played on it differ (empty: they agree); null without a closed card. */
   score_differences: z.array(z.string()).nullable(),
 });
