@@ -275,5 +275,11 @@ describe('arcbench run and resume, on the command line', () => {
     const notARun = await runArcbench(['resume', dir], dir);
     expect(notARun.code).toBe(2);
     expect(notARun.stderr).toContain('cannot read run.json');
+    const diedEarly = join(dir, 'died-early');
+    mkdirSync(diedEarly);
+    writeFileSync(join(diedEarly, 'run.log'), '');
+    const early = await runArcbench(['resume', diedEarly], dir);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain(`has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${diedEarly} --force`);
   }, 60_000);
 });

@@ -1,11 +1,13 @@
 /**
  * The experiment a resume continues: the file that made the run (or the one the user names), with the
  * command-line overrides the run started with applied again, so `--seed 7` need not be repeated. The
- * run folder is read first, so a folder that is not a run is reported before any config problem.
+ * run folder is checked first, so a folder that is not a run, or is still being run, is reported before
+ * any config problem.
  */
 import { existsSync } from 'node:fs';
 import { type Experiment, loadExperiment } from '../config/loader.ts';
-import { type RunReport, RunFolderError, readRunReport } from '../results/runReport.ts';
+import { type RunReport, RunFolderError } from '../results/runReport.ts';
+import { readResumableReport } from './resumedAttempt.ts';
 
 export interface ResumeLoadOptions {
   /** The experiment file; default: the one run.json names. */
@@ -15,7 +17,7 @@ export interface ResumeLoadOptions {
 }
 
 export async function loadExperimentForResume(runDir: string, options: ResumeLoadOptions = {}): Promise<Experiment> {
-  const report = readRunReport(runDir);
+  const report = readResumableReport(runDir);
   const file = options.configPath ?? report.config_file;
   if (options.configPath === undefined && !existsSync(file)) {
     throw new RunFolderError(`${runDir}: the experiment file that made this run, ${file}, is gone; name it: arcbench run <config> --resume ${runDir}`);

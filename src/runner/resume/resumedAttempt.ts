@@ -3,13 +3,14 @@
  * experiment still plans the same episodes), tidy what a killed process left (temp files, a torn last
  * line), settle the cards earlier attempts left open, and choose the episodes to play.
  */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Experiment } from '../config/loader.ts';
 import type { Plan } from '../plan.ts';
 import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../results/runFolder.ts';
 import { createRunLogger } from '../results/runLogger.ts';
-import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport } from '../results/runReport.ts';
+import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
 import { type AttemptSetup, nextRunSequence } from './attempt.ts';
 import { fingerprintDifferences } from './planFingerprint.ts';
@@ -32,13 +33,13 @@ function processAlive(pid: number): boolean {
 }
 
 /** Refuses a folder a live process still writes: two writers would mix their episodes. */
-function checkNotBusy(folder: RunFolder): void {
-  for (const attempt of folder.report.attempts) {
+function checkNotBusy(dir: string, report: RunReport): void {
+  for (const attempt of report.attempts) {
     if (attempt.status !== 'running' || attempt.pid === process.pid) continue;
     if (attempt.hostname !== hostname()) continue; // another machine's process cannot be asked; its run.json says running
     if (processAlive(attempt.pid)) {
       throw new RunFolderError(
-        `${folder.dir}: attempt ${attempt.attempt} of this run is still running (process ${attempt.pid}); stop it (Ctrl-C) before resuming`,
+        `${dir}: attempt ${attempt.attempt} of this run is still running (process ${attempt.pid}); stop it (Ctrl-C) before resuming`,
         'RUN_FOLDER_BUSY',
       );
     }
@@ -65,10 +66,28 @@ export function nextAttempt(report: RunReport): number {
   return Math.max(...report.attempts.map((a) => a.attempt)) + 1;
 }
 
-/** Reads and checks the folder before anything is opened; a RunFolderError says what is wrong. */
+function checkStarted(dir: string): void {
+  if (existsSync(join(dir, 'run.log')) && !existsSync(join(dir, 'run.json'))) {
+    // The first run.json is written before any card opens: a run that died earlier played nothing.
+    throw new RunFolderError(`${dir} has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${dir} --force`);
+  }
+}
+
+/** run.json of a folder to resume, after the checks below; a RunFolderError says what is wrong. */
+export function readResumableReport(runDir: string): RunReport {
+  const dir = resolve(runDir);
+  checkStarted(dir);
+  const report = readRunReport(dir);
+  checkNotBusy(dir, report);
+  return report;
+}
+
+/** Reads and checks the whole folder before anything is opened; a RunFolderError says what is wrong. */
 export function openResumableFolder(options: ResumeOptions): RunFolder {
-  const folder = readRunFolder(resolve(options.runDir));
-  checkNotBusy(folder);
+  const dir = resolve(options.runDir);
+  checkStarted(dir);
+  const folder = readRunFolder(dir);
+  checkNotBusy(dir, folder.report);
   return folder;
 }
 
