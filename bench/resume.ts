@@ -50,7 +50,7 @@ async function makeFolder(dir: string): Promise<string> {
     if (sample === undefined) throw new Error(`bench resume: the small run played no episode of ${game}`);
     for (let episode = 0; episode < EPISODES_PER_GAME; episode++) lines.push(JSON.stringify({ ...sample, episode }));
   }
-  writeFileSync(join(out, 'episodes.jsonl'), lines.join('\n') + '\n');
+  writeFileSync(join(out, 'episodes.jsonl'), `${lines.join('\n')}\n`);
   return out;
 }
 

@@ -30,4 +30,6 @@ const ERROR_NAMES = new Set([
   'GridCodecError',
   'FrameResponseDecodeError',
   'KeysError',
+  'RunFolderError',
+  'RunsNotComparableError',
 ]);

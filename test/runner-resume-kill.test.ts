@@ -31,7 +31,7 @@ interface Trap {
   game: string;
   episode: number;
   step: number;
-  then: 'freeze' | 'wait';
+  mode: 'freeze' | 'wait';
 }
 
 function experimentYaml(options: { target: string; marker: string; trap: Trap; concurrency: number; description?: string }): string {
@@ -44,7 +44,7 @@ function experimentYaml(options: { target: string; marker: string; trap: Trap; c
     'agents:',
     `  - use: ${JSON.stringify(TRAP_AGENT)}`,
     '    label: trap',
-    `    params: { trap: { game: ${trap.game}, episode: ${trap.episode}, step: ${trap.step}, then: ${trap.then}, marker: ${JSON.stringify(options.marker)} } }`,
+    `    params: { trap: { game: ${trap.game}, episode: ${trap.episode}, step: ${trap.step}, mode: ${trap.mode}, marker: ${JSON.stringify(options.marker)} } }`,
     '  - use: random',
     `episodes: ${EPISODES}`,
     'seed: 11',
@@ -115,7 +115,7 @@ interface Scenario {
 
 const afterCardsOpened: Scenario = {
   name: 'after the cards opened',
-  trap: { game: 'flod', episode: 0, step: 0, then: 'freeze' },
+  trap: { game: 'flod', episode: 0, step: 0, mode: 'freeze' },
   concurrency: 2,
   async reach(run, out, marker) {
     await waitUntil(() => existsSync(marker), 'the trap at the first episode');
@@ -126,7 +126,7 @@ const afterCardsOpened: Scenario = {
 
 const midEpisodes: Scenario = {
   name: 'in the middle of episodes',
-  trap: { game: 'lamp', episode: 1, step: 5, then: 'freeze' },
+  trap: { game: 'lamp', episode: 1, step: 5, mode: 'freeze' },
   concurrency: 2,
   async reach(run, out, marker) {
     await waitUntil(() => existsSync(marker), 'the trap in episode 1 of lamp');
@@ -139,7 +139,7 @@ const midEpisodes: Scenario = {
 const whileWritingReport: Scenario = {
   name: 'while writing run.json as the first card closes',
   // One episode at a time: while the trap waits, nothing else moves, and the pipe goes in place.
-  trap: { game: 'lamp', episode: EPISODES - 1, step: 3, then: 'wait' },
+  trap: { game: 'lamp', episode: EPISODES - 1, step: 3, mode: 'wait' },
   concurrency: 1,
   bigReport: true,
   async reach(run, out, marker) {
@@ -160,7 +160,7 @@ const whileWritingReport: Scenario = {
 
 const whileClosingCards: Scenario = {
   name: 'while closing cards (the second close held by a proxy)',
-  trap: { game: 'none', episode: 0, step: 0, then: 'freeze' },
+  trap: { game: 'none', episode: 0, step: 0, mode: 'freeze' },
   concurrency: 2,
   async reach(run, out, _marker, proxy) {
     await proxy!.held;
@@ -253,18 +253,26 @@ describe('resume after kill -9', () => {
     [afterCardsOpened.name, afterCardsOpened, 'resume'],
     [midEpisodes.name, midEpisodes, 'run --resume'],
     [whileWritingReport.name, whileWritingReport, 'resume'],
-  ] as const)('in-process: killed %s, resumed: every episode once, the same scores', async (_name, scenario, form) => {
-    await killAndResume(scenario, 'in-process', form);
-  }, 90_000);
+  ] as const)(
+    'in-process: killed %s, resumed: every episode once, the same scores',
+    async (_name, scenario, form) => {
+      await killAndResume(scenario, 'in-process', form);
+    },
+    90_000,
+  );
 
   it.each([
     [afterCardsOpened.name, afterCardsOpened, 'run --resume'],
     [midEpisodes.name, midEpisodes, 'resume'],
     [whileClosingCards.name, whileClosingCards, 'resume'],
     [whileWritingReport.name, whileWritingReport, 'run --resume'],
-  ] as const)('over HTTP (serve --backends 3): killed %s, resumed: every episode once, every card closed on the server', async (_name, scenario, form) => {
-    await killAndResume(scenario, 'http', form);
-  }, 90_000);
+  ] as const)(
+    'over HTTP (serve --backends 3): killed %s, resumed: every episode once, every card closed on the server',
+    async (_name, scenario, form) => {
+      await killAndResume(scenario, 'http', form);
+    },
+    90_000,
+  );
 
   it('plays an episode that was in flight at the kill again from a new RESET', async () => {
     const folder = readRunFolder(join(dir, 'in-process-in-the-middle-of-episodes'));

@@ -37,7 +37,8 @@ const BASE = 'name: x\nagents: [{ use: random }, { use: explorer }]\nepisodes: 2
 
 /** The fields a resume reads; the rest of a record does not matter here. */
 function recordOf(agent: string, gameId: string, episode: number): EpisodeRecord {
-  return { agent, game_id: gameId, episode, attempt: 1, outcome: 'budget', runs: [], actions: 1, card_id: 'c1' } as Partial<EpisodeRecord> as EpisodeRecord;
+  const fields = { agent, game_id: gameId, episode, seed: 1, attempt: 1, outcome: 'budget', baselines: [1], runs: [], actions: 1, card_id: 'c1' };
+  return fields as Partial<EpisodeRecord> as EpisodeRecord;
 }
 
 describe('what a resume plays', () => {
@@ -92,7 +93,9 @@ describe('the plan fingerprint', () => {
 
   it('names each change that changes episodes', async () => {
     const before = await fingerprintOf(BASE);
-    const after = await fingerprintOf('name: x\nagents: [{ use: random, params: { click_bias: 0.5 } }, { use: explorer, label: scout }]\nepisodes: 3\nseed: 4\nbudgets: { max_actions: 10 }\n');
+    const after = await fingerprintOf(
+      'name: x\nagents: [{ use: random, params: { click_bias: 0.5 } }, { use: explorer, label: scout }]\nepisodes: 3\nseed: 4\nbudgets: { max_actions: 10 }\n',
+    );
     expect(fingerprintDifferences(before, after)).toEqual([
       'seed (was 3, now 4)',
       'episodes (was 2, now 3)',
@@ -112,7 +115,9 @@ describe('the plan fingerprint', () => {
     const first = await keyed('sk-one', 2);
     expect(JSON.stringify(first)).not.toContain('sk-one');
     expect(fingerprintDifferences(first, await keyed('sk-two', 2))).toEqual([]);
-    expect(fingerprintDifferences(first, await keyed('sk-two', 3))).toEqual(['agents[keyed].params (was {"api_key":"[redacted]","depth":2}, now {"api_key":"[redacted]","depth":3})']);
+    expect(fingerprintDifferences(first, await keyed('sk-two', 3))).toEqual([
+      'agents[keyed].params (was {"api_key":"[redacted]","depth":2}, now {"api_key":"[redacted]","depth":3})',
+    ]);
   });
 
   it('canonical JSON does not depend on key order, and round-trips JSON values', () => {
@@ -140,8 +145,8 @@ describe('reading episodes.jsonl back', () => {
   });
 
   it('names a damaged line anywhere else', () => {
-    expect(() => parseEpisodeLines(`${line(0)}\n{"agent": 1}\n${line(2)}\n`, 'e.jsonl')).toThrow(/^e\.jsonl: line 2 is not an episode record \(no key/);
-    expect(() => parseEpisodeLines(`${line(0)}\nnot json\n${line(2)}\n`, 'e.jsonl')).toThrow(/line 2 is not an episode record \(not JSON\)/);
+    expect(() => parseEpisodeLines(`${line(0)}\n{"agent": 1}\n${line(2)}\n`, 'e.jsonl')).toThrow(/^e\.jsonl line 2: not an episode of this arcbench: agent: /);
+    expect(() => parseEpisodeLines(`${line(0)}\nnot json\n${line(2)}\n`, 'e.jsonl')).toThrow(/^e\.jsonl line 2: not JSON \(.*\); the episode log is damaged$/);
   });
 });
 
@@ -207,7 +212,8 @@ describe('arcbench run and resume, on the command line', () => {
   }, 60_000);
 
   it('reports a run stopped on run_seconds as partial (exit 3), and a resume plays the rest', async () => {
-    const body = (runSeconds: string) => `games: all\nagents: [{ use: random }]\nepisodes: 60\nbudgets: { max_actions: 200${runSeconds} }\nconcurrency: 2\nrecordings: false\n`;
+    const body = (runSeconds: string) =>
+      `games: all\nagents: [{ use: random }]\nepisodes: 60\nbudgets: { max_actions: 200${runSeconds} }\nconcurrency: 2\nrecordings: false\n`;
     const config = writeConfig('short', body(', run_seconds: 0.2'));
     const out = join(dir, 'short-out');
     const partial = await runArcbench(['run', config, '--out', out], dir);
@@ -236,10 +242,15 @@ describe('arcbench run and resume, on the command line', () => {
     const config = writeConfig('changing', 'games: [flod]\nagents: [{ use: random }]\nseed: 11\nbudgets: { max_actions: 10 }\nrecordings: false\n');
     const out = join(dir, 'changing-out');
     expect((await runArcbench(['run', config, '--out', out, '--concurrency', '1'], dir)).code).toBe(0);
-    writeConfig('changing', 'games: [flod]\nagents: [{ use: random, params: { click_bias: 0.1 } }]\nseed: 12\nbudgets: { max_actions: 10 }\nrecordings: false\n');
+    writeConfig(
+      'changing',
+      'games: [flod]\nagents: [{ use: random, params: { click_bias: 0.1 } }]\nseed: 12\nbudgets: { max_actions: 10 }\nrecordings: false\n',
+    );
     const refused = await runArcbench(['resume', out], dir);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('the experiment changed since this run started, in ways that change its episodes: seed (was 11, now 12); agents[random].params');
+    expect(refused.stderr).toContain(
+      'the experiment changed since this run started, in ways that change its episodes: seed (was 11, now 12); agents[random].params',
+    );
     expect(readRunFolder(out).report.attempts).toHaveLength(1);
   }, 60_000);
 
@@ -251,6 +262,20 @@ describe('arcbench run and resume, on the command line', () => {
     const other = await runArcbench(['run', config, '--resume', out, '--seed', '6'], dir);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('seed (was 5, now 6)');
+  }, 60_000);
+
+  it('resumes a run made without a config file with the same flags', async () => {
+    const out = join(dir, 'flags-out');
+    const flags = ['--agent', 'random', '--game', 'flod', '--seed', '4', '--episodes', '2', '--max-actions', '10'];
+    const first = await runArcbench(['run', ...flags, '--out', out], dir);
+    expect(first.code, first.stderr).toBe(0);
+    // The same flags again, or the fingerprint (seed, games, episodes, budgets) would differ and be refused.
+    const resumed = await runArcbench(['resume', out], dir);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readRunFolder(out).report.attempts.map((a) => [a.to_play, a.status])).toEqual([
+      [2, 'completed'],
+      [0, 'completed'],
+    ]);
   }, 60_000);
 
   it('refuses a folder a live run still writes, and bad option combinations', async () => {
@@ -280,6 +305,8 @@ describe('arcbench run and resume, on the command line', () => {
     writeFileSync(join(diedEarly, 'run.log'), '');
     const early = await runArcbench(['resume', diedEarly], dir);
     expect(early.code).toBe(2);
-    expect(early.stderr).toContain(`has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${diedEarly} --force`);
+    expect(early.stderr).toContain(
+      `has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${diedEarly} --force`,
+    );
   }, 60_000);
 });

@@ -1,71 +1,109 @@
 /**
- * `arcbench run <config>`: plays an experiment and writes its results folder; with `--resume <dir>`
- * it continues that folder's run instead (`arcbench resume <dir>` is the same without naming the
- * config). The first SIGINT or SIGTERM stops scheduling, lets in-flight episodes stop at their next
- * step, closes every scorecard and writes the results; a second one exits at once.
+ * `arcbench run [config]`: plays an experiment and writes its results folder; with --baseline, compares
+ * the finished run with an earlier one and can gate on it. Without a config, `--agent random --game
+ * crat` is a first try. With `--resume <dir>` it continues that folder's run instead (`arcbench resume
+ * <dir>` is the same without naming the config). The first SIGINT or SIGTERM stops scheduling, lets
+ * in-flight episodes stop at their next step, closes every scorecard and writes the results; a second
+ * one exits at once.
  */
-import { Command, Option } from 'commander';
-import type { Experiment } from '../runner/config/loader.ts';
-import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, EXIT_CODES_HELP, integerOption, reportFailure } from './commandSupport.ts';
-import { terminalProgress } from '../runner/progress.ts';
+import { Command } from 'commander';
+import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
+import { RunsNotComparableError } from '../analysis/compareRuns.ts';
+import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
 import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
 import { unplayedSentence } from '../runner/results/runCompleteness.ts';
-import { type RunOptions, runExperiment } from '../runner/runExperiment.ts';
-
-export interface RunCommandOptions {
-  out?: string;
-  concurrency?: number;
-  seed?: number;
-  resume?: string;
-  retryErrors?: boolean;
-  force?: boolean;
-}
+import { terminalProgress } from '../runner/progress.ts';
+import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
+import { readRunFolder } from '../runner/results/runFolder.ts';
+import { type RunOptions, type RunResult, runExperiment } from '../runner/runExperiment.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
+import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
+/** Version of the `--json` summary's layout. */
+export const RUN_SUMMARY_FORMAT = 'arcbench.run-summary/1';
+
 export function register(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('Play an experiment (agents × games × episodes) and write its results folder, or resume one.')
-    .argument('<config>', 'experiment file (YAML), e.g. configs/quickstart.yaml')
-    .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config); a used folder is refused'))
-    .addOption(new Option('--force', 'with --out: move a used folder aside (renamed to <dir>.moved-<time>, never deleted)'))
-    .addOption(new Option('--resume <run-dir>', 'continue the run in this folder: play only the episodes it has no finished record of'))
-    .addOption(new Option('--retry-errors', 'with --resume: also play again the episodes that failed (their records are kept, marked superseded)'))
-    .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
-    .addOption(new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)))
-    .addHelpText('after', `\nResults: run.json, episodes.jsonl, recordings/, table.md, run.log in the results folder.\n${EXIT_CODES_HELP}`)
-    .action(async (configPath: string, options: RunCommandOptions) => {
+    .argument('[config]', 'experiment file (YAML), e.g. configs/quickstart.yaml; leave out for a first try with --agent and --game');
+  addRunOptions(command)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  arcbench run configs/quickstart.yaml
+  arcbench run configs/compare.yaml --games lamp,crat --agents explorer-default --episodes 5 --max-actions 200
+  arcbench run --agent random --game crat
+  arcbench run configs/nightly.yaml --baseline results/last-nightly --fail-on-regression --threshold 2
+  arcbench run configs/nightly.yaml --resume results/2025-01-31T12-05-09Z-nightly
+
+Results: run.json, episodes.jsonl, recordings/, table.md, junit.xml, run.log in the results folder, and
+comparison.json / comparison.md with --baseline. When GITHUB_STEP_SUMMARY is set, the table (and the
+comparison) is appended to it as markdown.
+${RUN_EXIT_CODES}`,
+    )
+    .action(async (configPath: string | undefined, options: RunCommandOptions) => {
       process.exit(await runCommand('run', configPath, options));
     });
 }
 
-/** Usage problems of the option combination, as a sentence; undefined when fine. */
-function optionProblem(options: RunCommandOptions): string | undefined {
-  if (options.retryErrors && options.resume === undefined) return '--retry-errors replays the failed episodes of a run: use it with --resume <run-dir>';
-  if (options.resume !== undefined && options.out !== undefined) return '--resume continues the folder it names; leave out --out';
-  if (options.resume !== undefined && options.force) return '--force starts a new run in a used folder; it does not go with --resume';
-  if (options.force && options.out === undefined) return '--force moves a used --out folder aside; name the folder with --out';
-  return undefined;
-}
+/** The exit codes of `run` and `resume`, for their --help. */
+export const RUN_EXIT_CODES = `Exit codes: 0 every planned episode ran (and no regression under --fail-on-regression); 1 an
+episode or a scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage,
+a used --out, a run folder whose experiment changed, or a baseline that cannot be compared; 3 partial:
+stopped on run_seconds before every episode was played (resume plays the rest); 130/143 interrupted by
+SIGINT/SIGTERM (cards closed, finished episodes kept, resume plays the rest).`;
 
-async function load(configPath: string | undefined, options: RunCommandOptions): Promise<Experiment> {
-  const overrides = { seed: options.seed, concurrency: options.concurrency };
+async function loadRunExperiment(configPath: string | undefined, options: RunCommandOptions): Promise<Experiment> {
+  const overrides = configOverrides(options);
   if (options.resume !== undefined) return loadExperimentForResume(options.resume, { configPath, overrides });
-  return loadExperiment(configPath!, { overrides });
+  if (configPath !== undefined) return loadExperiment(configPath, { overrides });
+  return experimentFromFlags(selectedAgents(options) ?? [], { baseDir: process.cwd(), overrides });
 }
 
-/** `run` and `resume` both end here; `configPath` undefined: the config the resumed run names. */
+/** The baseline, read before playing, so a wrong folder or foreign run fails at once. */
+function loadBaseline(path: string, experiment: Experiment, options: RunCommandOptions): BaselineOptions {
+  const folder = readRunFolder(path);
+  const labels = experiment.agents.map((a) => a.label);
+  const baselineLabels = folder.report.agents.map((a) => a.label);
+  if (!labels.some((label) => baselineLabels.includes(label))) {
+    throw new RunsNotComparableError(
+      `--baseline ${path}: it shares no agent label with this run (baseline: ${baselineLabels.join(', ') || 'none'}; this run: ${labels.join(', ')}); give a run of the same config`,
+    );
+  }
+  return {
+    folder,
+    name: path,
+    ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+    perGame: options.perGame === true,
+    failOnRegression: options.failOnRegression === true,
+  };
+}
+
+/** Where the run goes: a new folder (its overrides kept for a resume), or the folder it resumes. */
+function folderOptions(configPath: string | undefined, options: RunCommandOptions): RunOptions {
+  if (options.resume !== undefined) return { resume: { runDir: options.resume, retryErrors: options.retryErrors === true } };
+  // A config-less run's plugin paths start from here; a resume from elsewhere needs to know.
+  const overrides = { ...configOverrides(options), ...(configPath === undefined ? { base_dir: process.cwd() } : {}) };
+  return { out: options.out, force: options.force === true, overrides };
+}
+
+/** `run` and `resume` both end here; `configPath` undefined with --resume: the config the run names. */
 export async function runCommand(command: string, configPath: string | undefined, options: RunCommandOptions): Promise<number> {
-  const problem = optionProblem(options);
-  if (problem !== undefined) {
-    process.stderr.write(`arcbench ${command}: ${problem}\n`);
+  const conflict = conflictingOptions(configPath, options);
+  if (conflict !== null) {
+    process.stderr.write(`arcbench ${command}: ${conflict}\n`);
     return EXIT_USAGE;
   }
   let experiment: Experiment;
+  let baseline: BaselineOptions | undefined;
   try {
-    experiment = await load(configPath, options);
+    experiment = await loadRunExperiment(configPath, options);
+    if (options.baseline !== undefined) baseline = loadBaseline(options.baseline, experiment, options);
   } catch (error) {
     return reportFailure(command, error);
   }
@@ -85,33 +123,61 @@ export async function runCommand(command: string, configPath: string | undefined
   process.on('SIGTERM', onSignal);
 
   const tty = process.stderr.isTTY === true;
-  const runOptions: RunOptions = {
-    ...(options.resume === undefined
-      ? { out: options.out, force: options.force, overrides: { ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) } }
-      : { resume: { runDir: options.resume, retryErrors: options.retryErrors ?? false } }),
-    signal: interrupt.signal,
-    consoleLog: !tty,
-    progress: tty ? terminalProgress(process.stderr) : undefined,
-  };
   try {
-    const result = await runExperiment(experiment, runOptions);
-    for (const note of result.notes) process.stderr.write(`arcbench ${command}: ${note}\n`);
-    process.stdout.write(`${result.table}\nresults: ${result.runDir}\n`);
-    return exitLine(command, result.report, result.runDir, firstSignal);
+    const result = await runExperiment(experiment, {
+      ...folderOptions(configPath, options),
+      signal: interrupt.signal,
+      ...(tty ? {} : { consoleLog: process.stderr }),
+      progress: tty ? terminalProgress(process.stderr) : undefined,
+      ...(baseline ? { baseline } : {}),
+      ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
+    });
+    const exitCode = exitCodeOf(result, firstSignal);
+    report(command, result, options, exitCode);
+    return exitCode;
   } catch (error) {
     return reportFailure(command, error);
   }
 }
 
-/** The exit line (what failed, what is left to play) and the exit code. */
-function exitLine(command: string, report: Awaited<ReturnType<typeof runExperiment>>['report'], runDir: string, firstSignal: string | undefined): number {
-  const { totals, status } = report;
-  if (totals.errors > 0 || totals.close_errors > 0) {
-    process.stderr.write(`arcbench ${command}: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);
-  }
-  const unplayed = unplayedSentence(report, runDir);
-  if (unplayed !== undefined) process.stderr.write(`arcbench ${command}: ${unplayed}\n`);
-  if (status === 'interrupted') return SIGNAL_EXIT_CODES[firstSignal ?? 'SIGINT'];
+function exitCodeOf(result: RunResult, signal: string | undefined): number {
+  const { status } = result.report;
+  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
   if (status === 'partial') return EXIT_PARTIAL;
-  return status === 'completed' ? EXIT_OK : EXIT_FAILED;
+  if (status !== 'completed') return EXIT_FAILED;
+  if (result.baseline?.error) return EXIT_USAGE;
+  if (result.baseline?.document?.failed) return EXIT_FAILED;
+  return EXIT_OK;
+}
+
+/** The results on stdout (the table, or with --json one summary and nothing else), problems on stderr. */
+function report(command: string, result: RunResult, options: RunCommandOptions, exitCode: number): void {
+  const { totals, status } = result.report;
+  const comparison = result.baseline?.document ?? null;
+  if (options.json === true) {
+    const summary = {
+      format: RUN_SUMMARY_FORMAT,
+      run_dir: result.runDir,
+      name: result.report.name,
+      status,
+      exit_code: exitCode,
+      totals,
+      table: result.report.table ?? [],
+      comparison,
+      comparison_error: result.baseline?.error ?? null,
+    };
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  } else {
+    const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
+    process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);
+  }
+  const say = (sentence: string) => process.stderr.write(`arcbench ${command}: ${sentence}\n`);
+  for (const note of result.notes) say(note);
+  if (totals.errors > 0 || totals.close_errors > 0) {
+    say(`${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log`);
+  }
+  const unplayed = unplayedSentence(result.report, result.runDir);
+  if (unplayed !== undefined) say(unplayed);
+  if (result.baseline?.error) say(result.baseline.error);
+  if (comparison?.failed) say(`regression against ${options.baseline}; see comparison.md in the results folder`);
 }

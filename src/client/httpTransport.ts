@@ -6,7 +6,7 @@
 import { Pool } from 'undici';
 import { z } from 'zod';
 import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, Scorecard } from '../protocol/index.ts';
-import { ApiError, gameDescriptorSchema, openScorecardResponseSchema, scorecardSchema } from '../protocol/index.ts';
+import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardSchema } from '../protocol/index.ts';
 import { actionCommand, resetCommand } from './commandBody.ts';
 import type { Command } from './commandBody.ts';
 import type { Transport, TransportStats } from './transport.ts';
@@ -43,7 +43,7 @@ export interface HttpTransportOptions {
   maxRetryWaitMs?: number;
   /**
    * Requests per interval for this origin, shared by every transport of the process talking to it.
-   * Default: 600 per 60 s (the hosted limit) for a remote URL, none for localhost/loopback. `false`: none.
+   * Default: HOSTED_RATE_LIMIT (the hosted service's) for a remote URL, none for localhost/loopback. `false`: none.
    */
   rateLimit?: RateLimit | false;
   /** Requests this transport has in flight at most, and the pool's connection count. Default 16. */
@@ -94,7 +94,10 @@ export class HttpTransport implements Transport {
       rateLimit === false
         ? undefined
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
-            logger?.warn({ origin: this.base.origin, requested: rateLimit, inEffect: existing }, 'rate limit for this origin already set by another transport; keeping it'),
+            logger?.warn(
+              { origin: this.base.origin, requested: rateLimit, inEffect: existing },
+              'rate limit for this origin already set by another transport; keeping it',
+            ),
           );
     this.rateLimit = limiter?.limit ?? false;
 
@@ -124,7 +127,13 @@ export class HttpTransport implements Transport {
 
   async getGame(gameId: string): Promise<GameDescriptor> {
     const what = `get game ${gameId}`;
-    const answer = await this.send({ method: 'GET', path: this.path(`/api/games/${encodeURIComponent(gameId)}`), jar: this.jars.general, replay: 'safe', what });
+    const answer = await this.send({
+      method: 'GET',
+      path: this.path(`/api/games/${encodeURIComponent(gameId)}`),
+      jar: this.jars.general,
+      replay: 'safe',
+      what,
+    });
     return parseJsonAnswer(answer, gameDescriptorSchema, what) as GameDescriptor;
   }
 
@@ -170,7 +179,7 @@ export class HttpTransport implements Transport {
 
   async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
     const command = actionCommand(gameId, guid, action);
-    const at = action.id === 6 ? ` at (${action.x}, ${action.y})` : '';
+    const at = action.id === CLICK_ACTION_ID ? ` at (${action.x}, ${action.y})` : '';
     return this.command(cardId, command, `${command.name}${at} on session ${guid} (${gameId})`);
   }
 
@@ -185,7 +194,11 @@ export class HttpTransport implements Transport {
 
   adoptAffinity(cardId: string, cookies: readonly string[]): void {
     // Path=/ so they go with every request of the card, as cookies the card's own answers set do.
-    storeSetCookies(this.jars.forCard(cardId), this.base.origin, cookies.map((cookie) => `${cookie}; Path=/`));
+    storeSetCookies(
+      this.jars.forCard(cardId),
+      this.base.origin,
+      cookies.map((cookie) => `${cookie}; Path=/`),
+    );
   }
 
   async close(): Promise<void> {
@@ -209,7 +222,8 @@ export class HttpTransport implements Transport {
 
   private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest['jar']): Promise<Scorecard> {
     const what = gameId === undefined ? `get scorecard ${cardId}` : `get scorecard ${cardId} for ${gameId}`;
-    const path = `/api/scorecard/${encodeURIComponent(cardId)}` + (gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`);
+    const gamePart = gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`;
+    const path = `/api/scorecard/${encodeURIComponent(cardId)}${gamePart}`;
     const answer = await this.send({ method: 'GET', path: this.path(path), jar, replay: 'safe', what });
     return parseJsonAnswer(answer, scorecardSchema, what);
   }

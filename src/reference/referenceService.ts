@@ -8,6 +8,7 @@
 import {
   ApiError,
   actionIdOf,
+  CLICK_ACTION_ID,
   actionInputOf,
   closeScorecardRequestSchema,
   DEFAULT_IDLE_CLOSE_MS,
@@ -53,7 +54,6 @@ export interface ReferenceServiceOptions {
   /** A card closes this long after it opened; default 24 h. */
   maxOpenMs?: number;
 }
-
 
 export class ReferenceService {
   private readonly directory: GameDirectory;
@@ -123,7 +123,11 @@ export class ReferenceService {
     const card = this.ownedCard(caller, request.card_id);
     if (card === undefined) throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} not found; open one with POST /api/scorecard/open`);
     if (!card.isOpen)
-      throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} is already closed (at ${new Date(card.closedAt!).toISOString()}); read it with GET /api/scorecard/${request.card_id}`);
+      throw new ApiError(
+        404,
+        'VALIDATION_ERROR',
+        `scorecard ${request.card_id} is already closed (at ${new Date(card.closedAt!).toISOString()}); read it with GET /api/scorecard/${request.card_id}`,
+      );
     this.close(card, this.now());
     return card.toScorecard();
   }
@@ -216,9 +220,8 @@ export class ReferenceService {
   private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
     const game = this.findGame(request.game_id);
     const session = this.liveSession(caller, request.guid!, game);
-    if (session.state !== 'NOT_FINISHED')
-      throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
-    const input: GameInput = actionId === 6 ? { id: 6, x: request.x!, y: request.y! } : { id: actionId };
+    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    const input: GameInput = actionId === CLICK_ACTION_ID ? { id: CLICK_ACTION_ID, x: request.x!, y: request.y! } : { id: actionId };
     const result = session.play.step(input);
     const run = session.run;
     session.actionsOnLevel += 1;
@@ -281,7 +284,10 @@ export class ReferenceService {
     if (session === undefined || session.owner !== caller.owner || this.expireIfDue(session.card, this.now()))
       throw notFound(game.info.id, `no live session ${guid} for this key (unknown, or ended when its scorecard closed); start one with RESET and a card_id`);
     if (session.game !== game)
-      throw notFound(game.info.id, `session ${guid} plays ${session.game.info.id}; send that game_id, or start a session of this game with RESET and a card_id`);
+      throw notFound(
+        game.info.id,
+        `session ${guid} plays ${session.game.info.id}; send that game_id, or start a session of this game with RESET and a card_id`,
+      );
     return session;
   }
 

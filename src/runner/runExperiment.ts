@@ -4,7 +4,6 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
@@ -16,11 +15,13 @@ import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
 import { buildRunReport } from './results/buildRunReport.ts';
 import { collectProvenance } from './results/provenance.ts';
-import { renderMarkdownTable, renderTerminalTable, tableRows } from './results/resultsTable.ts';
-import { runStatus, unplayedSentence } from './results/runCompleteness.ts';
+import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
+import type { LineSink } from './results/readableLog.ts';
+import { runStatus } from './results/runCompleteness.ts';
 import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from './results/runReport.ts';
+import { writeResults } from './results/writeResults.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
@@ -39,9 +40,13 @@ export interface RunOptions {
   overrides?: RunReport['overrides'];
   /** Abort to interrupt: no new episode starts, in-flight ones stop at their next step, cards close. */
   signal?: AbortSignal;
-  /** Also log plain lines to stderr (CI); run.log is always written. */
-  consoleLog?: boolean;
+  /** Also log short readable lines here (the CLI's stderr in CI); run.log is always written. */
+  consoleLog?: LineSink;
   progress?: ProgressDisplay;
+  /** Compare the finished run with this baseline run and write comparison.json / comparison.md. */
+  baseline?: BaselineOptions;
+  /** Append the results (and comparison) as markdown to this file: GitHub's GITHUB_STEP_SUMMARY. */
+  stepSummary?: string;
 }
 
 export interface RunResult {
@@ -51,6 +56,8 @@ export interface RunResult {
   episodes: EpisodeRecord[];
   /** The results table, drawn for a terminal. */
   table: string;
+  /** The comparison with `options.baseline` (or why there is none); null without a baseline. */
+  baseline: BaselineOutcome | null;
   /** Sentences for the user: a folder moved aside, cards of a dead attempt closed or not closable. */
   notes: string[];
 }
@@ -64,7 +71,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = collectProvenance(config.seed, target.description);
   const setup = await closeOnFailure(target, () =>
-    resumable ? resumedAttempt(resumable, experiment, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog }) : freshAttempt(experiment, plan, startedAt, provenance, options),
+    resumable ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog }) : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
   const { runDir, logger } = setup;
   logger.info({ name: config.name, target: target.description, attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
@@ -83,7 +90,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 
   const finished = finishedAttempt(attempt, recorder, outcome);
   const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time' };
-  const report = buildRunReport({
+  const built = buildRunReport({
     ...snapshot,
     episodes: recorder.episodes,
     cards: journal.cards,
@@ -91,10 +98,18 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     finishedAt: finished.finished_at,
     status: (totals) => runStatus({ ...end, totals }),
   });
-  finished.status = report.status; // an attempt ends with the status it leaves the run in
-  journal.finish(report);
-  const table = writeResults(runDir, report, experiment, recorder.episodes, logger);
-  return { runDir, report, episodes: recorder.episodes, table, notes: [...setup.notes] };
+  finished.status = built.status; // an attempt ends with the status it leaves the run in
+  // The last run.json of the attempt, with its table, is written with the other finishing files.
+  const { report, table, baseline } = writeResults({
+    runDir,
+    report: built,
+    agentLabels: experiment.agents.map((a) => a.label),
+    episodes: recorder.episodes,
+    logger,
+    ...(options.baseline ? { baseline: options.baseline } : {}),
+    ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
+  });
+  return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }
 
 /** The plan, or the target closed before the error goes on (a bad game list must not leak a server). */
@@ -124,20 +139,4 @@ function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: 
 
 function retryCount(target: OpenTarget): number {
   return Object.values(target.transport.stats().retries).reduce((a, b) => a + b, 0);
-}
-
-/** table.md, the warnings a reader of run.log needs, and the table for the terminal. */
-function writeResults(runDir: string, report: RunReport, experiment: Experiment, episodes: readonly EpisodeRecord[], logger: Logger): string {
-  for (const agent of report.agents) {
-    if (agent.score_differences && agent.score_differences.length > 0) {
-      logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
-    }
-  }
-  const rows = tableRows(experiment.agents.map((a) => a.label), episodes);
-  const unplayed = unplayedSentence(report, runDir);
-  const below = unplayed === undefined ? '' : `\n${unplayed}\n`;
-  writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${renderMarkdownTable(rows)}${below}`);
-  logger.info({ status: report.status, totals: report.totals }, 'run finished');
-  logger.flush();
-  return renderTerminalTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}`);
 }

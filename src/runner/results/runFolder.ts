@@ -1,70 +1,112 @@
 /**
- * Reads a run folder back: run.json checked against its schema, and every line of episodes.jsonl.
- * Lines are our own records, so each gets a cheap check of the fields a resume relies on instead of a
- * schema pass (ten thousand records are read in tens of milliseconds, see `npm run bench resume`).
- * A last line cut off mid-write (the machine went down) is dropped and said so; a damaged line
- * anywhere else stops the read with its line number.
+ * Reads a run folder back (run.json and episodes.jsonl) for resumes and comparisons. Every episode line
+ * has the fields they use checked, so a wrong folder or a damaged file is named with the line and field
+ * instead of producing nonsense numbers. A last line cut off mid-write (the machine went down) is
+ * dropped and said so; records a later attempt replaced (superseded) are kept apart from the current
+ * ones, which are what every count uses.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { RunEpisodes } from '../../analysis/episodeSample.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { type RunReport, RunFolderError, readRunReport } from './runReport.ts';
+import { episodeScore } from './localScoring.ts';
+import { readRunReport, RunFolderError, type RunReport } from './runReport.ts';
+
+export const EPISODES_FILE = 'episodes.jsonl';
+
+const recordedRunSchema = z.looseObject({
+  guid: z.string(),
+  sequence: z.int(),
+  actions: z.int().min(0),
+  resets: z.int().min(0),
+  levels_completed: z.int().min(0),
+  completion_actions: z.array(z.int().min(0)),
+  state: z.enum(['NOT_FINISHED', 'WIN', 'GAME_OVER']),
+});
+
+/** The fields of an episodes.jsonl line that resumes and comparisons use; the rest passes through unchecked. */
+const episodeLineSchema = z.looseObject({
+  agent: z.string(),
+  game_id: z.string(),
+  episode: z.int().min(0),
+  seed: z.int(),
+  attempt: z.int().min(1),
+  outcome: z.string(),
+  score: z.number().min(0).optional(),
+  baselines: z.array(z.number()),
+  runs: z.array(recordedRunSchema),
+});
 
 export interface RunFolder {
   readonly dir: string;
   readonly report: RunReport;
-  /** Every record of episodes.jsonl in file order, superseded ones included. */
+  /** The current record of each episode: superseded ones (a later attempt played them again) left out. */
+  readonly episodes: readonly EpisodeRecord[];
+  /** Every line of episodes.jsonl in file order, superseded ones included. */
   readonly records: EpisodeRecord[];
-  /** The last line was incomplete and is not among `records`; rewrite the log before appending to it. */
+  /** The last line was cut off mid-write and is not among the records; rewrite the log before appending. */
   readonly tornTail: boolean;
 }
 
-export const EPISODES_FILE = 'episodes.jsonl';
-
-function recordProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
-  const r = value as Partial<EpisodeRecord>;
-  if (typeof r.agent !== 'string' || typeof r.game_id !== 'string' || !Number.isInteger(r.episode)) return 'no key (agent, game_id, episode)';
-  if (typeof r.outcome !== 'string') return 'no outcome';
-  if (!Array.isArray(r.runs)) return 'no runs';
-  if (!Number.isInteger(r.attempt)) return 'no attempt';
-  return undefined;
+function parseLine(line: string, where: string): EpisodeRecord {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    throw new RunFolderError(`${where}: not JSON (${(error as Error).message}); the episode log is damaged`);
+  }
+  const parsed = episodeLineSchema.safeParse(raw, ISSUE_OPTIONS);
+  if (!parsed.success) throw new RunFolderError(`${where}: not an episode of this arcbench: ${issueLines(parsed.error.issues).join('; ')}`);
+  return parsed.data as unknown as EpisodeRecord;
 }
 
-/** Parses episodes.jsonl text; `tornTail` when the last line was cut off before its newline. */
+/** Parses episodes.jsonl text; `tornTail` when its last line was cut off before its newline (and does not parse). */
 export function parseEpisodeLines(text: string, path: string): { records: EpisodeRecord[]; tornTail: boolean } {
   const lines = text.split('\n');
-  // Text that ends with a newline splits into a last empty piece; anything else there is a line cut off.
+  // Text that ends with a newline splits into a last empty piece; anything else there was cut off.
   const tail = lines.pop() ?? '';
   const records: EpisodeRecord[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    const problem = value === undefined ? 'not JSON' : recordProblem(value);
-    if (problem !== undefined) {
-      throw new RunFolderError(`${path}: line ${i + 1} is not an episode record (${problem}); the file is damaged: repair or remove that line, then resume`);
-    }
-    records.push(value as EpisodeRecord);
+  lines.forEach((line, index) => {
+    if (line.trim() !== '') records.push(parseLine(line, `${path} line ${index + 1}`));
+  });
+  if (tail.trim() === '') return { records, tornTail: false };
+  try {
+    JSON.parse(tail);
+  } catch {
+    return { records, tornTail: true };
   }
-  return { records, tornTail: tail.trim() !== '' };
-}
-
-export function readRunFolder(dir: string): RunFolder {
-  const report = readRunReport(dir);
-  const path = join(dir, EPISODES_FILE);
-  const { records, tornTail } = existsSync(path) ? parseEpisodeLines(readFileSync(path, 'utf8'), path) : { records: [], tornTail: false };
-  return { dir, report, records, tornTail };
+  records.push(parseLine(tail, `${path} line ${lines.length + 1}`));
+  return { records, tornTail: true };
 }
 
 /** The records that count: every one not replaced by a later attempt. */
 export function currentEpisodes(records: readonly EpisodeRecord[]): EpisodeRecord[] {
   return records.filter((record) => record.superseded === undefined);
+}
+
+function readEpisodeLog(dir: string): { records: EpisodeRecord[]; tornTail: boolean } {
+  const path = join(dir, EPISODES_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    // A run killed before its first episode may have no log yet: it finished nothing.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], tornTail: false };
+    throw new RunFolderError(`${path}: cannot read the episode log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseEpisodeLines(text, path);
+}
+
+/** Reads a run folder, or the folder of the run.json given. */
+export function readRunFolder(path: string): RunFolder {
+  if (!existsSync(path)) throw new RunFolderError(`${path}: no such file or folder; give a run folder written by \`arcbench run\`, or its run.json`);
+  const dir = statSync(path).isDirectory() ? path : dirname(path);
+  if (!existsSync(join(dir, 'run.json'))) throw new RunFolderError(`${dir}: no run.json here; give a run folder written by \`arcbench run\`, or its run.json`);
+  const report = readRunReport(dir);
+  const { records, tornTail } = readEpisodeLog(dir);
+  return { dir, report, episodes: currentEpisodes(records), records, tornTail };
 }
 
 /**
@@ -74,7 +116,7 @@ export function currentEpisodes(records: readonly EpisodeRecord[]): EpisodeRecor
 export function rewriteEpisodeLog(dir: string, records: readonly EpisodeRecord[]): void {
   const path = join(dir, EPISODES_FILE);
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, records.map((record) => JSON.stringify(record) + '\n').join(''));
+  writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   renameSync(temp, path);
 }
 
@@ -87,3 +129,22 @@ export function removeStaleTempFiles(dir: string): string[] {
   for (const name of stale) rmSync(join(dir, name), { force: true });
   return stale;
 }
+
+/**
+ * A run as the analysis sees it: agent labels and each current episode's own score, from the log where
+ * the run wrote it, else (runs of older versions) scored here with the same code.
+ */
+export function runEpisodesOf(name: string, agents: readonly string[], episodes: readonly EpisodeRecord[]): RunEpisodes {
+  return {
+    name,
+    agents,
+    episodes: episodes.map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, score: e.score ?? episodeScore(e) })),
+  };
+}
+
+export const runEpisodesOfFolder = (folder: RunFolder, name: string): RunEpisodes =>
+  runEpisodesOf(
+    name,
+    folder.report.agents.map((a) => a.label),
+    folder.episodes,
+  );

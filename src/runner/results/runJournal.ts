@@ -1,6 +1,6 @@
 /**
- * run.json while an attempt runs: written when the attempt starts (status `running`), again each time
- * one of its cards opens or closes, and at the end. Each write is whole and atomic (writeRunReport), so
+ * run.json while an attempt runs: written when the attempt starts (status `running`), and again each
+ * time one of its cards opens or closes (writeResults writes the attempt's last one). Each write is whole and atomic (writeRunReport), so
  * a process killed at any moment leaves the last complete run.json: the cards it had open, the plan and
  * its fingerprint, which is what a resume reads.
  */
@@ -8,7 +8,7 @@ import type { CardEvents, ClosedCard } from '../scorecards.ts';
 import { type CardEntry, type RunReport, writeRunReport } from './runReport.ts';
 
 export class RunJournal implements CardEvents {
-  #report: RunReport;
+  readonly #report: RunReport;
   readonly #runDir: string;
   readonly #attempt: number;
   readonly #target: string;
@@ -56,11 +56,5 @@ export class RunJournal implements CardEvents {
       close_error: result.error,
     } satisfies Partial<CardEntry>);
     writeRunReport(this.#runDir, this.#report);
-  }
-
-  /** The attempt's last run.json. */
-  finish(report: RunReport): void {
-    this.#report = report;
-    writeRunReport(this.#runDir, report);
   }
 }

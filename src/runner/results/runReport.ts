@@ -19,7 +19,7 @@ import { ArcbenchError } from '../../errors.ts';
  */
 export const RUN_FORMAT = 'arcbench.run/2';
 
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
+const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
@@ -32,7 +32,7 @@ const count = z.number().int().min(0);
 export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
-export const provenanceSchema = z.looseObject({
+const provenanceSchema = z.looseObject({
   git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
   arcbench_version: z.string(),
   node_version: z.string(),
@@ -43,7 +43,7 @@ export const provenanceSchema = z.looseObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export const agentResultSchema = z.looseObject({
+const agentResultSchema = z.looseObject({
   label: z.string(),
   use: z.string(),
   agent: z.string(),
@@ -66,10 +66,9 @@ export type AgentResult = z.infer<typeof agentResultSchema>;
  * `lost`: a dead attempt's card that nothing can close any more (its in-process service or started
  * server ended with that process); `close_error` says so.
  */
-export const CARD_STATES = ['open', 'closed', 'close_failed', 'lost'] as const;
-export type CardState = (typeof CARD_STATES)[number];
+const CARD_STATES = ['open', 'closed', 'close_failed', 'lost'] as const;
 
-export const cardEntrySchema = z.looseObject({
+const cardEntrySchema = z.looseObject({
   card_id: z.string(),
   /** The agent label the card belongs to. */
   agent: z.string(),
@@ -92,7 +91,7 @@ export const cardEntrySchema = z.looseObject({
 });
 export type CardEntry = z.infer<typeof cardEntrySchema>;
 
-export const attemptSchema = z.looseObject({
+const attemptSchema = z.looseObject({
   attempt: z.int().min(1),
   started_at: z.string(),
   finished_at: z.string().nullable(),
@@ -117,7 +116,7 @@ export type AttemptEntry = z.infer<typeof attemptSchema>;
  * Everything that decides which episodes a run plays and how each one goes, and its hash. A resume
  * whose experiment gives another fingerprint would mix two experiments' episodes and is refused.
  */
-export const planFingerprintSchema = z.looseObject({
+const planFingerprintSchema = z.looseObject({
   hash: z.string(),
   seed: z.number(),
   episodes: count,
@@ -128,7 +127,7 @@ export const planFingerprintSchema = z.looseObject({
 });
 export type PlanFingerprint = z.infer<typeof planFingerprintSchema>;
 
-export const runTotalsSchema = z.looseObject({
+const runTotalsSchema = z.looseObject({
   planned_episodes: count,
   /** Planned episodes with a record (each counted once, whatever attempt played it). */
   episodes: count,
@@ -148,6 +147,28 @@ export const runTotalsSchema = z.looseObject({
   outcomes: z.record(z.string(), count),
 });
 
+const intervalSchema = z.object({ low: z.number(), high: z.number() });
+
+/** A row of the results table (resultsTable.ts): per agent and game, and per agent a "total". */
+export const tableRowSchema = z.looseObject({
+  agent: z.string(),
+  /** A game id, or "total". */
+  game: z.string(),
+  episodes: count,
+  /** The scorecard's score: per game the best run's, in total the mean over games. */
+  card_score: z.number(),
+  /** Mean of the episodes' own scores (in total: the mean over games of the game means). */
+  mean_score: z.number(),
+  /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
+  interval: intervalSchema.nullable(),
+  levels_completed: count,
+  level_count: count,
+  actions: count,
+  wins: count,
+  errors: count,
+});
+export type TableRow = z.infer<typeof tableRowSchema>;
+
 export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
   name: z.string(),
@@ -157,8 +178,19 @@ export const runReportSchema = z.looseObject({
   finished_at: z.string().nullable(),
   config_file: z.string(),
   config: z.unknown(),
-  /** Command-line overrides of the first attempt; a resume applies them again. */
-  overrides: z.looseObject({ seed: z.number().optional(), concurrency: z.number().optional() }),
+  /**
+   * Command-line overrides of the first attempt (see config/overrides.ts); a resume applies them again.
+   * `base_dir`: where a config-less run's (`arcbench run --agent …`) plugin paths start from.
+   */
+  overrides: z.object({
+    seed: z.number().optional(),
+    concurrency: z.number().optional(),
+    games: z.array(z.string()).readonly().optional(),
+    episodes: z.number().optional(),
+    max_actions: z.number().optional(),
+    agents: z.array(z.string()).readonly().optional(),
+    base_dir: z.string().optional(),
+  }),
   /** The first attempt's provenance; each attempt has its own in `attempts`. */
   provenance: provenanceSchema,
   plan: planFingerprintSchema.extend({ planned_episodes: count }),
@@ -167,6 +199,8 @@ export const runReportSchema = z.looseObject({
   cards: z.array(cardEntrySchema),
   attempts: z.array(attemptSchema).min(1),
   totals: runTotalsSchema,
+  /** The results table; absent in runs of versions before it was kept here. */
+  table: z.array(tableRowSchema).optional(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 

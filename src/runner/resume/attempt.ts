@@ -11,6 +11,7 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import type { Plan } from '../plan.ts';
 import { createRunDirectory } from '../results/runDirectory.ts';
+import type { LineSink } from '../results/readableLog.ts';
 import { createRunLogger } from '../results/runLogger.ts';
 import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
@@ -42,7 +43,7 @@ export interface AttemptSetup {
 export interface FolderOptions {
   out?: string;
   force?: boolean;
-  consoleLog?: boolean;
+  consoleLog?: LineSink;
   overrides?: RunReport['overrides'];
 }
 
@@ -53,7 +54,14 @@ export function targetKind(experiment: Experiment): AttemptEntry['target_kind'] 
 }
 
 /** The entry of an attempt that starts now (status `running`); counts are filled in when it ends. */
-export function attemptEntry(setup: { attempt: number; toPlay: readonly unknown[] }, experiment: Experiment, target: OpenTarget, provenance: Provenance, startedAt: Date, retryErrors: boolean): AttemptEntry {
+export function attemptEntry(
+  setup: { attempt: number; toPlay: readonly unknown[] },
+  experiment: Experiment,
+  target: OpenTarget,
+  provenance: Provenance,
+  startedAt: Date,
+  retryErrors: boolean,
+): AttemptEntry {
   return {
     attempt: setup.attempt,
     started_at: startedAt.toISOString(),
@@ -75,8 +83,15 @@ export function attemptEntry(setup: { attempt: number; toPlay: readonly unknown[
 /** A new run: a new folder (a used `--out` refused, or moved aside with `force`), every planned episode to play. */
 export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, provenance: Provenance, options: FolderOptions): AttemptSetup {
   const { config } = experiment;
-  const { dir, movedAside } = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings, force: options.force });
-  const logger = createRunLogger(join(dir, 'run.log'), { console: options.consoleLog ?? false });
+  const { dir, movedAside } = createRunDirectory({
+    out: options.out,
+    output: config.output,
+    name: config.name,
+    at,
+    recordings: config.recordings,
+    force: options.force,
+  });
+  const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
   const notes = movedAside === undefined ? [] : [`moved the folder that was at ${dir} aside to ${movedAside}`];
   if (movedAside !== undefined) logger.warn({ moved_to: movedAside }, notes[0]);
   return {

@@ -39,7 +39,11 @@ function supersede(record: EpisodeRecord, attempt: number, reason: string): void
  * `records` are every line of episodes.jsonl in file order; records this marks superseded are changed
  * in place. A planned key with two current records keeps the later one (the earlier is marked).
  */
-export function selectEpisodes(plan: Plan, records: readonly EpisodeRecord[], options: { attempt: number; retryErrors: boolean; where: string }): ResumeSelection {
+export function selectEpisodes(
+  plan: Plan,
+  records: readonly EpisodeRecord[],
+  options: { attempt: number; retryErrors: boolean; where: string },
+): ResumeSelection {
   const planned = new Set(plan.episodes.map(keyOfSpec));
   const current = new Map<string, EpisodeRecord>();
   let newlySuperseded = 0;

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Experiment } from '../config/loader.ts';
 import type { Plan } from '../plan.ts';
 import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../results/runFolder.ts';
+import type { LineSink } from '../results/readableLog.ts';
 import { createRunLogger } from '../results/runLogger.ts';
 import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
@@ -93,11 +93,10 @@ export function openResumableFolder(options: ResumeOptions): RunFolder {
 
 export async function resumedAttempt(
   folder: RunFolder,
-  experiment: Experiment,
   plan: Plan,
   fingerprint: PlanFingerprint,
   target: OpenTarget,
-  options: ResumeOptions & { consoleLog?: boolean },
+  options: ResumeOptions & { consoleLog?: LineSink | undefined },
 ): Promise<AttemptSetup> {
   checkSameEpisodes(folder, fingerprint);
   const { report, dir } = folder;
@@ -106,9 +105,17 @@ export async function resumedAttempt(
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 
-  const logger = createRunLogger(join(dir, 'run.log'), { console: options.consoleLog ?? false });
+  const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
   logger.info(
-    { attempt, to_play: selection.toPlay.length, kept: selection.kept.length, replayed_errors: selection.replayedErrors, replayed_cut: selection.replayedCut, torn_last_line: folder.tornTail, stale_temp_files: stale },
+    {
+      attempt,
+      to_play: selection.toPlay.length,
+      kept: selection.kept.length,
+      replayed_errors: selection.replayedErrors,
+      replayed_cut: selection.replayedCut,
+      torn_last_line: folder.tornTail,
+      stale_temp_files: stale,
+    },
     'run resumed',
   );
   const cards = report.cards.map((card) => ({ ...card }));

@@ -31,7 +31,13 @@ async function closeOnService(card: CardEntry, target: OpenTarget, attempt: numb
       transport.adoptAffinity?.(card.card_id, card.affinity);
       const scorecard = await transport.getScorecard(card.card_id).catch(() => null);
       if (scorecard?.published_at != null) {
-        Object.assign(card, { state: 'closed', closed_at: scorecard.published_at, closed_by_attempt: attempt, scorecard, close_error: null } satisfies Partial<CardEntry>);
+        Object.assign(card, {
+          state: 'closed',
+          closed_at: scorecard.published_at,
+          closed_by_attempt: attempt,
+          scorecard,
+          close_error: null,
+        } satisfies Partial<CardEntry>);
         return `card ${card.card_id} (${card.agent}) of attempt ${card.attempt} was already closed; its scorecard is now in run.json`;
       }
       const why = `the service no longer knows card ${card.card_id} (${card.agent}, attempt ${card.attempt}): it expired, or its backend is gone`;
@@ -48,7 +54,13 @@ async function closeOnService(card: CardEntry, target: OpenTarget, attempt: numb
  * Settles every open or failed card of earlier attempts, changing the entries in place; returns one
  * sentence per card for run.log and the terminal.
  */
-export async function settleStaleCards(cards: CardEntry[], attempts: readonly AttemptEntry[], target: OpenTarget, attempt: number, logger: Logger): Promise<string[]> {
+export async function settleStaleCards(
+  cards: CardEntry[],
+  attempts: readonly AttemptEntry[],
+  target: OpenTarget,
+  attempt: number,
+  logger: Logger,
+): Promise<string[]> {
   const notes: string[] = [];
   const kindOf = new Map(attempts.map((a) => [a.attempt, a.target_kind]));
   for (const card of cards) {
