@@ -63,8 +63,9 @@ export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/run
 export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
 export { parseEpisodeLog } from './runner/results/episodeLog.ts';
 export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
-export type { TableRow } from './runner/results/runReport.ts';
-export { readRunFolder, runEpisodesOfFolder } from './runner/results/runFolder.ts';
+export type { TableRow, CardEntry, AttemptEntry, PlanFingerprint } from './runner/results/runReport.ts';
+export { readRunFolder, runEpisodesOfFolder, currentEpisodes } from './runner/results/runFolder.ts';
+export { loadExperimentForResume } from './runner/resume/loadForResume.ts';
 export type { RunFolder } from './runner/results/runFolder.ts';
 export type { BaselineOptions, BaselineOutcome } from './runner/results/baselineComparison.ts';
 
