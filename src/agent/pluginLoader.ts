@@ -1,19 +1,18 @@
 /**
- * Loads agent plugins: a built-in by name (agents/<name>.ts) or a user's module by path (.ts, .mts,
- * .js, .mjs). Every agent, built-ins included, goes through the same path a user's plugin does.
+ * Loads agent plugins: a built-in by name (agents/<name>.ts, or its build in dist/agents/) or a user's
+ * module by path (.ts, .mts, .js, .mjs). Every agent, built-ins included, goes through the same path a
+ * user's plugin does.
  */
 import { existsSync } from 'node:fs';
 import { ArcbenchError } from '../errors.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
+import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
-
-const AGENTS_DIR = new URL('../../agents/', import.meta.url);
-const PACKAGE_ENTRY = new URL('../index.ts', import.meta.url);
 
 /** A `use` that a user meant as a file rather than a built-in name. */
 export function looksLikePath(use: string): boolean {
@@ -51,7 +50,7 @@ const cache = new Map<string, Promise<AgentDefinition>>();
 /** Where `use` points: the built-in's file or the user's file (relative to `baseDir`). */
 export function agentModuleFile(use: string, baseDir: string): string | undefined {
   if (looksLikePath(use)) return isAbsolute(use) ? use : resolvePath(baseDir, use);
-  if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return new URL(`${use}.ts`, AGENTS_DIR).pathname;
+  if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return fileURLToPath(new URL(`${use}${MODULE_EXTENSION}`, BUILT_IN_AGENTS_DIR));
   return undefined;
 }
 
