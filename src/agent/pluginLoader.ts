@@ -79,11 +79,37 @@ async function loadFile(use: string, file: string): Promise<AgentDefinition> {
   try {
     module = (await loader.import(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
   } catch (error) {
-    throw new AgentLoadError(`agent "${use}" failed to load: ${(error as Error).message}`, { cause: error });
+    throw new AgentLoadError(`agent "${use}" failed to load: ${loadFailure(error)}`, { cause: error });
   }
-  const definition = module.default;
+  const definition = defaultExport(module);
   if (!isAgentDefinition(definition)) {
     throw new AgentLoadError(`agent "${use}" (${file}) must default-export defineAgent({ name, params, create }) imported from 'arcbench'`);
   }
   return definition;
+}
+
+/**
+ * Why an import failed. A CommonJS module's require() is resolved by Node's CommonJS resolver, which no
+ * module hook reaches: `arcbench` is found only in node_modules, so say how to get it there.
+ */
+function loadFailure(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message: string };
+  if (code !== 'MODULE_NOT_FOUND' || !message.startsWith("Cannot find module 'arcbench'")) return message;
+  return (
+    "Cannot find module 'arcbench' from a CommonJS plugin (a .js file whose package.json says \"type\": \"commonjs\"); " +
+    'install arcbench in its project (npm install arcbench), or make the plugin an ES module (.mjs, or .ts)'
+  );
+}
+
+/**
+ * The module's default export. A plugin written with `export default` in a CommonJS package (a `.js`
+ * file where package.json says `"type": "commonjs"`) is compiled to `exports.default = …` and imported
+ * as `{ default: module.exports }`, so its export sits one level down; `module.exports = defineAgent(…)`
+ * sits at the top.
+ */
+function defaultExport(module: Record<string, unknown>): unknown {
+  const value = module.default;
+  if (isAgentDefinition(value)) return value;
+  const inner = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).default : undefined;
+  return isAgentDefinition(inner) ? inner : value;
 }
