@@ -47,7 +47,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const target = await openTarget(config);
   const plan = await planOrClose(experiment, target);
   const { runDir, logger } = openResultsFolder(experiment, startedAt, options);
-  const provenance = collectProvenance(config.seed, target.description);
+  const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
   logger.info({ name: config.name, target: target.description, episodes: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
 
   const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
