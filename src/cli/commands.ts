@@ -18,6 +18,7 @@ export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   games: () => import('./games.ts'),
   play: () => import('./play.ts'),
   render: () => import('./render.ts'),
+  init: () => import('./init.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */
