@@ -15,7 +15,7 @@ import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
 
 /** A `use` that a user meant as a file rather than a built-in name. */
-export function looksLikePath(use: string): boolean {
+function looksLikePath(use: string): boolean {
   return use.includes('/') || use.includes('\\') || /\.(m?ts|m?js|cjs|cts)$/.test(use);
 }
 
@@ -48,7 +48,7 @@ function ensureHooks(file: string): NamespacedUnregister {
 const cache = new Map<string, Promise<AgentDefinition>>();
 
 /** Where `use` points: the built-in's file or the user's file (relative to `baseDir`). */
-export function agentModuleFile(use: string, baseDir: string): string | undefined {
+function agentModuleFile(use: string, baseDir: string): string | undefined {
   if (looksLikePath(use)) return isAbsolute(use) ? use : resolvePath(baseDir, use);
   if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return fileURLToPath(new URL(`${use}${MODULE_EXTENSION}`, BUILT_IN_AGENTS_DIR));
   return undefined;

@@ -8,23 +8,23 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Scorecard } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
-import { issueLines } from '../../protocol/index.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 /** Version of run.json's layout; bumped when a field changes meaning. */
 export const RUN_FORMAT = 'arcbench.run/1';
 
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
+const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
 /** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
-export const gitStateSchema = z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() });
+const gitStateSchema = z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() });
 export type GitState = z.infer<typeof gitStateSchema>;
 
-export const provenanceSchema = z.looseObject({
+const provenanceSchema = z.looseObject({
   /** From arcbench's own package.json. */
   arcbench_version: z.string(),
   /** Only when arcbench ran from a git checkout of itself; null for an installed package. */
@@ -39,7 +39,7 @@ export const provenanceSchema = z.looseObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export const agentResultSchema = z.looseObject({
+const agentResultSchema = z.looseObject({
   label: z.string(),
   use: z.string(),
   agent: z.string(),
@@ -55,7 +55,7 @@ export const agentResultSchema = z.looseObject({
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
-export const runTotalsSchema = z.looseObject({
+const runTotalsSchema = z.looseObject({
   planned_episodes: count,
   episodes: count,
   skipped_episodes: count,
@@ -110,7 +110,7 @@ export function readRunReport(runDir: string): RunReport {
   } catch (error) {
     throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
   }
-  const parsed = runReportSchema.safeParse(raw);
+  const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
   return parsed.data;
 }
