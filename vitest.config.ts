@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/tempRoot.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ci ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
