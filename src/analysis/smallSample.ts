@@ -14,9 +14,15 @@
  * Both factors tend to 1 as episodes grow. Student's t quantiles come from cephes (a WebAssembly build
  * of the Cephes library), compiled once when this module is first imported.
  */
-import cephes from 'cephes';
+import { createRequire } from 'node:module';
+import type cephesModule from 'cephes';
 
-await cephes.compiled;
+/**
+ * cephes' CommonJS build compiles its WebAssembly as it is required (about 20 ms). Its ES module build
+ * compiles asynchronously and would need a top-level await here, and a module graph with one cannot be
+ * require()d: CommonJS plugins' require('arcbench') would fail.
+ */
+const cephes = createRequire(import.meta.url)('cephes') as typeof cephesModule;
 
 /** Two-sided coverage of every interval arcbench reports. */
 export const CONFIDENCE = 0.95;
