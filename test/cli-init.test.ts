@@ -41,7 +41,9 @@ describe('arcbench init', () => {
     writeFileSync(join(dir, 'my-agent.ts'), 'my own work\n');
     const result = init();
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^arcbench init: my-agent\.ts already in .*; init writes nothing over existing files: move them away, or give init another folder/);
+    expect(result.stderr).toMatch(
+      /^arcbench init: my-agent\.ts already in .*; init writes nothing over existing files: move them away, or give init another folder/,
+    );
     expect(readFileSync(join(dir, 'my-agent.ts'), 'utf8')).toBe('my own work\n');
     expect(existsSync(join(dir, 'experiment.yaml'))).toBe(false);
   });

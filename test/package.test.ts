@@ -72,7 +72,11 @@ const experiment = (agents: string[]) =>
   `name: packaged\ngames: [slid]\nagents:\n${agents.map((use) => `  - use: ${use}\n`).join('')}episodes: 1\nbudgets:\n  max_actions: 20\n`;
 
 const tsconfig = (options: Record<string, unknown>) =>
-  JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', lib: ['ES2023'], noEmit: true, types: ['node'], ...options }, files: ['agent.ts'] }, null, 2);
+  JSON.stringify(
+    { compilerOptions: { strict: true, target: 'ES2022', lib: ['ES2023'], noEmit: true, types: ['node'], ...options }, files: ['agent.ts'] },
+    null,
+    2,
+  );
 
 interface RunJson {
   status: string;
@@ -100,7 +104,10 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
     writeFileSync(join(project, 'plain.mjs'), PLAIN_NODE);
     writeFileSync(join(project, 'agent.ts'), TS_PLUGIN);
     writeFileSync(join(project, 'my.yaml'), experiment(['./agent.ts', 'random']));
-    writeFileSync(join(project, 'tsconfig.nodenext.json'), tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true }));
+    writeFileSync(
+      join(project, 'tsconfig.nodenext.json'),
+      tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true }),
+    );
     writeFileSync(join(project, 'tsconfig.bundler.json'), tsconfig({ module: 'ESNext', moduleResolution: 'bundler' }));
     writeFileSync(join(project, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(project, 'cjs', 'export-default.js'), CJS_EXPORT_DEFAULT);
@@ -137,7 +144,11 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
     const report = readRun('results/ts');
     expect(report).toMatchObject({ status: 'completed', totals: { episodes: 2, errors: 0 } });
     expect(report.agents.map((agent) => agent.label)).toEqual(['typed', 'random']);
-    expect(report.provenance).toMatchObject({ arcbench_version: version, arcbench_git: null, experiment_git: { folder: project, sha: projectSha, dirty: false } });
+    expect(report.provenance).toMatchObject({
+      arcbench_version: version,
+      arcbench_git: null,
+      experiment_git: { folder: project, sha: projectSha, dirty: false },
+    });
   });
 
   it('runs .js plugins where package.json says "type": "commonjs", written with export default and with module.exports', async () => {
@@ -150,7 +161,9 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
   it('writes a starter with npx arcbench init that runs as it is', async () => {
     const said = await run('npx', ['arcbench', 'init', 'starter'], project);
     expect(said).toMatch(/^next: npx arcbench run starter\/experiment\.yaml$/m);
-    expect(readFileSync(join(project, 'starter', 'experiment.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/arcbench\/configs\/arcbench\.schema\.json\n/);
+    expect(readFileSync(join(project, 'starter', 'experiment.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/node_modules\/arcbench\/configs\/arcbench\.schema\.json\n/,
+    );
     await run('npx', ['arcbench', 'run', 'starter/experiment.yaml', '--out', 'results/starter'], project);
     const report = readRun('results/starter');
     expect(report).toMatchObject({ status: 'completed', totals: { errors: 0 } });

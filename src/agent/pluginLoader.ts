@@ -96,7 +96,7 @@ function loadFailure(error: unknown): string {
   const { code, message } = error as { code?: unknown; message: string };
   if (code !== 'MODULE_NOT_FOUND' || !message.startsWith("Cannot find module 'arcbench'")) return message;
   return (
-    "Cannot find module 'arcbench' from a CommonJS plugin (a .js file whose package.json says \"type\": \"commonjs\"); " +
+    `Cannot find module 'arcbench' from a CommonJS plugin (a .js file whose package.json says "type": "commonjs"); ` +
     'install arcbench in its project (npm install arcbench), or make the plugin an ES module (.mjs, or .ts)'
   );
 }

@@ -3,7 +3,7 @@
  * as they are, so a new project goes from `npm install arcbench` to a results table in two commands.
  * It never overwrites a file.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,10 @@ function initCommand(folder: string): number {
   const schema = schemaInProject(target);
   mkdirSync(target, { recursive: true });
   for (const { file } of STARTERS) {
-    const text = readFileSync(new URL(file, TEMPLATES), 'utf8');
+    const template = readFileSync(new URL(file, TEMPLATES), 'utf8');
+    const text = file === EXPERIMENT && schema !== undefined ? `# yaml-language-server: $schema=${schema}\n${template}` : template;
     // `wx`: fail rather than overwrite a file that appeared since the check above.
-    writeFileSync(join(target, file), file === EXPERIMENT && schema !== undefined ? `# yaml-language-server: $schema=${schema}\n${text}` : text, { flag: 'wx' });
+    writeFileSync(join(target, file), text, { flag: 'wx' });
   }
   const shown = (file: string) => relative(process.cwd(), join(target, file));
   const width = Math.max(...STARTERS.map((starter) => shown(starter.file).length));
