@@ -11,23 +11,17 @@
  *   all the samples the estimate combines (n−1 for one sample), so that for normal data it is Student's
  *   t interval. A total over many games has many degrees of freedom and is barely widened.
  *
- * Both factors tend to 1 as episodes grow. Student's t quantiles come from cephes (a WebAssembly build
- * of the Cephes library), compiled once when this module is first imported.
+ * Both factors tend to 1 as episodes grow. Student's t and normal quantiles come from stdlib's
+ * distribution packages: plain synchronous JavaScript, so importing the package entry costs nothing here
+ * (a WebAssembly build needed a top-level await, which `require()` of the entry cannot wait for).
  */
-import { createRequire } from 'node:module';
-import type cephesModule from 'cephes';
-
-/**
- * cephes' CommonJS build compiles its WebAssembly as it is required (about 20 ms). Its ES module build
- * compiles asynchronously and would need a top-level await here, and a module graph with one cannot be
- * require()d: CommonJS plugins' require('arcbench') would fail.
- */
-const cephes = createRequire(import.meta.url)('cephes') as typeof cephesModule;
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import studentQuantile from '@stdlib/stats-base-dists-t-quantile';
 
 /** Two-sided coverage of every interval arcbench reports. */
 export const CONFIDENCE = 0.95;
 const UPPER = 1 - (1 - CONFIDENCE) / 2;
-const Z = cephes.ndtri(UPPER);
+const Z = normalQuantile(UPPER, 0, 1);
 
 /** √(n/(n−1)): the resampled mean's spread made the unbiased one; n ≥ 2. */
 export function spreadCorrection(n: number): number {
@@ -39,7 +33,7 @@ export function spreadCorrection(n: number): number {
 export function tailWidening(degreesOfFreedom: number): number {
   if (!(degreesOfFreedom >= 1)) throw new RangeError(`tailWidening: degrees of freedom must be ≥ 1, got ${degreesOfFreedom}`);
   if (!Number.isFinite(degreesOfFreedom)) return 1;
-  return cephes.stdtri(Math.floor(degreesOfFreedom), UPPER) / Z;
+  return studentQuantile(UPPER, Math.floor(degreesOfFreedom)) / Z;
 }
 
 /** A sample mean entering a linear estimate with a weight: its size and its values' variance. */
