@@ -20,6 +20,7 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   games: () => import('./games.ts'),
   play: () => import('./play.ts'),
   render: () => import('./render.ts'),
+  init: () => import('./init.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

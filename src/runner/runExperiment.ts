@@ -69,7 +69,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1);
   const plan = await planOrClose(experiment, target);
   const fingerprint = planFingerprint(experiment, plan);
-  const provenance = collectProvenance(config.seed, target.description);
+  const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
     resumable ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog }) : freshAttempt(experiment, plan, startedAt, provenance, options),
   );

@@ -32,9 +32,17 @@ const count = z.number().int().min(0);
 export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
+/** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
+const gitStateSchema = z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() });
+export type GitState = z.infer<typeof gitStateSchema>;
+
 const provenanceSchema = z.looseObject({
-  git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
+  /** From arcbench's own package.json. */
   arcbench_version: z.string(),
+  /** Only when arcbench ran from a git checkout of itself; null for an installed package. */
+  arcbench_git: gitStateSchema.nullable(),
+  /** The experiment file's folder and its git state: the user's code and configs. */
+  experiment_git: gitStateSchema.extend({ folder: z.string() }),
   node_version: z.string(),
   platform: z.string(),
   seed: z.number(),
