@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadExperiment } from '../src/runner/configLoader.ts';
-import { experimentJsonSchema } from '../src/runner/configSchema.ts';
+import { ConfigError, loadExperiment } from '../src/runner/config/loader.ts';
+import { experimentJsonSchema } from '../src/runner/config/schema.ts';
 import { planEpisodes, resolvePlan } from '../src/runner/plan.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
 

@@ -196,6 +196,6 @@ export const frameResponseMetaSchema = z.looseObject({
   levels_completed: count.max(MAX_LEVEL_COUNTER),
   win_levels: count.max(MAX_LEVEL_COUNTER),
   action_input: z.looseObject({ id: z.number().int().min(0).max(7), data: z.record(z.string(), z.unknown()).optional(), reasoning: z.unknown().optional() }),
-  available_actions: z.array(z.number().int().min(0).max(7)),
+  available_actions: z.array(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7)])),
   full_reset: z.boolean().optional(),
 });

@@ -2,20 +2,20 @@
  * Reads an experiment file: YAML → `${VAR}` expansion → strict schema → each agent loaded and its
  * params checked by the agent's own schema. Every problem is reported as `file: path: sentence`.
  */
+import { ArcbenchError } from '../../errors.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { AgentDefinition } from './agentApi.ts';
-import { AgentLoadError, loadAgent } from './agentLoader.ts';
-import { issueLines } from './configIssues.ts';
-import { type ExperimentConfig, experimentSchema } from './configSchema.ts';
+import type { AgentDefinition } from '../../agent/defineAgent.ts';
+import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
+import { issueLines } from '../../protocol/zodIssues.ts';
+import { type ExperimentConfig, experimentSchema } from './schema.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
 
 /** A problem with the experiment file or the command line; the CLI exits 2 on it. */
-export class ConfigError extends Error {
+export class ConfigError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
+    super('CONFIG_INVALID', message);
   }
 }
 

@@ -2,14 +2,14 @@
  * `${VAR}` and `${VAR:-default}` in config strings take their value from the environment, so keys and
  * URLs stay out of committed files.
  */
-import { formatPath } from './configIssues.ts';
+import { ArcbenchError } from '../../errors.ts';
+import { formatPath } from '../../protocol/zodIssues.ts';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-export class MissingVariableError extends Error {
+export class MissingVariableError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'MissingVariableError';
+    super('CONFIG_MISSING_VARIABLE', message);
   }
 }
 
