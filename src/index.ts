@@ -20,7 +20,8 @@ export type {
   StepInfo,
   StopDecision,
 } from './agent/contract.ts';
-export type { ModelCallUsage, UsageTotals } from './agent/usage.ts';
+export type { ModelCallUsage, ModelCallRecord, UsageTotals, Pricing } from './agent/usage.ts';
+export { costOfCall } from './agent/usage.ts';
 export type { Rng } from './agent/rng.ts';
 export { createRng } from './agent/rng.ts';
 

@@ -8,6 +8,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 /** Bad config or usage. */
 export const EXIT_USAGE = 2;
+/** The run's dollar budget stopped it before every episode was played (status `partial`). */
+export const EXIT_PARTIAL = 3;
 
 export function integerOption(name: string, min: number, max: number): (value: string) => number {
   return (value) => {

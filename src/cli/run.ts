@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_FAILED, EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, integerOption, reportFailure } from './commandSupport.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import { runExperiment } from '../runner/runExperiment.ts';
 
@@ -30,6 +30,7 @@ export function register(program: Command): void {
       `
 Results: run.json, episodes.jsonl, recordings/, table.md, run.log in the results folder.
 Exit codes: 0 every episode ran; 1 an episode or a scorecard close failed; 2 bad config or usage;
+3 the run's dollar budget (budgets.max_run_cost_usd) was spent before every episode ran;
 130/143 interrupted by SIGINT/SIGTERM (cards closed, finished episodes kept).`,
     )
     .action(async (configPath: string, options: RunCommandOptions) => {
@@ -73,6 +74,10 @@ async function runCommand(configPath: string, options: RunCommandOptions): Promi
       process.stderr.write(`arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);
     }
     if (status === 'interrupted') return SIGNAL_EXIT_CODES[firstSignal ?? 'SIGINT'];
+    if (status === 'partial') {
+      process.stderr.write(`arcbench run: the run's dollar budget was spent; ${totals.skipped_episodes} episode(s) not played\n`);
+      return EXIT_PARTIAL;
+    }
     return status === 'completed' ? EXIT_OK : EXIT_FAILED;
   } catch (error) {
     return reportFailure('run', error);

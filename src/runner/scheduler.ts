@@ -10,6 +10,7 @@ import type { Experiment } from './config/loader.ts';
 import { runEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
+import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
@@ -29,33 +30,36 @@ export interface ScheduleOutcome {
   readonly cards: ReadonlyMap<string, string>;
   readonly closed: ReadonlyMap<string, ClosedCard>;
   readonly stats: TransportStats;
+  /** True when the run's dollar budget stopped the scheduling of new episodes. */
+  readonly costStopped: boolean;
 }
 
 export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   const { experiment, target, logger } = run;
   const cards = new Map<string, string>();
+  const queue = new PQueue({ concurrency: experiment.config.concurrency });
+  const spend = new RunSpend(experiment.config.budgets.max_run_cost_usd, logger, () => queue.clear());
   let outcome: ScheduleOutcome;
   try {
     await openCards(target.transport, experiment.agents.map((a) => a.label), experiment.config.scorecard, cards, logger);
-    await playEpisodes(run, cards);
+    await playEpisodes(run, cards, queue, spend);
   } finally {
     run.stop.dispose();
     run.recorder.close();
     // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
-    outcome = await closeEverything(run, cards);
+    outcome = { ...(await closeEverything(run, cards)), costStopped: spend.spent };
   }
   return outcome;
 }
 
-async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<void> {
+async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
   const { experiment, plan, target, stop, recorder } = run;
   const { config } = experiment;
-  const queue = new PQueue({ concurrency: config.concurrency });
   let runSequence = 0;
   stop.signal.addEventListener('abort', () => queue.clear(), { once: true });
   for (const spec of plan.episodes) {
     void queue.add(async () => {
-      if (stop.signal.aborted) return;
+      if (stop.signal.aborted || spend.spent) return;
       const record = await runEpisode(spec, {
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
@@ -66,6 +70,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         baseDir: experiment.baseDir,
         nextRunSequence: () => runSequence++,
         onAction: () => recorder.countAction(),
+        onUsage: (call) => spend.add(call),
       });
       recorder.add(record);
     });
@@ -73,7 +78,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   await queue.onIdle();
 }
 
-async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<ScheduleOutcome> {
+async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {
   const closed = await closeCards(run.target.transport, cards, run.logger);
   const stats = run.target.transport.stats();
   await run.target.close().catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'closing the target failed'));

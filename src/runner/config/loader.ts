@@ -113,10 +113,17 @@ export async function parseExperiment(
   return { file: options.file, baseDir: options.baseDir, config, agents };
 }
 
-/** The config as run.json keeps it: everything resolved, the API key removed. */
+/** Field names that hold a secret wherever they appear: the target's key, an agent's model key. */
+const SECRET_FIELD = /^(api_?key|apikey)$/i;
+
+/** A copy of `value` with every secret field's value replaced, at any depth (agent params included). */
+export function withoutSecrets<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSecrets) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_FIELD.test(key) && item !== undefined ? '[redacted]' : withoutSecrets(item)])) as T;
+}
+
+/** The config as run.json keeps it: everything resolved, the API keys removed. */
 export function configWithoutSecrets(config: ExperimentConfig): ExperimentConfig {
-  if (typeof config.target === 'object' && 'api_key' in config.target) {
-    return { ...config, target: { ...config.target, api_key: '[redacted]' } };
-  }
-  return config;
+  return withoutSecrets(config);
 }

@@ -1,7 +1,8 @@
 /** Assembles run.json from what a run produced: its episodes, its cards as closed, and the transport's counts. */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
+import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { Experiment } from '../config/loader.ts';
-import { configWithoutSecrets } from '../config/loader.ts';
+import { configWithoutSecrets, withoutSecrets } from '../config/loader.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScheduleOutcome } from '../scheduler.ts';
@@ -19,28 +20,39 @@ export interface FinishedRun {
   readonly interrupted: boolean;
 }
 
+/** Usage of these episodes, in all and per game. */
+function usageOf(episodes: readonly EpisodeRecord[]): { usage: UsageTotals; usage_by_game: Record<string, UsageTotals> } {
+  const byGame = new Map<string, UsageTotals[]>();
+  for (const episode of episodes) byGame.set(episode.game_id, [...(byGame.get(episode.game_id) ?? []), episode.usage]);
+  const usage_by_game = Object.fromEntries([...byGame].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([game, parts]) => [game, sumUsage(parts)]));
+  return { usage: sumUsage(episodes.map((e) => e.usage)), usage_by_game };
+}
+
 function agentResults(run: FinishedRun): AgentResult[] {
   const { experiment, outcome, episodes } = run;
   return experiment.agents.map((agent) => {
-    const local = scoreEpisodes(episodes.filter((e) => e.agent === agent.label));
+    const mine = episodes.filter((e) => e.agent === agent.label);
+    const local = scoreEpisodes(mine);
     const close = outcome.closed.get(agent.label) ?? { scorecard: null, error: 'never opened' };
     return {
       label: agent.label,
       use: agent.use,
       agent: agent.definition.name,
-      params: agent.params,
+      params: withoutSecrets(agent.params),
       card_id: outcome.cards.get(agent.label) ?? '',
       scorecard: close.scorecard,
       close_error: close.error,
       local_score: local,
       score_differences: close.scorecard ? scoreDifferences(local, close.scorecard) : null,
+      ...usageOf(mine),
     };
   });
 }
 
-function runStatus(interrupted: boolean, errors: number, closeErrors: number): RunStatus {
+function runStatus(interrupted: boolean, errors: number, closeErrors: number, costStopped: boolean): RunStatus {
   if (interrupted) return 'interrupted';
-  return errors > 0 || closeErrors > 0 ? 'failed' : 'completed';
+  if (errors > 0 || closeErrors > 0) return 'failed';
+  return costStopped ? 'partial' : 'completed';
 }
 
 export function buildRunReport(run: FinishedRun): RunReport {
@@ -54,7 +66,7 @@ export function buildRunReport(run: FinishedRun): RunReport {
   return {
     format: RUN_FORMAT,
     name: experiment.config.name,
-    status: runStatus(run.interrupted, errors, closeErrors),
+    status: runStatus(run.interrupted, errors, closeErrors, outcome.costStopped),
     started_at: run.startedAt.toISOString(),
     finished_at: run.finishedAt.toISOString(),
     config_file: experiment.file,
@@ -74,6 +86,7 @@ export function buildRunReport(run: FinishedRun): RunReport {
       retries_by_cause: retries,
       wall_seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000,
       outcomes,
+      usage: sumUsage(episodes.map((e) => e.usage)),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Scorecard } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
+import { emptyUsage } from '../../agent/usage.ts';
 
 /** Version of run.json's layout; bumped when a field changes meaning. */
 export const RUN_FORMAT = 'arcbench.run/1';
@@ -18,6 +19,19 @@ export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'inter
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
+
+/** Model usage summed over calls (src/agent/usage.ts); cost null when one call's cost is unknown. */
+export const usageSchema = z.object({
+  input_tokens: count,
+  cached_input_tokens: count,
+  reasoning_tokens: count,
+  output_tokens: count,
+  cost_usd: z.number().min(0).nullable(),
+  calls: count,
+  cached_calls: count.default(0),
+});
+/** Run folders written before usage was kept read as having used no model. */
+const usageOrNone = usageSchema.default(() => emptyUsage());
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
 export const provenanceSchema = z.looseObject({
@@ -44,6 +58,9 @@ export const agentResultSchema = z.looseObject({
   local_score: serviceObject<ScoredCard>(),
   /** Where local and service scores differ (empty: they agree); null without a closed card. */
   score_differences: z.array(z.string()).nullable(),
+  /** Model usage of the agent's episodes, in all and per game id. */
+  usage: usageOrNone,
+  usage_by_game: z.record(z.string(), usageSchema).default({}),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
@@ -59,6 +76,8 @@ export const runTotalsSchema = z.looseObject({
   retries_by_cause: z.record(z.string(), count),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
+  /** Model usage of the whole run. */
+  usage: usageOrNone,
 });
 
 export const runReportSchema = z.looseObject({
