@@ -29,7 +29,8 @@ export function describeAction(action: SentAction): string {
 
 /** Ids the model may choose this turn: the game's actions 1..7, and RESET (0), which is always allowed. */
 export function choosableActions(frame: FrameResponse): number[] {
-  return [...new Set(frame.available_actions.filter((id) => Number.isInteger(id) && id >= 1 && id <= 7))].sort((a, b) => a - b).concat(0);
+  const ids: number[] = [...new Set(frame.available_actions.filter((id) => Number.isInteger(id) && id >= 1 && id <= 7))].sort((a, b) => a - b);
+  return [...ids, 0];
 }
 
 function changedCells(a: Grid, b: Grid): number {

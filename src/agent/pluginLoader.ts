@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 
-export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
+export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay', 'llm'] as const;
 
 const AGENTS_DIR = new URL('../../agents/', import.meta.url);
 const PACKAGE_ENTRY = new URL('../index.ts', import.meta.url);
