@@ -54,7 +54,7 @@ export default defineAgent({
   name: 'llm',
   description: 'A language model behind any OpenAI-compatible API plays through tool calls; tokens and dollars reported per call.',
   params,
-  create({ params: p, game, signal, reportUsage, resolvePath }) {
+  create({ params: p, game, seed, signal, reportUsage, resolvePath }) {
     const client = new ModelClient({
       baseUrl: p.base_url ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
       apiKey: p.api_key ?? process.env.OPENAI_API_KEY ?? '',
@@ -75,6 +75,8 @@ export default defineAgent({
       contextTokens: p.context_tokens,
       recentTurns: p.recent_turns,
       sampling: {
+        // The episode's seed: repeated episodes sample differently, a re-run asks the same (and the cache replays it).
+        seed,
         ...(p.temperature === undefined ? {} : { temperature: p.temperature }),
         ...(p.max_output_tokens === undefined ? {} : { max_completion_tokens: p.max_output_tokens }),
         ...(p.reasoning_effort === undefined ? {} : { reasoning_effort: p.reasoning_effort }),

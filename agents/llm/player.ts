@@ -36,7 +36,7 @@ export interface PlayerOptions {
   readonly systemPrompt: string;
   readonly contextTokens: number;
   readonly recentTurns: number;
-  /** Sampling fields every request carries (temperature, max_completion_tokens, reasoning_effort). */
+  /** Sampling fields every request carries (seed, temperature, max_completion_tokens, reasoning_effort). */
   readonly sampling: Partial<RequestBody>;
 }
 
