@@ -116,7 +116,8 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     record.recording = `recordings/${fileName}`;
     play.recording.write(frame, { id: 0, data: {} });
   }
-  play.agent = await spec.agent.definition.create(agentContext(play));
+  // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
+  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))));
   return frame;
 }
 
