@@ -32,7 +32,7 @@ const params = z
       .describe('Dollars per million tokens; without it the cost is reported as unknown.'),
     frame_format: z.enum(FRAME_FORMATS).default('text').describe('text (hex digits), diff (changes since the last frame) or image (PNG, vision models).'),
     output: z.enum(['tools', 'json']).default('tools').describe('tools: one tool per action; json: a JSON answer, for servers without tool calling.'),
-    context_tokens: z.int().min(1_000).default(32_000).describe('Past this, older turns are summarised by the model.'),
+    context_tokens: z.int().min(1_000).default(16_000).describe('Past this, older turns are summarised by the model.'),
     recent_turns: z.int().min(1).max(100).default(4).describe('Turns always kept verbatim.'),
     system_prompt: z.string().min(1).optional().describe('Replaces the built-in system prompt.'),
     request_timeout_seconds: z.number().positive().default(120).describe('Per model request.'),

@@ -129,6 +129,21 @@ describe('provider errors', () => {
   });
 });
 
+describe('a long episode', () => {
+  it("leaves no listener behind on the episode's signal, call after call", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const { episode } = await play({ maxActions: 15 });
+      expect(episode.actions).toBe(15);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});
+
 describe('answer formats and memory', () => {
   it('takes a JSON answer, in a code fence or not, from a server without tools', async () => {
     const { episode } = await play({

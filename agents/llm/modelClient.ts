@@ -111,13 +111,29 @@ export class ModelClient {
     const { signal, maxRetries } = this.#options;
     for (let attempt = 0; ; attempt++) {
       try {
-        return checkedCompletion(await this.#client.chat.completions.create(body, { signal }));
+        return checkedCompletion(await this.#request(body));
       } catch (error) {
         if (signal.aborted) throw error;
         const delay = retryDelay(error, attempt);
         if (delay === undefined || attempt >= maxRetries) throw this.#failure(error, attempt + 1);
         await sleep(delay, undefined, { signal });
       }
+    }
+  }
+
+  /**
+   * One request, aborted with the episode. The SDK never removes the listener it adds to the signal it
+   * is given, so it gets a signal of this request's own: the episode's stays at one listener a call.
+   */
+  async #request(body: RequestBody): Promise<unknown> {
+    const { signal } = this.#options;
+    const request = new AbortController();
+    const abort = () => request.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.#client.chat.completions.create(body, { signal: request.signal });
+    } finally {
+      signal.removeEventListener('abort', abort);
     }
   }
 
