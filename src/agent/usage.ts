@@ -69,7 +69,7 @@ export function costOfCall(call: Pick<ModelCallUsage, 'input_tokens' | 'cached_i
   if (pricing === undefined) return null;
   const cached = Math.min(call.cached_input_tokens ?? 0, call.input_tokens);
   const dollars = (call.input_tokens - cached) * pricing.input + cached * (pricing.cached_input ?? pricing.input) + call.output_tokens * pricing.output;
-  return dollars / 1_000_000;
+  return roundDollars(dollars / 1_000_000);
 }
 
 const count = (value: unknown, field: string, integer = true): number => {
@@ -107,7 +107,7 @@ export function addCall(totals: UsageTotals, call: ModelCallRecord): void {
   totals.output_tokens += call.output_tokens;
   totals.calls += 1;
   if (call.cached) totals.cached_calls += 1;
-  totals.cost_usd = totals.cost_usd === null || call.cost_usd === null ? null : totals.cost_usd + call.cost_usd;
+  totals.cost_usd = totals.cost_usd === null || call.cost_usd === null ? null : roundDollars(totals.cost_usd + call.cost_usd);
 }
 
 /** The sum of several totals (episodes into a game, games into a run). */
@@ -120,14 +120,14 @@ export function sumUsage(parts: readonly UsageTotals[]): UsageTotals {
     total.output_tokens += part.output_tokens;
     total.calls += part.calls;
     total.cached_calls += part.cached_calls ?? 0;
-    total.cost_usd = total.cost_usd === null || part.cost_usd === null ? null : total.cost_usd + part.cost_usd;
+    total.cost_usd = total.cost_usd === null || part.cost_usd === null ? null : roundDollars(total.cost_usd + part.cost_usd);
   }
   return total;
 }
 
-/** Dollars with enough digits for cheap calls, without float noise (0.1 + 0.2 → 0.3). */
+/** Dollars to a trillionth (a token costs at least ~1e-8), without float noise: 0.1 + 0.2 is 0.3. */
 export function roundDollars(dollars: number): number {
-  return Math.round(dollars * 1e9) / 1e9;
+  return Math.round(dollars * 1e12) / 1e12;
 }
 
 /**
