@@ -44,6 +44,21 @@ describe('an agent still deciding', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('many episodes in flight listen to the run stop without a listener warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      dir = mkdtempSync(join(tmpdir(), 'arcbench-deadline-'));
+      writeFileSync(join(dir, 'exp.yaml'), 'name: wide\nagents: [{ use: random }]\nepisodes: 6\nconcurrency: 32\nbudgets: { max_actions: 30 }\nrecordings: false\n');
+      const { report } = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
+      expect(report.totals.episodes).toBe(36);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('is cut when the run is interrupted', async () => {
     const interrupt = new AbortController();
     setTimeout(() => interrupt.abort(), 300);
