@@ -51,7 +51,10 @@ function estimateTokens(messages: readonly Message[]): number {
   for (const message of messages) {
     const content = (message as { content?: unknown }).content;
     if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) for (const part of content) part.type === 'image_url' ? images++ : (chars += String(part.text ?? '').length);
+    for (const part of Array.isArray(content) ? (content as Array<{ type: string; text?: string }>) : []) {
+      if (part.type === 'image_url') images++;
+      else chars += (part.text ?? '').length;
+    }
     const calls = (message as { tool_calls?: Array<{ function: { name: string; arguments: string } }> }).tool_calls;
     for (const call of calls ?? []) chars += call.function.name.length + call.function.arguments.length;
   }

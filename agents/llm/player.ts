@@ -10,7 +10,7 @@ import { action, click, reset, type AgentAction, type FrameResponse, type GameDe
 import { type FrameFormat, frameParts } from './frameFormats.ts';
 import { type CurrentTurn, Memory } from './memory.ts';
 import type { ModelClient, ReplyMessage, RequestBody } from './modelClient.ts';
-import { type Checked, jsonInstructions, type ModelChoice, readJsonAnswer, readToolCalls, type ToolAnswer, toolsFor } from './tools.ts';
+import { type Checked, jsonInstructions, MAX_RATIONALE_CHARS, type ModelChoice, readJsonAnswer, readToolCalls, type ToolAnswer, toolsFor } from './tools.ts';
 import { choosableActions, describeAction, type SentAction, turnText } from './turnText.ts';
 
 type Message = OpenAI.Chat.ChatCompletionMessageParam;
@@ -48,6 +48,12 @@ function assistantMessage(reply: ReplyMessage): OpenAI.Chat.ChatCompletionAssist
     content: reply.content ?? null,
     ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } })) } : {}),
   };
+}
+
+/** The reply's own text stands in for a rationale the model did not put in its tool call. */
+function withRationale(choice: ModelChoice, reply: ReplyMessage): ModelChoice {
+  const text = reply.content?.trim();
+  return choice.rationale !== undefined || !text ? choice : { ...choice, rationale: text.slice(0, MAX_RATIONALE_CHARS) };
 }
 
 export class Player {
@@ -128,9 +134,11 @@ export class Player {
       const outcome: Checked | undefined = answer.outcome ?? (++notesOnly > MAX_NOTES_ONLY_REPLIES ? { error: 'you only wrote notes; call one action tool.' } : undefined);
       const toolReplies = answer.replies.map((r): Message => ({ role: 'tool', tool_call_id: r.id, content: r.content }));
       if (outcome !== undefined && 'choice' in outcome) {
-        const text = `${describeAction(outcome.choice)}${outcome.choice.rationale ? `: ${outcome.choice.rationale}` : ''}`;
+        // In JSON mode the text is the answer itself, not a rationale.
+        const choice = this.#options.output === 'tools' ? withRationale(outcome.choice, reply) : outcome.choice;
+        const text = `${describeAction(choice)}${choice.rationale ? `: ${choice.rationale}` : ''}`;
         this.#memory.record({ text: current.text, frame: current.frame, grid, reply: assistantMessage(reply), toolReplies: answer.replies, choice: text }, body.messages, inputTokens);
-        return outcome.choice;
+        return choice;
       }
       attempts.push(assistantMessage(reply), ...toolReplies);
       if (outcome === undefined) continue;

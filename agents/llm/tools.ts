@@ -9,7 +9,8 @@ import { actionName } from 'arcbench';
 export const NOTES_TOOL = 'write_notes';
 /** Longer notes are cut; they are shown in every turn and would crowd out the frames. */
 export const MAX_NOTES_CHARS = 4000;
-const MAX_RATIONALE_CHARS = 300;
+/** A rationale is a sentence; it travels with the action in its reasoning. */
+export const MAX_RATIONALE_CHARS = 300;
 
 export interface ModelChoice {
   /** 0 (RESET) .. 7. */
