@@ -107,7 +107,7 @@ describe('the llm agent in a run', () => {
     await runLlmExperiment(folder, {
       name: 'secret',
       games: [gameId],
-      params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY, cache: true },
+      params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY, cache: true, context_tokens: 8_000, max_output_tokens: 256 },
       budgets: { max_actions: 3 },
     });
     const files = folder.files();
@@ -120,5 +120,8 @@ describe('the llm agent in a run', () => {
     const report = JSON.parse(readFileSync(join(folder.path, 'runs', 'secret', 'run.json'), 'utf8'));
     expect(report.agents[0].params.api_key).toBe('[redacted]');
     expect(report.config.agents[0].params.api_key).toBe('[redacted]');
+    // Counts named like keys are not secrets: a reader needs them.
+    expect(report.agents[0].params).toMatchObject({ context_tokens: 8_000, max_output_tokens: 256 });
+    expect(report.config.agents[0].params).toMatchObject({ context_tokens: 8_000, max_output_tokens: 256 });
   });
 });

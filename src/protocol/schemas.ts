@@ -8,17 +8,18 @@ import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { COORDINATE_MAX, MAX_JSON_FIELD_BYTES, MAX_LEVEL_COUNTER } from './limits.ts';
 import { validationError } from './errors.ts';
+import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
-export const gameStateSchema = z.enum(GAME_STATES);
+const gameStateSchema = z.enum(GAME_STATES);
 
 /** Game input kinds (SPEC §2 descriptor `tags`). */
-export const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
+const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
 export type GameTag = (typeof GAME_TAGS)[number];
 
 /** Size of a JSON value once serialized, in UTF-8 bytes; undefined when it is not JSON. */
-export function serializedJsonBytes(value: unknown): number | undefined {
+function serializedJsonBytes(value: unknown): number | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -85,20 +86,9 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError(`the request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`);
   }
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, ISSUE_OPTIONS);
   if (result.success) return result.data;
   throw validationError(formatIssues(result.error.issues));
-}
-
-/** `field.path: what is wrong` for each issue, joined; the path names what to fix. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.length === 0 ? '(body)' : issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-      return `${path}: ${message}`;
-    })
-    .join('; ');
 }
 
 // ---------------------------------------------------------------- responses
@@ -127,7 +117,7 @@ export type GameDescriptor = {
 export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
 export type OpenScorecardResponse = { card_id: string };
 
-export const runEntrySchema = z.looseObject({
+const runEntrySchema = z.looseObject({
   id: z.string(),
   guid: z.string(),
   score: z.number(),
@@ -144,7 +134,7 @@ export const runEntrySchema = z.looseObject({
 });
 export type RunEntry = z.infer<typeof runEntrySchema>;
 
-export const environmentEntrySchema = z.looseObject({
+const environmentEntrySchema = z.looseObject({
   id: z.string(),
   runs: z.array(runEntrySchema),
   score: z.number(),
@@ -156,7 +146,7 @@ export const environmentEntrySchema = z.looseObject({
 });
 export type EnvironmentEntry = z.infer<typeof environmentEntrySchema>;
 
-export const tagScoreSchema = z.looseObject({
+const tagScoreSchema = z.looseObject({
   id: z.string(),
   score: z.number(),
   levels_completed: count,

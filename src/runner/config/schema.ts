@@ -3,11 +3,20 @@
  * types the runner uses, and for the JSON Schema editors complete against (`arcbench schema`).
  */
 import { z } from 'zod';
+import { describeFound } from '../../protocol/zodIssues.ts';
+import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 
-const positiveInt = (what: string) => z.int({ error: `expected ${what} as a whole number` }).positive({ error: `${what} must be at least 1` });
+/** Labels are capped: they name files (recordings) and scorecard tags. */
+const MAX_LABEL_LENGTH = 64;
 
-export const agentEntrySchema = z
-  .strictObject({
+const positiveInt = (what: string) =>
+  z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : `expected ${what} as a whole number, found ${describeFound(issue.input)}`) })
+    .positive({ error: (issue) => `${what} must be at least 1, found ${describeFound(issue.input)}` });
+
+const agentEntrySchema = z
+  .strictObject(
+    {
     use: z
       .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
       .min(1)
@@ -15,13 +24,21 @@ export const agentEntrySchema = z
     label: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
+      .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
       .optional()
       .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
     params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
-  })
+    },
+    {
+      error: (issue) =>
+        typeof issue.input === 'string'
+          ? `expected a mapping such as { use: ${issue.input} }, found ${describeFound(issue.input)}; write "- use: ${issue.input}"`
+          : undefined,
+    },
+  )
   .describe('One agent to evaluate.');
 
-export const serverTargetSchema = z.strictObject({
+const serverTargetSchema = z.strictObject({
   backends: positiveInt('backends').max(64).default(1).describe('Backends behind the emulated load balancer.'),
   rotate_affinity: z
     .union([z.boolean(), positiveInt('rotate_affinity')])
@@ -31,7 +48,7 @@ export const serverTargetSchema = z.strictObject({
   inject_429_every: z.int().min(2).optional().describe('Answer every n-th request 429, to exercise retries.'),
 });
 
-export const targetSchema = z
+const targetSchema = z
   .union([
     z.literal('reference').describe('The reference service in this process: no network, no key.'),
     z.strictObject({ server: serverTargetSchema }).describe('Our HTTP server, started on 127.0.0.1 for this run.'),
@@ -45,7 +62,7 @@ export const targetSchema = z
   .default('reference')
   .describe('Where the games are played.');
 
-export const budgetsSchema = z
+const budgetsSchema = z
   .strictObject({
     max_actions: positiveInt('max_actions').default(80).describe('Counted actions per episode (game actions plus level resets); 80 sends exactly 80.'),
     max_actions_per_level: z
@@ -68,7 +85,7 @@ export const budgetsSchema = z
   })
   .describe('Limits that end an episode or the run.');
 
-export const rateLimitSchema = z
+const rateLimitSchema = z
   .union([
     z.literal(false),
     z.strictObject({
@@ -76,15 +93,15 @@ export const rateLimitSchema = z
       interval_ms: positiveInt('interval_ms'),
     }),
   ])
-  .describe('Client-side rate limit for HTTP targets (hosted default: 600 per 60000 ms); false turns it off.');
+  .describe(`Client-side rate limit for HTTP targets (hosted default: ${HOSTED_RATE_LIMIT_PER_MINUTE} per 60000 ms); false turns it off.`);
 
-export const scorecardOptionsSchema = z.strictObject({
+const scorecardOptionsSchema = z.strictObject({
   tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
   source_url: z.string().optional().describe('Link to the code or write-up.'),
   opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
 });
 
-export const timeoutsSchema = z.strictObject({
+const timeoutsSchema = z.strictObject({
   connect_ms: positiveInt('connect_ms').optional(),
   request_ms: positiveInt('request_ms').optional(),
   max_retries: z.int().min(0).optional(),
@@ -116,7 +133,6 @@ export const experimentSchema = z
 
 export type ExperimentConfig = z.output<typeof experimentSchema>;
 export type AgentEntry = z.output<typeof agentEntrySchema>;
-export type TargetConfig = ExperimentConfig['target'];
 
 /** The JSON Schema of the experiment file, for editors (`# yaml-language-server: $schema=…`). */
 export function experimentJsonSchema(): Record<string, unknown> {

@@ -2,7 +2,8 @@
 import type { EpisodeOutcome } from '../../agent/contract.ts';
 import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { Experiment } from '../config/loader.ts';
-import { configWithoutSecrets, withoutSecrets } from '../config/loader.ts';
+import { configWithoutSecrets } from '../config/loader.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScheduleOutcome } from '../scheduler.ts';
@@ -38,7 +39,7 @@ function agentResults(run: FinishedRun): AgentResult[] {
       label: agent.label,
       use: agent.use,
       agent: agent.definition.name,
-      params: withoutSecrets(agent.params),
+      params: redactSecretFields(agent.params),
       card_id: outcome.cards.get(agent.label) ?? '',
       scorecard: close.scorecard,
       close_error: close.error,

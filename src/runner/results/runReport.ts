@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Scorecard } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
-import { issueLines } from '../../protocol/index.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 import { emptyUsage } from '../../agent/usage.ts';
 
 /** Version of run.json's layout; bumped when a field changes meaning. */
 export const RUN_FORMAT = 'arcbench.run/1';
 
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
+const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
@@ -34,7 +34,7 @@ export const usageSchema = z.object({
 const usageOrNone = usageSchema.default(() => emptyUsage());
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
-export const provenanceSchema = z.looseObject({
+const provenanceSchema = z.looseObject({
   git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
   arcbench_version: z.string(),
   node_version: z.string(),
@@ -45,7 +45,7 @@ export const provenanceSchema = z.looseObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export const agentResultSchema = z.looseObject({
+const agentResultSchema = z.looseObject({
   label: z.string(),
   use: z.string(),
   agent: z.string(),
@@ -64,7 +64,7 @@ export const agentResultSchema = z.looseObject({
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
-export const runTotalsSchema = z.looseObject({
+const runTotalsSchema = z.looseObject({
   planned_episodes: count,
   episodes: count,
   skipped_episodes: count,
@@ -121,7 +121,7 @@ export function readRunReport(runDir: string): RunReport {
   } catch (error) {
     throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
   }
-  const parsed = runReportSchema.safeParse(raw);
+  const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
   return parsed.data;
 }
