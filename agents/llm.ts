@@ -35,9 +35,10 @@ const params = z
     context_tokens: z.int().min(1_000).default(16_000).describe('Past this, older turns are summarised by the model.'),
     recent_turns: z.int().min(1).max(100).default(4).describe('Turns always kept verbatim.'),
     system_prompt: z.string().min(1).optional().describe('Replaces the built-in system prompt.'),
+    send_seed: z.boolean().default(false).describe("Send the episode's seed as the request's `seed` (best-effort reproducibility where the server takes it; some refuse the field)."),
     request_timeout_seconds: z.number().positive().default(120).describe('Per model request.'),
     max_retries: z.int().min(0).max(20).default(4).describe('Retries of a 429, 5xx, timeout or unusable answer, within the episode deadline.'),
-    cache: z.boolean().default(false).describe('Keep every answer on disk and replay it for the same request: no call, no cost.'),
+    cache: z.boolean().default(false).describe('Keep every answer on disk and replay it for the same request and episode seed: no call, no cost.'),
     cache_dir: z.string().min(1).default('.arcbench-cache/llm').describe('Folder of the response cache, relative to the experiment file.'),
   })
   .superRefine((value, context) => {
@@ -63,6 +64,7 @@ export default defineAgent({
       maxRetries: p.max_retries,
       signal,
       cache: p.cache ? new ResponseCache(resolvePath(p.cache_dir)) : undefined,
+      episodeSeed: seed,
       reportUsage,
     });
     const player = new Player({
@@ -75,8 +77,7 @@ export default defineAgent({
       contextTokens: p.context_tokens,
       recentTurns: p.recent_turns,
       sampling: {
-        // The episode's seed: repeated episodes sample differently, a re-run asks the same (and the cache replays it).
-        seed,
+        ...(p.send_seed ? { seed } : {}),
         ...(p.temperature === undefined ? {} : { temperature: p.temperature }),
         ...(p.max_output_tokens === undefined ? {} : { max_completion_tokens: p.max_output_tokens }),
         ...(p.reasoning_effort === undefined ? {} : { reasoning_effort: p.reasoning_effort }),

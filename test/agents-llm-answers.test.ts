@@ -154,6 +154,7 @@ describe('answer formats and memory', () => {
     expect(episode.actions).toBe(2);
     expect(episode.resets).toBe(1);
     expect(server.requests[0].body.tools).toBeUndefined();
+    expect(server.requests[0].body.seed).toBeUndefined();
     expect(lastUserText(server.requests[0])).toMatch(/Answer with one JSON object and nothing else: \{"action": one of "ACTION1", "ACTION2", "ACTION3", "ACTION4", "ACTION7", "RESET"/);
     expect(server.requests[1].body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
   });
@@ -197,6 +198,11 @@ describe('answer formats and memory', () => {
     // system, the one recent turn (user, assistant, tool), the current turn
     expect(after).toHaveLength(5);
     expect(episode.usage.calls).toBe(4 + compactions.length);
+  });
+
+  it("sends the episode's seed and the sampling params as asked", async () => {
+    const { episode } = await play({ params: { send_seed: true, temperature: 0.3, max_output_tokens: 500, reasoning_effort: 'low' } });
+    expect(server.requests[0].body).toMatchObject({ seed: episode.seed, temperature: 0.3, max_completion_tokens: 500, reasoning_effort: 'low', model: 'fake-model' });
   });
 
   it('sends the frame as a PNG image for vision models, and as a diff after the first', async () => {

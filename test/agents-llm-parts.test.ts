@@ -68,9 +68,11 @@ describe('the response cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arcbench-cache-'));
     try {
       const cache = new ResponseCache(dir);
-      const key = cache.keyOf('http://x/v1', { model: 'm', messages: [{ role: 'user', content: 'hi' }] });
-      expect(cache.keyOf('http://x/v1', { messages: [{ content: 'hi', role: 'user' }], model: 'm' })).toBe(key);
-      expect(cache.keyOf('http://y/v1', { model: 'm', messages: [{ role: 'user', content: 'hi' }] })).not.toBe(key);
+      const key = cache.keyOf('http://x/v1', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 7);
+      expect(cache.keyOf('http://x/v1', { messages: [{ content: 'hi', role: 'user' }], model: 'm' }, 7)).toBe(key);
+      expect(cache.keyOf('http://y/v1', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 7)).not.toBe(key);
+      // Another episode asking the same gets its own answer.
+      expect(cache.keyOf('http://x/v1', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 8)).not.toBe(key);
       expect(cache.get(key)).toBeUndefined();
       cache.put(key, { choices: [{ message: { content: 'hello' } }] });
       expect(cache.get(key)).toEqual({ choices: [{ message: { content: 'hello' } }] });

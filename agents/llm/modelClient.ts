@@ -34,6 +34,8 @@ export interface ModelClientOptions {
   readonly maxRetries: number;
   readonly signal: AbortSignal;
   readonly cache: ResponseCache | undefined;
+  /** The episode's seed, part of every cache key. */
+  readonly episodeSeed: number;
   readonly reportUsage: (call: ModelCallUsage) => void;
 }
 
@@ -94,7 +96,7 @@ export class ModelClient {
   /** The reply; its usage is reported (as cached, at no cost, when the cache answered). */
   async complete(body: RequestBody, kind: 'action' | 'compaction'): Promise<ModelReply> {
     const cache = this.#options.cache;
-    const key = cache?.keyOf(this.#options.baseUrl, body);
+    const key = cache?.keyOf(this.#options.baseUrl, body, this.#options.episodeSeed);
     const stored = key === undefined ? undefined : cache!.get(key);
     if (stored !== undefined) {
       const completion = checkedCompletion(stored);

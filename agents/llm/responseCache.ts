@@ -1,7 +1,9 @@
 /**
  * The optional response cache (`cache: true`): every answer stored on disk under a hash of the whole
- * request (base URL and body), so a second run with the same requests replays the first one without a
- * call to the provider: for debugging a prompt, and for re-running without paying twice.
+ * request (base URL and body) and the episode's seed, so a second run with the same seed replays the
+ * first one without a call to the provider: for debugging a prompt, and for re-running without paying
+ * twice. The seed keeps repeated episodes apart: their first requests are the same, and one answer
+ * replayed to all of them would make every repetition a copy of the first.
  *
  * The key never holds the API key: a cache folder can be shared. Files are written to a temporary name
  * and renamed, so episodes running side by side never read half a file.
@@ -27,8 +29,8 @@ export class ResponseCache {
     mkdirSync(folder, { recursive: true });
   }
 
-  keyOf(baseUrl: string, body: unknown): string {
-    return createHash('sha256').update(canonicalJson({ base_url: baseUrl, body })).digest('hex');
+  keyOf(baseUrl: string, body: unknown, episodeSeed: number): string {
+    return createHash('sha256').update(canonicalJson({ base_url: baseUrl, body, episode_seed: episodeSeed })).digest('hex');
   }
 
   /** The stored answer, or undefined when there is none (or it cannot be read). */
