@@ -1,61 +1,24 @@
 /**
- * The results table: per agent and game its score, best levels, actions and wins, and a total row per
- * agent; when agents reported model calls, their tokens and dollars too. The same rows go to the
- * terminal (cli-table3) and to table.md.
+ * The results table: per agent and game, the card's score as the service defines it (the best
+ * episode's), the mean episode score with its 95% interval, the card's levels, actions, wins, errors
+ * and episodes, and, when agents called a model, its tokens and dollars; per agent a total row. The same
+ * rows go to the terminal (cli-table3), table.md and run.json.
  */
 import Table from 'cli-table3';
-import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
-import type { EpisodeRecord } from '../episode/runEpisode.ts';
+import { sumUsage } from '../../agent/usage.ts';
+import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
+import { formatInterval, formatScore } from '../../analysis/format.ts';
+import { summarizeScores } from '../../analysis/scoreSummary.ts';
+import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { scoreEpisodes } from './localScoring.ts';
+import { runEpisodesOf } from './runFolder.ts';
+import type { TableRow } from './runReport.ts';
 
-export interface TableRow {
-  agent: string;
-  game: string;
-  episodes: number;
-  score: number;
-  levels: string;
-  actions: number;
-  wins: number;
-  errors: number;
-  usage: UsageTotals;
-}
+export type { TableRow } from './runReport.ts';
 
-const HEADER = ['agent', 'game', 'episodes', 'score', 'levels', 'actions', 'wins', 'errors'];
+const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
+const NUMERIC = [false, false, true, true, true, true, true, true, true, true];
 const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
-
-export function tableRows(agentLabels: readonly string[], episodes: readonly EpisodeRecord[]): TableRow[] {
-  const rows: TableRow[] = [];
-  for (const label of agentLabels) {
-    const mine = episodes.filter((e) => e.agent === label);
-    const card = scoreEpisodes(mine);
-    for (const env of card.environments) {
-      const ofGame = mine.filter((e) => e.game_id === env.id);
-      rows.push({
-        agent: label,
-        game: env.id,
-        episodes: ofGame.length,
-        score: env.score,
-        levels: `${env.levels_completed}/${env.level_count}`,
-        actions: env.actions,
-        wins: ofGame.filter((e) => e.outcome === 'win').length,
-        errors: ofGame.filter((e) => e.outcome === 'error').length,
-        usage: sumUsage(ofGame.map((e) => e.usage)),
-      });
-    }
-    rows.push({
-      agent: label,
-      game: 'total',
-      episodes: mine.length,
-      score: card.score,
-      levels: `${card.total_levels_completed}/${card.total_levels}`,
-      actions: card.total_actions,
-      wins: mine.filter((e) => e.outcome === 'win').length,
-      errors: mine.filter((e) => e.outcome === 'error').length,
-      usage: sumUsage(mine.map((e) => e.usage)),
-    });
-  }
-  return rows;
-}
 
 /** Dollars to the hundredth of a cent; `unknown` when a call had no price, never a made-up 0. */
 export function formatCost(dollars: number | null): string {
@@ -65,29 +28,87 @@ export function formatCost(dollars: number | null): string {
 /** Usage columns appear only in runs where some agent called a model. */
 const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.calls > 0);
 
-function header(rows: readonly TableRow[]): string[] {
-  return showsUsage(rows) ? [...HEADER, ...USAGE_HEADER] : HEADER;
+const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
+
+export function tableRows(agentLabels: readonly string[], episodes: readonly EpisodeRecord[]): TableRow[] {
+  const scored = episodesByAgentAndGame(runEpisodesOf('run', agentLabels, episodes).episodes);
+  const rows: TableRow[] = [];
+  for (const label of agentLabels) {
+    const mine = episodes.filter((e) => e.agent === label);
+    const card = scoreEpisodes(mine);
+    const byGame = scored.get(label) ?? new Map<string, ScoredEpisode[]>();
+    const stats = summarizeScores(new Map([...byGame].map(([game, list]) => [game, list.map((e) => e.score)])));
+    for (const [game, estimate] of stats.games) {
+      const ofGame = mine.filter((e) => e.game_id === game);
+      const environment = card.environments.find((env) => env.id === game);
+      rows.push({
+        agent: label,
+        game,
+        episodes: ofGame.length,
+        card_score: environment?.score ?? 0,
+        mean_score: estimate.value,
+        interval: estimate.interval,
+        levels_completed: environment?.levels_completed ?? 0,
+        level_count: ofGame[0].baselines.length,
+        actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
+        wins: count(ofGame, 'win'),
+        errors: count(ofGame, 'error'),
+        usage: sumUsage(ofGame.map((e) => e.usage)),
+      });
+    }
+    rows.push({
+      agent: label,
+      game: TOTAL,
+      episodes: mine.length,
+      card_score: card.score,
+      mean_score: stats.total?.value ?? 0,
+      interval: stats.total?.interval ?? null,
+      levels_completed: card.total_levels_completed,
+      level_count: card.total_levels,
+      actions: mine.reduce((sum, e) => sum + e.actions, 0),
+      wins: count(mine, 'win'),
+      errors: count(mine, 'error'),
+      usage: sumUsage(mine.map((e) => e.usage)),
+    });
+  }
+  return rows;
 }
 
 function cells(row: TableRow, usage: boolean): string[] {
-  const base = [row.agent, row.game, String(row.episodes), row.score.toFixed(2), row.levels, String(row.actions), String(row.wins), String(row.errors)];
+  const base = [
+    row.agent,
+    row.game,
+    String(row.episodes),
+    formatScore(row.card_score),
+    formatScore(row.mean_score),
+    formatInterval(row.interval),
+    `${row.levels_completed}/${row.level_count}`,
+    String(row.actions),
+    String(row.wins),
+    String(row.errors),
+  ];
   return usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
 }
 
+/** The header and which columns are numbers, with the usage columns when the rows have usage. */
+function columns(rows: readonly TableRow[]): { head: string[]; numeric: boolean[]; usage: boolean } {
+  const usage = showsUsage(rows);
+  return usage ? { head: [...HEADER, ...USAGE_HEADER], numeric: [...NUMERIC, true, true, true], usage } : { head: HEADER, numeric: NUMERIC, usage };
+}
+
 export function renderTerminalTable(rows: readonly TableRow[]): string {
-  const head = header(rows);
-  const table = new Table({ head, colAligns: head.map((_, i) => (i < 2 ? 'left' : 'right')), style: { head: [], border: [] } });
-  for (const row of rows) table.push(cells(row, showsUsage(rows)));
+  const { head, numeric, usage } = columns(rows);
+  const table = new Table({ head, colAligns: numeric.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
+  for (const row of rows) table.push(cells(row, usage));
   return table.toString();
 }
 
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
-  const head = header(rows);
-  const lines = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`];
+  const { head, numeric, usage } = columns(rows);
+  const lines = [`| ${head.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
   for (const row of rows) {
-    const c = cells(row, showsUsage(rows));
-    if (row.game === 'total') c.forEach((v, i) => (c[i] = i === 0 ? v : `**${v}**`));
-    lines.push(`| ${c.join(' | ')} |`);
+    const c = cells(row, usage);
+    lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   return lines.join('\n') + '\n';
 }
