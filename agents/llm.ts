@@ -22,7 +22,11 @@ const params = z
       .url({ error: 'expected the API base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1' })
       .optional()
       .describe('OpenAI-compatible API base URL; default: OPENAI_BASE_URL, else https://api.openai.com/v1.'),
-    api_key: z.string().min(1).optional().describe('The key; default: OPENAI_API_KEY. Write "${MY_KEY}" to take it from another variable; run.json shows it redacted.'),
+    api_key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The key; default: OPENAI_API_KEY. Write "${MY_KEY}" to take it from another variable; run.json shows it redacted.'),
     temperature: z.number().min(0).max(2).optional(),
     max_output_tokens: z.int().positive().optional().describe('Cap on each reply (max_completion_tokens), reasoning included.'),
     reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional().describe('For reasoning models that take it.'),
@@ -35,7 +39,10 @@ const params = z
     context_tokens: z.int().min(1_000).default(16_000).describe('Past this, older turns are summarised by the model.'),
     recent_turns: z.int().min(1).max(100).default(4).describe('Turns always kept verbatim.'),
     system_prompt: z.string().min(1).optional().describe('Replaces the built-in system prompt.'),
-    send_seed: z.boolean().default(false).describe("Send the episode's seed as the request's `seed` (best-effort reproducibility where the server takes it; some refuse the field)."),
+    send_seed: z
+      .boolean()
+      .default(false)
+      .describe("Send the episode's seed as the request's `seed` (best-effort reproducibility where the server takes it; some refuse the field)."),
     request_timeout_seconds: z.number().positive().default(120).describe('Per model request.'),
     max_retries: z.int().min(0).max(20).default(4).describe('Retries of a 429, 5xx, timeout or unusable answer, within the episode deadline.'),
     cache: z.boolean().default(false).describe('Keep every answer on disk and replay it for the same request and episode seed: no call, no cost.'),

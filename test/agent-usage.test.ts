@@ -12,11 +12,14 @@ import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 
-const call = (fields: Partial<ModelCallRecord> = {}): ModelCallRecord => callRecord({ model: 'm', input_tokens: 1000, output_tokens: 50, cost_usd: 0.002, ...fields }, 0);
+const call = (fields: Partial<ModelCallRecord> = {}): ModelCallRecord =>
+  callRecord({ model: 'm', input_tokens: 1000, output_tokens: 50, cost_usd: 0.002, ...fields }, 0);
 
 describe('cost of a call', () => {
   it('bills cached input at its price, the rest of the input and all output at theirs', () => {
-    expect(costOfCall({ input_tokens: 1_000_000, cached_input_tokens: 400_000, output_tokens: 100_000 }, { input: 2, cached_input: 0.5, output: 8 })).toBeCloseTo(1.2 + 0.2 + 0.8, 12);
+    expect(
+      costOfCall({ input_tokens: 1_000_000, cached_input_tokens: 400_000, output_tokens: 100_000 }, { input: 2, cached_input: 0.5, output: 8 }),
+    ).toBeCloseTo(1.2 + 0.2 + 0.8, 12);
     // Without a cached price, cached tokens cost the input price: never under-counted.
     expect(costOfCall({ input_tokens: 1_000_000, cached_input_tokens: 400_000, output_tokens: 0 }, { input: 2, output: 8 })).toBeCloseTo(2, 12);
     expect(costOfCall({ input_tokens: 10, output_tokens: 10 }, undefined)).toBeNull();
@@ -115,7 +118,10 @@ describe('usage of any agent, in a run', () => {
     expect(episode.usage.cost_usd).toBeCloseTo(0.75, 12);
     expect(episode.model_calls!.map((c) => c.step)).toEqual([0, 1, 2]);
     expect(report.totals.usage.cost_usd).toBeCloseTo(0.75, 12);
-    const recording = readFileSync(join(dir, 'out', episode.recording!), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const recording = readFileSync(join(dir, 'out', episode.recording!), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const reasoning = recording[1].data.action_input.reasoning;
     expect(reasoning).toMatchObject({ model: 'tiny', input_tokens: 100, cost_usd: 0.25, calls: 1 });
     expect(Buffer.byteLength(JSON.stringify(reasoning), 'utf8')).toBeLessThanOrEqual(MAX_JSON_FIELD_BYTES);

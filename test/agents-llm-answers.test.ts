@@ -23,7 +23,13 @@ const crat = levelOneToolCalls('crat').gameId;
 const lamp = levelOneToolCalls('lamp').gameId;
 
 /** One episode of the llm agent on `game`, the model answering `replies` then `fallback`. */
-async function play(options: { replies?: FakeReply[]; fallback?: (request: RecordedRequest) => FakeReply; params?: Record<string, unknown>; maxActions?: number; game?: string }) {
+async function play(options: {
+  replies?: FakeReply[];
+  fallback?: (request: RecordedRequest) => FakeReply;
+  params?: Record<string, unknown>;
+  maxActions?: number;
+  game?: string;
+}) {
   folder = new TempFolder();
   server.script(...(options.replies ?? []));
   server.setFallback(options.fallback ?? (() => ({ toolCalls: [toolCall('ACTION2')] })));
@@ -55,7 +61,11 @@ describe('unplayable answers', () => {
   });
 
   it.each([
-    ['an action the game does not offer', toolCall('ACTION6', { x: 1, y: 1 }), /"ACTION6" is not an action you can take now; choose one of ACTION1, ACTION2, ACTION3, ACTION4, ACTION7, RESET/],
+    [
+      'an action the game does not offer',
+      toolCall('ACTION6', { x: 1, y: 1 }),
+      /"ACTION6" is not an action you can take now; choose one of ACTION1, ACTION2, ACTION3, ACTION4, ACTION7, RESET/,
+    ],
     ['arguments that are not JSON', toolCall('ACTION1', '{"rationale": '), /the arguments of ACTION1 are not a JSON object/],
     ['two actions at once', { name: 'ACTION1' }, /call exactly one action tool per turn/],
   ])('answers %s with the error as the tool result', async (_what, call, error) => {
@@ -67,7 +77,10 @@ describe('unplayable answers', () => {
   });
 
   it('checks ACTION6 coordinates', async () => {
-    const { episode } = await play({ game: lamp, replies: [{ toolCalls: [toolCall('ACTION6', { x: 64, y: 3 })] }, { toolCalls: [toolCall('ACTION6', { x: 63, y: 3 })] }] });
+    const { episode } = await play({
+      game: lamp,
+      replies: [{ toolCalls: [toolCall('ACTION6', { x: 64, y: 3 })] }, { toolCalls: [toolCall('ACTION6', { x: 63, y: 3 })] }],
+    });
     expect(episode.outcome).toBe('budget');
     expect(lastUserText(server.requests[1])).toMatch(/ACTION6 needs x and y as whole numbers from 0 to 63; got x=64, y=3/);
   });
@@ -102,7 +115,13 @@ describe('provider errors', () => {
   });
 
   it('gives up after max_retries with the status and the attempts', async () => {
-    const { episode } = await play({ params: { max_retries: 1 }, replies: [{ status: 502, retryAfterMs: 5 }, { status: 502, retryAfterMs: 5 }] });
+    const { episode } = await play({
+      params: { max_retries: 1 },
+      replies: [
+        { status: 502, retryAfterMs: 5 },
+        { status: 502, retryAfterMs: 5 },
+      ],
+    });
     expect(episode.outcome).toBe('error');
     expect(episode.error!.message).toMatch(new RegExp(`^the model server at ${server.baseUrl.replace(/[.]/g, '\\.')} answered 502 \\(2 attempts\\)`));
   });
@@ -155,7 +174,9 @@ describe('answer formats and memory', () => {
     expect(episode.resets).toBe(1);
     expect(server.requests[0].body.tools).toBeUndefined();
     expect(server.requests[0].body.seed).toBeUndefined();
-    expect(lastUserText(server.requests[0])).toMatch(/Answer with one JSON object and nothing else: \{"action": one of "ACTION1", "ACTION2", "ACTION3", "ACTION4", "ACTION7", "RESET"/);
+    expect(lastUserText(server.requests[0])).toMatch(
+      /Answer with one JSON object and nothing else: \{"action": one of "ACTION1", "ACTION2", "ACTION3", "ACTION4", "ACTION7", "RESET"/,
+    );
     expect(server.requests[1].body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
   });
 
@@ -202,7 +223,13 @@ describe('answer formats and memory', () => {
 
   it("sends the episode's seed and the sampling params as asked", async () => {
     const { episode } = await play({ params: { send_seed: true, temperature: 0.3, max_output_tokens: 500, reasoning_effort: 'low' } });
-    expect(server.requests[0].body).toMatchObject({ seed: episode.seed, temperature: 0.3, max_completion_tokens: 500, reasoning_effort: 'low', model: 'fake-model' });
+    expect(server.requests[0].body).toMatchObject({
+      seed: episode.seed,
+      temperature: 0.3,
+      max_completion_tokens: 500,
+      reasoning_effort: 'low',
+      model: 'fake-model',
+    });
   });
 
   it('sends the frame as a PNG image for vision models, and as a diff after the first', async () => {

@@ -16,7 +16,13 @@ const gameLikeGrid = fc
   .record({
     background: fc.integer({ min: 0, max: 15 }),
     boxes: fc.array(
-      fc.record({ x: fc.nat(63), y: fc.nat(63), w: fc.integer({ min: 1, max: 64 }), h: fc.integer({ min: 1, max: 64 }), colour: fc.integer({ min: 0, max: 15 }) }),
+      fc.record({
+        x: fc.nat(63),
+        y: fc.nat(63),
+        w: fc.integer({ min: 1, max: 64 }),
+        h: fc.integer({ min: 1, max: 64 }),
+        colour: fc.integer({ min: 0, max: 15 }),
+      }),
       { maxLength: 6 },
     ),
     hud: fc.option(fc.uint8Array({ minLength: 64, maxLength: 64, max: 15 })),
@@ -37,9 +43,12 @@ const catalogFrames = gameCatalog().map((game) => [game.info.slug, game.start().
 
 describe('grid as text', () => {
   it('decodes back to the same grid, for any grid', () => {
-    fc.assert(fc.property(fc.oneof(anyGrid, gameLikeGrid), (grid) => {
+    fc.assert(
+      fc.property(fc.oneof(anyGrid, gameLikeGrid), (grid) => {
         expect(sameGrid(decodeGridText(encodeGridText(grid)), grid)).toBe(true);
-      }), { numRuns: 200 });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('leaves out only cells of the letterbox colour', () => {

@@ -90,7 +90,10 @@ describe('a model that never answers', () => {
     server.setFallback(() => ({ hang: true }));
     const config = join(folder.path, 'hang.yaml');
     // No api_key in the file: the agent takes OPENAI_API_KEY, as a user's shell would give it.
-    writeFileSync(config, stringify({ name: 'hang', games: [crat], agents: [{ use: 'llm', params: { model: 'fake-model', base_url: server.baseUrl, pricing: PRICING } }] }));
+    writeFileSync(
+      config,
+      stringify({ name: 'hang', games: [crat], agents: [{ use: 'llm', params: { model: 'fake-model', base_url: server.baseUrl, pricing: PRICING } }] }),
+    );
     const out = join(folder.path, 'out');
     const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', config, '--out', out], {
       cwd: folder.path,
@@ -108,7 +111,10 @@ describe('a model that never answers', () => {
       const report = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
       expect(report.status).toBe('interrupted');
       expect(report.agents[0].scorecard.published_at).toBeTruthy();
-      const [episode] = readFileSync(join(out, 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      const [episode] = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
       expect(episode.outcome).toBe('cancelled');
       await expect.poll(() => server.hanging()).toBe(0);
       for (const { file, text } of folder.files()) expect(text.includes(SECRET_KEY), file).toBe(false);
@@ -124,7 +130,10 @@ describe('the response cache', () => {
     folder = new TempFolder();
     const { calls } = levelOneToolCalls('crat');
     let answered = 0;
-    server.setFallback(() => ({ toolCalls: [calls[answered++ % calls.length]], usage: { prompt_tokens: 900 + answered, completion_tokens: 30, cached_tokens: 100 } }));
+    server.setFallback(() => ({
+      toolCalls: [calls[answered++ % calls.length]],
+      usage: { prompt_tokens: 900 + answered, completion_tokens: 30, cached_tokens: 100 },
+    }));
     const experiment = { name: 'cached', games: [crat], episodes: 2, params: llmParams({ cache: true }), budgets: { max_actions: 4 } };
     const first = await runLlmExperiment(folder, experiment);
     const callsMade = server.requests.length;
@@ -135,7 +144,14 @@ describe('the response cache', () => {
     server.setFallback(() => ({ status: 500, message: 'the replay must not call the server' }));
     const second = await runLlmExperiment(folder, { ...experiment, name: 'cached-again' });
     expect(server.requests).toHaveLength(callsMade);
-    const strip = (e: (typeof first.episodesFromFile)[number]) => [e.episode, e.outcome, e.actions, e.levels_completed, e.usage.input_tokens, e.usage.output_tokens];
+    const strip = (e: (typeof first.episodesFromFile)[number]) => [
+      e.episode,
+      e.outcome,
+      e.actions,
+      e.levels_completed,
+      e.usage.input_tokens,
+      e.usage.output_tokens,
+    ];
     expect(second.episodesFromFile.map(strip)).toEqual(first.episodesFromFile.map(strip));
     expect(second.report.totals.usage).toMatchObject({ calls: 8, cached_calls: 8, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
     expect(second.episodesFromFile[0].model_calls!.every((c) => c.cached && c.cost_usd === 0)).toBe(true);

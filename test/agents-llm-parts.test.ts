@@ -11,14 +11,22 @@ import { join } from 'node:path';
 const ALLOWED = [1, 2, 3, 4, 6, 0];
 
 const isPlayable = (choice: { id: number; x?: number; y?: number }) =>
-  ALLOWED.includes(choice.id) && (choice.id !== 6 || (Number.isInteger(choice.x) && Number.isInteger(choice.y) && choice.x! >= 0 && choice.x! <= 63 && choice.y! >= 0 && choice.y! <= 63));
+  ALLOWED.includes(choice.id) &&
+  (choice.id !== 6 || (Number.isInteger(choice.x) && Number.isInteger(choice.y) && choice.x! >= 0 && choice.x! <= 63 && choice.y! >= 0 && choice.y! <= 63));
 
 describe('reading an answer', () => {
   it('never throws on any text, and whatever it accepts is playable', () => {
     const answers = fc.oneof(
       fc.string(),
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({ action: fc.constantFrom('ACTION1', 'action6', ' RESET ', 'ACTION5', 'ACTION6', 'JUMP', 7), x: fc.jsonValue(), y: fc.jsonValue(), rationale: fc.jsonValue() }).map((v) => `Here: ${JSON.stringify(v)} done`),
+      fc
+        .record({
+          action: fc.constantFrom('ACTION1', 'action6', ' RESET ', 'ACTION5', 'ACTION6', 'JUMP', 7),
+          x: fc.jsonValue(),
+          y: fc.jsonValue(),
+          rationale: fc.jsonValue(),
+        })
+        .map((v) => `Here: ${JSON.stringify(v)} done`),
     );
     fc.assert(
       fc.property(answers, (text) => {
@@ -31,7 +39,13 @@ describe('reading an answer', () => {
   it('never throws on any tool calls, answers every call, and plays at most one action', () => {
     const call = fc.record({
       id: fc.string({ minLength: 1 }),
-      function: fc.record({ name: fc.constantFrom('ACTION1', 'ACTION6', 'RESET', 'write_notes', 'ACTION5', 'nope'), arguments: fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))) }),
+      function: fc.record({
+        name: fc.constantFrom('ACTION1', 'ACTION6', 'RESET', 'write_notes', 'ACTION5', 'nope'),
+        arguments: fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+      }),
     });
     fc.assert(
       fc.property(fc.array(call, { maxLength: 5 }), (calls) => {
@@ -44,7 +58,9 @@ describe('reading an answer', () => {
   });
 
   it('names what is wrong in words the model can act on', () => {
-    expect(checkChoice('ACTION5', {}, ALLOWED)).toEqual({ error: '"ACTION5" is not an action you can take now; choose one of ACTION1, ACTION2, ACTION3, ACTION4, ACTION6, RESET.' });
+    expect(checkChoice('ACTION5', {}, ALLOWED)).toEqual({
+      error: '"ACTION5" is not an action you can take now; choose one of ACTION1, ACTION2, ACTION3, ACTION4, ACTION6, RESET.',
+    });
     expect(checkChoice('ACTION6', { x: 3.5, y: 2 }, ALLOWED)).toEqual({ error: 'ACTION6 needs x and y as whole numbers from 0 to 63; got x=3.5, y=2.' });
     expect(checkChoice('action6', { x: 3, y: 2, rationale: ' left edge ' }, ALLOWED)).toEqual({ choice: { id: 6, x: 3, y: 2, rationale: 'left edge' } });
     expect(readJsonAnswer('no json here', ALLOWED).outcome).toEqual({ error: expect.stringMatching(/^the reply holds no JSON object/) });

@@ -10,7 +10,8 @@ import { type FakeModelServer, type FakeUsage, startFakeModelServer, toolCall } 
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
 
 const PRICING = { input: 2.5, cached_input: 1.25, output: 10 };
-const dollars = (u: FakeUsage) => ((u.prompt_tokens - (u.cached_tokens ?? 0)) * PRICING.input + (u.cached_tokens ?? 0) * PRICING.cached_input + u.completion_tokens * PRICING.output) / 1e6;
+const dollars = (u: FakeUsage) =>
+  ((u.prompt_tokens - (u.cached_tokens ?? 0)) * PRICING.input + (u.cached_tokens ?? 0) * PRICING.cached_input + u.completion_tokens * PRICING.output) / 1e6;
 
 let server: FakeModelServer;
 let folder: TempFolder;
@@ -29,14 +30,22 @@ afterEach(() => {
 function readRecording(out: string, relative: string): Array<{ data: { action_input: { id: number; reasoning?: any } } }> {
   const raw = readFileSync(join(out, relative));
   const text = relative.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 describe('the llm agent in a run', () => {
   it('completes a level, and every count of tokens and dollars is what the server reported times the prices', async () => {
     folder = new TempFolder();
     const { gameId, calls } = levelOneToolCalls('crat');
-    const usages: FakeUsage[] = calls.map((_, i) => ({ prompt_tokens: 1000 + 100 * i, completion_tokens: 40 + i, cached_tokens: 200 * i, reasoning_tokens: 7 * i }));
+    const usages: FakeUsage[] = calls.map((_, i) => ({
+      prompt_tokens: 1000 + 100 * i,
+      completion_tokens: 40 + i,
+      cached_tokens: 200 * i,
+      reasoning_tokens: 7 * i,
+    }));
     server.script(...calls.map((call, i) => ({ toolCalls: [call], usage: usages[i] })));
 
     const run = await runLlmExperiment(folder, {
@@ -76,7 +85,13 @@ describe('the llm agent in a run', () => {
     const sent = lines.slice(1).map((line) => line.data.action_input.reasoning);
     expect(sent).toHaveLength(calls.length);
     sent.forEach((reasoning, i) => {
-      expect(reasoning).toMatchObject({ model: 'fake-model', input_tokens: usages[i].prompt_tokens, output_tokens: usages[i].completion_tokens, calls: 1, rationale: 'solver move' });
+      expect(reasoning).toMatchObject({
+        model: 'fake-model',
+        input_tokens: usages[i].prompt_tokens,
+        output_tokens: usages[i].completion_tokens,
+        calls: 1,
+        rationale: 'solver move',
+      });
       expect(reasoning.cost_usd).toBeCloseTo(dollars(usages[i]), 9);
     });
   });
@@ -85,7 +100,12 @@ describe('the llm agent in a run', () => {
     folder = new TempFolder();
     server.setFallback(() => ({ toolCalls: [toolCall('ACTION1')] }));
     const { gameId } = levelOneToolCalls('crat');
-    await runLlmExperiment(folder, { name: 'prompt', games: [gameId], params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY }, budgets: { max_actions: 2 } });
+    await runLlmExperiment(folder, {
+      name: 'prompt',
+      games: [gameId],
+      params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY },
+      budgets: { max_actions: 2 },
+    });
 
     const [first, second] = server.requests;
     const turn = (request: typeof first) => request.body.messages.at(-1).content as string;
@@ -94,7 +114,15 @@ describe('the llm agent in a run', () => {
     expect(turn(first)).toContain('Last action: none yet');
     expect(turn(first)).toMatch(/Frame:\n64x64 grid, one hex digit per cell/);
     expect(turn(second)).toMatch(/Last action: ACTION1\. (Nothing changed on the grid|\d+ cells? changed)/);
-    expect(first.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['ACTION1', 'ACTION2', 'ACTION3', 'ACTION4', 'ACTION7', 'RESET', 'write_notes']);
+    expect(first.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      'ACTION1',
+      'ACTION2',
+      'ACTION3',
+      'ACTION4',
+      'ACTION7',
+      'RESET',
+      'write_notes',
+    ]);
     expect(first.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
     // The previous turn stays in the conversation: the user turn, the tool call, and its answer.
     expect(second.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);

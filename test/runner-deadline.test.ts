@@ -32,7 +32,10 @@ describe('an agent still deciding', () => {
   async function run(listens: boolean, budgets: string, signal?: AbortSignal) {
     dir = mkdtempSync(join(tmpdir(), 'arcbench-deadline-'));
     writeFileSync(join(dir, 'ponder.ts'), PLUGIN);
-    writeFileSync(join(dir, 'exp.yaml'), `name: ponder\ngames: [crat]\nagents:\n  - use: ./ponder.ts\n    params: { listens: ${listens} }\nbudgets: ${budgets}\nrecordings: false\n`);
+    writeFileSync(
+      join(dir, 'exp.yaml'),
+      `name: ponder\ngames: [crat]\nagents:\n  - use: ./ponder.ts\n    params: { listens: ${listens} }\nbudgets: ${budgets}\nrecordings: false\n`,
+    );
     return runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out'), ...(signal ? { signal } : {}) });
   }
 
@@ -50,7 +53,10 @@ describe('an agent still deciding', () => {
     process.on('warning', onWarning);
     try {
       dir = mkdtempSync(join(tmpdir(), 'arcbench-deadline-'));
-      writeFileSync(join(dir, 'exp.yaml'), 'name: wide\nagents: [{ use: random }]\nepisodes: 6\nconcurrency: 32\nbudgets: { max_actions: 30 }\nrecordings: false\n');
+      writeFileSync(
+        join(dir, 'exp.yaml'),
+        'name: wide\nagents: [{ use: random }]\nepisodes: 6\nconcurrency: 32\nbudgets: { max_actions: 30 }\nrecordings: false\n',
+      );
       const { report } = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
       expect(report.totals.episodes).toBe(36);
     } finally {

@@ -25,7 +25,10 @@ export function frameParts(format: FrameFormat, grid: Grid, previous: Grid | und
   if (format === 'image') {
     const png = gridToPng(grid, IMAGE_SCALE);
     return [
-      { type: 'text', text: `Frame: the image below, 64x64 cells of ${IMAGE_SCALE}x${IMAGE_SCALE} pixels; cell (x, y) counts from the top-left, x to the right, y down.` },
+      {
+        type: 'text',
+        text: `Frame: the image below, 64x64 cells of ${IMAGE_SCALE}x${IMAGE_SCALE} pixels; cell (x, y) counts from the top-left, x to the right, y down.`,
+      },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}`, detail: 'high' } },
     ];
   }

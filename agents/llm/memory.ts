@@ -86,7 +86,10 @@ export class Memory {
 
   /** Every message of the request for the current turn. */
   messages(current: CurrentTurn): Message[] {
-    const system = this.summary === undefined ? this.options.systemPrompt : `${this.options.systemPrompt}\n\nSummary of the earlier turns (written by you):\n${this.summary}`;
+    const system =
+      this.summary === undefined
+        ? this.options.systemPrompt
+        : `${this.options.systemPrompt}\n\nSummary of the earlier turns (written by you):\n${this.summary}`;
     const history = this.turns.flatMap((turn): Message[] => [
       userMessage(turn.text, turn.frame),
       turn.reply,

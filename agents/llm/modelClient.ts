@@ -158,12 +158,16 @@ export class ModelClient {
     const where = `the model server at ${this.#options.baseUrl}`;
     const tries = attempts === 1 ? '' : ` (${attempts} attempts)`;
     let message: string;
-    if (error instanceof OpenAI.APIConnectionTimeoutError) message = `${where} did not answer within ${this.#options.requestTimeoutMs / 1000} s${tries}; raise params.request_timeout_seconds or check the server`;
-    else if (error instanceof OpenAI.APIConnectionError) message = `${where} could not be reached${tries}: ${(error.cause as Error | undefined)?.message ?? error.message}; check params.base_url`;
-    else if (error instanceof OpenAI.AuthenticationError) message = `${where} refused the API key (401): ${error.message}; check OPENAI_API_KEY or params.api_key`;
+    if (error instanceof OpenAI.APIConnectionTimeoutError)
+      message = `${where} did not answer within ${this.#options.requestTimeoutMs / 1000} s${tries}; raise params.request_timeout_seconds or check the server`;
+    else if (error instanceof OpenAI.APIConnectionError)
+      message = `${where} could not be reached${tries}: ${(error.cause as Error | undefined)?.message ?? error.message}; check params.base_url`;
+    else if (error instanceof OpenAI.AuthenticationError)
+      message = `${where} refused the API key (401): ${error.message}; check OPENAI_API_KEY or params.api_key`;
     else if (error instanceof OpenAI.APIError) {
       const asked = retryAfterMs(error.headers);
-      const wait = asked !== undefined && asked > MAX_RETRY_AFTER_MS ? ` and asked to wait ${Math.round(asked / 1000)} s, too long to wait within an episode` : '';
+      const wait =
+        asked !== undefined && asked > MAX_RETRY_AFTER_MS ? ` and asked to wait ${Math.round(asked / 1000)} s, too long to wait within an episode` : '';
       message = `${where} answered ${error.status ?? 'an error'}${tries}${wait}: ${error.message}`;
     } else message = `${where} gave an unusable answer${tries}: ${(error as Error).message}`;
     return new ModelCallError(this.#scrub(message));

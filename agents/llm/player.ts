@@ -18,7 +18,7 @@ type Message = OpenAI.Chat.ChatCompletionMessageParam;
 export const DEFAULT_SYSTEM_PROMPT = [
   'You play a turn-based puzzle game on a 64x64 grid of colours 0-15, one action per turn. Nobody tells you the rules:',
   'find them out by acting and watching what changes. Each turn shows the game, the result of your last action and the frame.',
-  'ACTION1 to ACTION5 are the game\'s own keys (often up, down, left, right and an interact key); ACTION6 clicks the cell',
+  "ACTION1 to ACTION5 are the game's own keys (often up, down, left, right and an interact key); ACTION6 clicks the cell",
   'at column x and row y (0-63, from the top-left); ACTION7 undoes, in games that offer it; RESET restarts the level.',
   'Completing a level moves you to the next; the game is won when every level is completed. Fewer actions score higher.',
   'Keep what you learn (rules, plans, dead ends) in your notes: they are shown every turn, while older turns are only summarised.',
@@ -46,7 +46,15 @@ function assistantMessage(reply: ReplyMessage): OpenAI.Chat.ChatCompletionAssist
   return {
     role: 'assistant',
     content: reply.content ?? null,
-    ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } })) } : {}),
+    ...(calls.length > 0
+      ? {
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.function.name, arguments: call.function.arguments },
+          })),
+        }
+      : {}),
   };
 }
 
@@ -131,13 +139,18 @@ export class Player {
       const { message: reply, inputTokens } = await this.#options.client.complete(body, 'action');
       const answer = this.#read(reply, allowed);
       if (answer.notes !== undefined) this.#memory.notes = answer.notes;
-      const outcome: Checked | undefined = answer.outcome ?? (++notesOnly > MAX_NOTES_ONLY_REPLIES ? { error: 'you only wrote notes; call one action tool.' } : undefined);
+      const outcome: Checked | undefined =
+        answer.outcome ?? (++notesOnly > MAX_NOTES_ONLY_REPLIES ? { error: 'you only wrote notes; call one action tool.' } : undefined);
       const toolReplies = answer.replies.map((r): Message => ({ role: 'tool', tool_call_id: r.id, content: r.content }));
       if (outcome !== undefined && 'choice' in outcome) {
         // In JSON mode the text is the answer itself, not a rationale.
         const choice = this.#options.output === 'tools' ? withRationale(outcome.choice, reply) : outcome.choice;
         const text = `${describeAction(choice)}${choice.rationale ? `: ${choice.rationale}` : ''}`;
-        this.#memory.record({ text: current.text, frame: current.frame, grid, reply: assistantMessage(reply), toolReplies: answer.replies, choice: text }, body.messages, inputTokens);
+        this.#memory.record(
+          { text: current.text, frame: current.frame, grid, reply: assistantMessage(reply), toolReplies: answer.replies, choice: text },
+          body.messages,
+          inputTokens,
+        );
         return choice;
       }
       attempts.push(assistantMessage(reply), ...toolReplies);

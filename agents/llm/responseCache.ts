@@ -30,7 +30,9 @@ export class ResponseCache {
   }
 
   keyOf(baseUrl: string, body: unknown, episodeSeed: number): string {
-    return createHash('sha256').update(canonicalJson({ base_url: baseUrl, body, episode_seed: episodeSeed })).digest('hex');
+    return createHash('sha256')
+      .update(canonicalJson({ base_url: baseUrl, body, episode_seed: episodeSeed }))
+      .digest('hex');
   }
 
   /** The stored answer, or undefined when there is none (or it cannot be read). */
@@ -45,7 +47,7 @@ export class ResponseCache {
   put(key: string, response: unknown): void {
     const file = join(this.folder, `${key}.json`);
     const temporary = `${file}.${randomUUID()}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ response }) + '\n');
+    writeFileSync(temporary, `${JSON.stringify({ response })}\n`);
     renameSync(temporary, file);
   }
 }

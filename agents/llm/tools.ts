@@ -42,11 +42,17 @@ function actionTool(id: number): ToolSpec {
       function: {
         name,
         description: 'Click the cell at column x, row y (origin top-left).',
-        parameters: { type: 'object', properties: { x: coordinate('column'), y: coordinate('row'), ...rationaleProperty }, required: ['x', 'y'], additionalProperties: false },
+        parameters: {
+          type: 'object',
+          properties: { x: coordinate('column'), y: coordinate('row'), ...rationaleProperty },
+          required: ['x', 'y'],
+          additionalProperties: false,
+        },
       },
     };
   }
-  const description = id === 0 ? 'Restart the current level (after a loss, or to try again).' : id === 7 ? 'Undo, in games that offer it.' : `The game's key ${name}.`;
+  const description =
+    id === 0 ? 'Restart the current level (after a loss, or to try again).' : id === 7 ? 'Undo, in games that offer it.' : `The game's key ${name}.`;
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties: rationaleProperty, additionalProperties: false } } };
 }
 
@@ -75,7 +81,8 @@ export function checkChoice(name: unknown, fields: Record<string, unknown>, allo
   const rationale = typeof fields.rationale === 'string' && fields.rationale.trim() !== '' ? fields.rationale.trim().slice(0, MAX_RATIONALE_CHARS) : undefined;
   if (id !== 6) return { choice: { id, ...(rationale ? { rationale } : {}) } };
   const { x, y } = fields;
-  if (!isCoordinate(x) || !isCoordinate(y)) return { error: `ACTION6 needs x and y as whole numbers from 0 to 63; got x=${JSON.stringify(x)}, y=${JSON.stringify(y)}.` };
+  if (!isCoordinate(x) || !isCoordinate(y))
+    return { error: `ACTION6 needs x and y as whole numbers from 0 to 63; got x=${JSON.stringify(x)}, y=${JSON.stringify(y)}.` };
   return { choice: { id, x, y, ...(rationale ? { rationale } : {}) } };
 }
 
@@ -139,7 +146,8 @@ function firstJsonObject(text: string): Record<string, unknown> | undefined {
 /** Reads a JSON-output reply: `{"action": "ACTION6", "x": 3, "y": 4, "rationale": "…", "notes": "…"}`. */
 export function readJsonAnswer(text: string | null | undefined, allowed: readonly number[]): { outcome: Checked; notes?: string } {
   const fields = firstJsonObject(text ?? '');
-  if (fields === undefined) return { outcome: { error: 'the reply holds no JSON object; answer with one JSON object such as {"action": "ACTION1", "rationale": "…"}.' } };
+  if (fields === undefined)
+    return { outcome: { error: 'the reply holds no JSON object; answer with one JSON object such as {"action": "ACTION1", "rationale": "…"}.' } };
   const notes = typeof fields.notes === 'string' ? fields.notes.slice(0, MAX_NOTES_CHARS) : undefined;
   return { outcome: checkChoice(fields.action, fields, allowed), ...(notes === undefined ? {} : { notes }) };
 }

@@ -31,7 +31,10 @@ export class RunSpend {
     this.#dollars += call.cost_usd;
     if (this.#limit === undefined || this.#spent || this.#dollars < this.#limit) return;
     this.#spent = true;
-    this.#logger.warn({ max_run_cost_usd: this.#limit, spent_usd: this.#dollars }, 'run dollar budget spent: no new episodes; episodes in flight play to their end');
+    this.#logger.warn(
+      { max_run_cost_usd: this.#limit, spent_usd: this.#dollars },
+      'run dollar budget spent: no new episodes; episodes in flight play to their end',
+    );
     this.#onSpent();
   }
 }

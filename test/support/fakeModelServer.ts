@@ -131,7 +131,9 @@ export async function startFakeModelServer(options: { fallback?: Responder } = {
     baseUrl: `${address}/v1`,
     requests,
     script: (...replies) => void queue.push(...replies),
-    setFallback: (responder) => void (fallback = responder),
+    setFallback: (responder) => {
+      fallback = responder;
+    },
     hanging: () => hangingRequests.size,
     close: async () => {
       for (const release of hangingRequests) release();

@@ -79,7 +79,9 @@ export function levelOneToolCalls(slug: string): { gameId: string; calls: FakeTo
   const moves = solveLevel(game.definition, game.levels[0]).moves;
   const calls = moves.map((move) => {
     const input = gameInputOf(game.layouts[0], move);
-    return input.id === 6 ? toolCall('ACTION6', { x: input.x, y: input.y, rationale: 'solver move' }) : toolCall(`ACTION${input.id}`, { rationale: 'solver move' });
+    return input.id === 6
+      ? toolCall('ACTION6', { x: input.x, y: input.y, rationale: 'solver move' })
+      : toolCall(`ACTION${input.id}`, { rationale: 'solver move' });
   });
   return { gameId: game.info.id, calls };
 }

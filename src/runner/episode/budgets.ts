@@ -11,7 +11,13 @@ import type { RunLedger } from './runLedger.ts';
 export type Budgets = ExperimentConfig['budgets'];
 
 /** The outcome that ends the episode now, or undefined to go on. */
-export function spentBudget(budgets: Budgets, ledger: RunLedger, baselines: readonly number[], deadline: number, usage: UsageTotals): EpisodeOutcome | undefined {
+export function spentBudget(
+  budgets: Budgets,
+  ledger: RunLedger,
+  baselines: readonly number[],
+  deadline: number,
+  usage: UsageTotals,
+): EpisodeOutcome | undefined {
   if (deadline !== Infinity && Date.now() >= deadline) return 'time';
   if (spentDollars(budgets, usage)) return 'cost';
   if (ledger.actions >= budgets.max_actions) return 'budget';

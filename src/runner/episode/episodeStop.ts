@@ -27,10 +27,13 @@ export class EpisodeStop {
     if (run.aborted) this.#controller.abort();
     else run.addEventListener('abort', this.#onRunStop, { once: true });
     if (deadline !== Infinity) {
-      this.#timer = setTimeout(() => {
-        this.#timedOut = true;
-        this.#controller.abort();
-      }, Math.max(0, deadline - Date.now()));
+      this.#timer = setTimeout(
+        () => {
+          this.#timedOut = true;
+          this.#controller.abort();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
     }
   }
 

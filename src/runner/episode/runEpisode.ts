@@ -123,7 +123,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
 }
 
 function agentContext(play: EpisodePlay): AgentContext<unknown> {
-  const { spec, env, record } = play;
+  const { spec, env } = play;
   return {
     params: spec.agent.params,
     game: spec.game,
@@ -142,7 +142,8 @@ function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['
   if (play.done) return;
   const checked = callRecord(call, play.step);
   addCall(play.record.usage, checked);
-  (play.record.model_calls ??= []).push(checked);
+  play.record.model_calls ??= [];
+  play.record.model_calls.push(checked);
   play.stepCalls.push(checked);
   play.env.onUsage?.(checked);
 }
