@@ -1,6 +1,6 @@
 // What bounds an llm run: a dollar budget ends an episode and a run; a model that never answers is cut
 // by the episode deadline and by Ctrl-C; the response cache replays a run without a call to the server.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -155,5 +155,13 @@ describe('the response cache', () => {
     expect(second.episodesFromFile.map(strip)).toEqual(first.episodesFromFile.map(strip));
     expect(second.report.totals.usage).toMatchObject({ calls: 8, cached_calls: 8, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
     expect(second.episodesFromFile[0].model_calls!.every((c) => c.cached && c.cost_usd === 0)).toBe(true);
+
+    // Compared, the two runs play alike and show what each cost.
+    const compared = spawnSync(process.execPath, [join(root, 'bin', 'arcbench.js'), 'compare', first.out, second.out, '--markdown'], { encoding: 'utf8' });
+    expect(compared.status, compared.stderr).toBe(0);
+    const total = compared.stdout.split('\n').find((line) => line.startsWith('| llm | **total**'))!;
+    expect(compared.stdout).toMatch(/\| verdict \| baseline \$ \| candidate \$ \|/);
+    expect(total).toContain('**identical**');
+    expect(total).toMatch(new RegExp(`\\*\\*${first.report.totals.usage.cost_usd!.toFixed(4)}\\*\\* \\| \\*\\*0\\.0000\\*\\* \\|$`));
   });
 });

@@ -7,7 +7,7 @@
 import Table from 'cli-table3';
 import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
-import { formatInterval, formatScore } from '../../analysis/format.ts';
+import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { scoreEpisodes } from './localScoring.ts';
@@ -19,11 +19,6 @@ export type { TableRow } from './runReport.ts';
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
 const NUMERIC = [false, false, true, true, true, true, true, true, true, true];
 const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
-
-/** Dollars to the hundredth of a cent; `unknown` when a call had no price, never a made-up 0. */
-export function formatCost(dollars: number | null): string {
-  return dollars === null ? 'unknown' : dollars.toFixed(4);
-}
 
 /** Usage columns appear only in runs where some agent called a model. */
 const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.calls > 0);

@@ -10,7 +10,7 @@ import type { RunEpisodes } from '../../analysis/episodeSample.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { episodeScore } from './localScoring.ts';
-import { readRunReport, RunFolderError, type RunReport } from './runReport.ts';
+import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
 
 const recordedRunSchema = z.looseObject({
   guid: z.string(),
@@ -30,6 +30,7 @@ const episodeLineSchema = z.looseObject({
   seed: z.int(),
   outcome: z.string(),
   score: z.number().min(0).optional(),
+  usage: usageSchema.optional(),
   baselines: z.array(z.number()),
   runs: z.array(recordedRunSchema),
 });
@@ -80,7 +81,14 @@ export function runEpisodesOf(name: string, agents: readonly string[], episodes:
   return {
     name,
     agents,
-    episodes: episodes.map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, score: e.score ?? episodeScore(e) })),
+    episodes: episodes.map((e) => ({
+      agent: e.agent,
+      game: e.game_id,
+      episode: e.episode,
+      seed: e.seed,
+      score: e.score ?? episodeScore(e),
+      ...(e.usage === undefined ? {} : { usage: e.usage }),
+    })),
   };
 }
 
