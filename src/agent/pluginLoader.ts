@@ -12,7 +12,7 @@ import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/e
 import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 
-export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
+export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay', 'llm'] as const;
 
 /** A `use` that a user meant as a file rather than a built-in name. */
 function looksLikePath(use: string): boolean {

@@ -11,7 +11,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 /** Bad config or usage (a used or changed run folder included). */
 export const EXIT_USAGE = 2;
-/** The run stopped on its run_seconds before every planned episode was played; resume plays the rest. */
+/** The run stopped before every planned episode was played (its run_seconds or its dollar budget, status `partial`); a resume plays the rest. */
 export const EXIT_PARTIAL = 3;
 
 /**

@@ -55,7 +55,8 @@ ${RUN_EXIT_CODES}`,
 export const RUN_EXIT_CODES = `Exit codes: 0 every planned episode ran (and no regression under --fail-on-regression); 1 an
 episode or a scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage,
 a used --out, a run folder whose experiment changed, or a baseline that cannot be compared; 3 partial:
-stopped on run_seconds before every episode was played (resume plays the rest); 130/143 interrupted by
+stopped on run_seconds or on the dollar budget (budgets.max_run_cost_usd) before every episode was played
+(resume plays the rest); 130/143 interrupted by
 SIGINT/SIGTERM (cards closed, finished episodes kept, resume plays the rest).`;
 
 async function loadRunExperiment(configPath: string | undefined, options: RunCommandOptions): Promise<Experiment> {

@@ -89,7 +89,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const outcome = await schedule({ experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence });
 
   const finished = finishedAttempt(attempt, recorder, outcome);
-  const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time' };
+  const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time', stoppedOnCost: outcome.costStopped };
   const built = buildRunReport({
     ...snapshot,
     episodes: recorder.episodes,

@@ -3,7 +3,7 @@
  * the service's scoring code and to find its recording.
  */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
-import { emptyUsage, type UsageTotals } from '../../agent/usage.ts';
+import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../../agent/usage.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
 import type { RecordedRun } from './runLedger.ts';
 
@@ -37,6 +37,8 @@ export interface EpisodeRecord {
   game_tags: string[];
   /** Model usage the agent reported (all zero for agents that call no model). */
   usage: UsageTotals;
+  /** Every model call the agent reported, with the step it was made in; absent when there was none. */
+  model_calls?: ModelCallRecord[];
   recording: string | null;
   started_at: string;
   wall_seconds: number;

@@ -4,9 +4,10 @@
  * builder makes the report an attempt starts with (status `running`) and the one it ends with.
  */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
-import { redactSecretFields } from '../../redaction.ts';
+import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
@@ -42,6 +43,14 @@ export interface RunSnapshot {
   readonly status: RunStatus | ((totals: RunReport['totals']) => RunStatus);
 }
 
+/** Usage of these episodes, in all and per game. */
+function usageOf(episodes: readonly EpisodeRecord[]): { usage: UsageTotals; usage_by_game: Record<string, UsageTotals> } {
+  const byGame = new Map<string, UsageTotals[]>();
+  for (const episode of episodes) byGame.set(episode.game_id, [...(byGame.get(episode.game_id) ?? []), episode.usage]);
+  const usage_by_game = Object.fromEntries([...byGame].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([game, parts]) => [game, sumUsage(parts)]));
+  return { usage: sumUsage(episodes.map((e) => e.usage)), usage_by_game };
+}
+
 /** Each card with where it and the local score of the episodes played on it differ (closed cards only). */
 function cardsWithDifferences(run: RunSnapshot): CardEntry[] {
   const byCard = new Map<string, EpisodeRecord[]>();
@@ -63,6 +72,7 @@ function withoutRuns(card: ScoredCard): LocalScore {
 function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResult[] {
   const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
+    const mine = episodes.filter((e) => e.agent === agent.label);
     const latest = cards.findLast((card) => card.agent === agent.label);
     return {
       label: agent.label,
@@ -72,8 +82,9 @@ function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResul
       card_id: latest?.card_id ?? '',
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,
-      local_score: withoutRuns(scoreEpisodes(episodes.filter((e) => e.agent === agent.label))),
+      local_score: withoutRuns(scoreEpisodes(mine)),
       score_differences: latest?.score_differences ?? null,
+      ...usageOf(mine),
     };
   });
 }
@@ -104,6 +115,7 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
     retries_by_cause: retries,
     wall_seconds: run.attempts.reduce((sum, a) => sum + attemptSeconds(a), 0),
     outcomes,
+    usage: sumUsage(episodes.map((e) => e.usage)),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Whether a run played its whole plan, in one place: the run's status, and the sentence the table and
- * the exit line print when episodes are missing. A run that stopped early on its wall time is
- * `partial`, never `completed`.
+ * the exit line print when episodes are missing. A run that stopped early on its wall time or its
+ * dollar budget is `partial`, never `completed`.
  */
 import type { RunReport, RunStatus } from './runReport.ts';
 
@@ -10,13 +10,15 @@ export interface RunEnd {
   readonly interrupted: boolean;
   /** This attempt's run_seconds ran out before it was done. */
   readonly stoppedOnRunTime: boolean;
+  /** The run's dollar budget (budgets.max_run_cost_usd) stopped the scheduling of new episodes. */
+  readonly stoppedOnCost?: boolean;
   readonly totals: Pick<RunReport['totals'], 'skipped_episodes' | 'cut_episodes' | 'errors' | 'close_errors'>;
 }
 
 export function runStatus(end: RunEnd): RunStatus {
   const { totals } = end;
   if (end.interrupted) return 'interrupted';
-  if (totals.skipped_episodes + totals.cut_episodes > 0) return end.stoppedOnRunTime ? 'partial' : 'failed';
+  if (totals.skipped_episodes + totals.cut_episodes > 0) return end.stoppedOnRunTime || end.stoppedOnCost ? 'partial' : 'failed';
   return totals.errors > 0 || totals.close_errors > 0 ? 'failed' : 'completed';
 }
 
@@ -27,7 +29,7 @@ export function runStatus(end: RunEnd): RunStatus {
 export function unplayedSentence(report: Pick<RunReport, 'status' | 'totals'>, runDir: string): string | undefined {
   const { planned_episodes: planned, skipped_episodes: skipped, cut_episodes: cut } = report.totals;
   if (skipped + cut === 0) return undefined;
-  const why = report.status === 'partial' ? 'stopped on run_seconds' : report.status === 'interrupted' ? 'interrupted' : 'stopped early';
+  const why = report.status === 'partial' ? 'stopped on its run_seconds or dollar budget' : report.status === 'interrupted' ? 'interrupted' : 'stopped early';
   const cutPart = cut > 0 ? ` and ${cut} cut short` : '';
   return `${why}: ${skipped} of ${planned} planned episode(s) not played${cutPart}; \`arcbench resume ${runDir}\` plays them`;
 }

@@ -12,7 +12,7 @@ import type { RunEpisodes } from '../../analysis/episodeSample.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { episodeScore } from './localScoring.ts';
-import { readRunReport, RunFolderError, type RunReport } from './runReport.ts';
+import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
 
 export const EPISODES_FILE = 'episodes.jsonl';
 
@@ -35,6 +35,7 @@ const episodeLineSchema = z.looseObject({
   attempt: z.int().min(1),
   outcome: z.string(),
   score: z.number().min(0).optional(),
+  usage: usageSchema.optional(),
   baselines: z.array(z.number()),
   runs: z.array(recordedRunSchema),
 });
@@ -138,7 +139,14 @@ export function runEpisodesOf(name: string, agents: readonly string[], episodes:
   return {
     name,
     agents,
-    episodes: episodes.map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, score: e.score ?? episodeScore(e) })),
+    episodes: episodes.map((e) => ({
+      agent: e.agent,
+      game: e.game_id,
+      episode: e.episode,
+      seed: e.seed,
+      score: e.score ?? episodeScore(e),
+      ...(e.usage === undefined ? {} : { usage: e.usage }),
+    })),
   };
 }
 

@@ -12,6 +12,7 @@ import type { EnvironmentEntry } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
+import { emptyUsage } from '../../agent/usage.ts';
 
 /**
  * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts
@@ -30,6 +31,19 @@ const count = z.number().int().min(0);
  * here they made run.json of a 10,000-episode run ten megabytes, rewritten on every card).
  */
 export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
+
+/** Model usage summed over calls (src/agent/usage.ts); cost null when one call's cost is unknown. */
+export const usageSchema = z.object({
+  input_tokens: count,
+  cached_input_tokens: count,
+  reasoning_tokens: count,
+  output_tokens: count,
+  cost_usd: z.number().min(0).nullable(),
+  calls: count,
+  cached_calls: count.default(0),
+});
+/** Run folders written before usage was kept read as having used no model. */
+const usageOrNone = usageSchema.default(() => emptyUsage());
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
 /** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
@@ -65,6 +79,9 @@ const agentResultSchema = z.looseObject({
   local_score: serviceObject<LocalScore>(),
   /** Where that card and the local score of the episodes played on it differ (empty: they agree); null without a closed card. */
   score_differences: z.array(z.string()).nullable(),
+  /** Model usage of the agent's episodes, in all and per game id. */
+  usage: usageOrNone,
+  usage_by_game: z.record(z.string(), usageSchema).default({}),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
@@ -153,6 +170,8 @@ const runTotalsSchema = z.looseObject({
   retries_by_cause: z.record(z.string(), count),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
+  /** Model usage of the whole run. */
+  usage: usageOrNone,
 });
 
 const intervalSchema = z.object({ low: z.number(), high: z.number() });
@@ -174,6 +193,8 @@ export const tableRowSchema = z.looseObject({
   actions: count,
   wins: count,
   errors: count,
+  /** Model usage of the row's episodes; absent in runs of versions before it was kept. */
+  usage: usageOrNone,
 });
 export type TableRow = z.infer<typeof tableRowSchema>;
 
