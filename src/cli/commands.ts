@@ -18,6 +18,8 @@ export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   games: () => import('./games.ts'),
   play: () => import('./play.ts'),
   render: () => import('./render.ts'),
+  report: () => import('./report.ts'),
+  view: () => import('./view.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

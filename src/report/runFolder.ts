@@ -1,0 +1,114 @@
+/**
+ * A run folder read back from its files: run.json (written at the end of a run), episodes.jsonl (one
+ * line per finished episode, appended as they finish) and recordings/. A run still going, or killed,
+ * has episodes and recordings but may have no run.json yet: it reads as `running`, with what is there.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { EpisodeRecord } from '../runner/episode.ts';
+import { isRecordingFileName } from '../runner/recordingReader.ts';
+
+export const RUN_FILE = 'run.json';
+export const EPISODES_FILE = 'episodes.jsonl';
+export const RECORDINGS_FOLDER = 'recordings';
+
+/** The fields of run.json the report reads; every one may be missing in a run.json of another version. */
+export interface RunFileView {
+  name?: string;
+  status?: string;
+  started_at?: string;
+  finished_at?: string;
+  config_file?: string;
+  config?: unknown;
+  provenance?: Record<string, unknown>;
+  games?: unknown[];
+  agents?: Array<{
+    label?: string;
+    use?: string;
+    card_id?: string;
+    scorecard?: { score?: number } | null;
+    local_score?: { score?: number } | null;
+    close_error?: string | null;
+    score_differences?: string[] | null;
+  }>;
+  totals?: Record<string, unknown>;
+}
+
+export interface RunFolder {
+  dir: string;
+  run: RunFileView | null;
+  episodes: EpisodeRecord[];
+  /** File names under recordings/, sorted. */
+  recordingFiles: string[];
+}
+
+export class RunFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunFolderError';
+  }
+}
+
+/** A folder `arcbench run` wrote (or is writing): it has run.json or episodes.jsonl. */
+export function isRunFolder(dir: string): boolean {
+  return existsSync(join(dir, RUN_FILE)) || existsSync(join(dir, EPISODES_FILE));
+}
+
+export function readRunFolder(dirArgument: string): RunFolder {
+  const dir = resolve(dirArgument);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new RunFolderError(`${dirArgument}: no such folder; give a run folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
+  }
+  if (!isRunFolder(dir)) {
+    throw new RunFolderError(`${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
+  }
+  return { dir, run: readRunFile(join(dir, RUN_FILE)), episodes: readEpisodes(join(dir, EPISODES_FILE)), recordingFiles: listRecordings(dir) };
+}
+
+function readRunFile(path: string): RunFileView | null {
+  if (!existsSync(path)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new RunFolderError(`${path}: not valid JSON (${(error as Error).message}); it is written by arcbench run, was it edited or cut short?`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RunFolderError(`${path}: expected a JSON object as written by arcbench run`);
+  return value as RunFileView;
+}
+
+/**
+ * Every complete line of episodes.jsonl. A run being written may have a last line half-way (the
+ * reader raced the writer): it is left out. A bad line anywhere else is an error naming it.
+ */
+export function readEpisodes(path: string): EpisodeRecord[] {
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const episodes: EpisodeRecord[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      episodes.push(JSON.parse(line) as EpisodeRecord);
+    } catch (error) {
+      if (index === lines.length - 1) return;
+      throw new RunFolderError(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
+    }
+  });
+  return episodes;
+}
+
+function listRecordings(dir: string): string[] {
+  const folder = join(dir, RECORDINGS_FOLDER);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter(isRecordingFileName).sort();
+}
+
+/** The run's name: run.json's, or the folder's when there is no run.json yet. */
+export function runName(folder: RunFolder): string {
+  return folder.run?.name ?? basename(folder.dir);
+}
+
+/** run.json's status; without run.json the run is still going (or was killed before writing it). */
+export function runStatus(folder: RunFolder): string {
+  return folder.run?.status ?? 'running';
+}
