@@ -8,14 +8,14 @@
  * A missing user_id is derived from the user_name, stably, so cards keep their owner across restarts.
  * Errors name the source and line, and say what the line should look like.
  */
+import { ArcbenchError } from '../../errors.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { UserIdentity } from '../referenceService.ts';
 
-export class KeysError extends Error {
+export class KeysError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'KeysError';
+    super('KEYS_FILE', message);
   }
 }
 
