@@ -1,6 +1,6 @@
 /** `arcbench report <run-dir>`: writes the run folder's report.html again (e.g. after a run was killed). */
 import { Command, Option } from 'commander';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../runner/commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { RunFolderError } from '../report/runFolder.ts';
 import { writeReport } from '../report/writeReport.ts';
 

@@ -3,7 +3,7 @@
  * run's report with every recording, and runs in progress followed live. Prints the URL on stdout.
  */
 import { Command, Option } from 'commander';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, integerOption } from '../runner/commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
 import { RunFolderError } from '../report/runFolder.ts';
 import { startViewServer, ViewFolderError } from '../report/viewServer.ts';
 

@@ -4,8 +4,8 @@
  */
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
-import type { EpisodeRecord } from '../runner/episode.ts';
-import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../runner/recordingReader.ts';
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../runner/results/recordingReader.ts';
 import { findStatistics } from './intervals.ts';
 import {
   type AgentSummary,
@@ -40,16 +40,15 @@ export function buildReportData(folder: RunFolder, recordings: RecordingSource, 
 
 function runHeader(folder: RunFolder): RunHeader {
   const run = folder.run;
-  const provenance = run?.provenance ?? null;
   return {
     name: runName(folder),
     status: runStatus(folder),
     started_at: run?.started_at ?? folder.episodes[0]?.started_at ?? null,
     finished_at: run?.finished_at ?? null,
     config_file: run?.config_file ?? null,
-    target: typeof provenance?.target === 'string' ? provenance.target : null,
+    target: run?.provenance.target ?? null,
     folder: folder.dir,
-    provenance,
+    provenance: run?.provenance ?? null,
     config: run?.config ?? null,
     totals: run?.totals ?? null,
   };
@@ -57,14 +56,13 @@ function runHeader(folder: RunFolder): RunHeader {
 
 /** Agents in run.json's order, then any seen only in episodes (a run without run.json yet). */
 function agentSummaries(folder: RunFolder): AgentSummary[] {
-  const listed = (folder.run?.agents ?? []).filter((a) => typeof a.label === 'string');
-  const summaries: AgentSummary[] = listed.map((agent) => ({
-    label: agent.label!,
-    use: agent.use ?? null,
-    card_id: agent.card_id ?? null,
+  const summaries: AgentSummary[] = (folder.run?.agents ?? []).map((agent) => ({
+    label: agent.label,
+    use: agent.use,
+    card_id: agent.card_id,
     service_score: agent.scorecard?.score ?? null,
-    local_score: agent.local_score?.score ?? null,
-    close_error: agent.close_error ?? null,
+    local_score: agent.local_score.score,
+    close_error: agent.close_error,
     score_differences: agent.score_differences ?? [],
   }));
   const known = new Set(summaries.map((a) => a.label));
@@ -76,25 +74,13 @@ function agentSummaries(folder: RunFolder): AgentSummary[] {
   return summaries;
 }
 
-/** run.json's games (ids, or descriptors in a later format), then games seen only in episodes. */
+/** run.json's games, then games seen only in episodes (a run without run.json yet). */
 function gameSummaries(folder: RunFolder): GameSummary[] {
-  const fromRun = (folder.run?.games ?? []).map(gameIdAndFps).filter((g) => g !== undefined);
-  const ids = [...new Set([...fromRun.map((g) => g.id), ...folder.episodes.map((e) => e.game_id)])];
+  const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
     const episode = folder.episodes.find((e) => e.game_id === id);
-    return {
-      game_id: id,
-      default_fps: fromRun.find((g) => g.id === id)?.fps ?? catalogFps(id) ?? DEFAULT_FPS,
-      levels: episode?.win_levels ?? episode?.baselines.length ?? 0,
-    };
+    return { game_id: id, default_fps: catalogFps(id) ?? DEFAULT_FPS, levels: episode?.win_levels ?? 0 };
   });
-}
-
-function gameIdAndFps(entry: unknown): { id: string; fps: number | undefined } | undefined {
-  if (typeof entry === 'string') return { id: entry, fps: undefined };
-  const descriptor = entry as { game_id?: unknown; default_fps?: unknown } | null;
-  if (typeof descriptor?.game_id !== 'string') return undefined;
-  return { id: descriptor.game_id, fps: typeof descriptor.default_fps === 'number' && descriptor.default_fps > 0 ? descriptor.default_fps : undefined };
 }
 
 /** The frame rate of a game of the built-in catalog (a run on the reference service). */

@@ -3,9 +3,9 @@
  * agent and game, and per agent in total), each with the mean of its episodes' own scores and, when
  * run.json records one, the confidence interval of that mean.
  */
-import type { EpisodeRecord } from '../runner/episode.ts';
-import { tableRows } from '../runner/resultsTable.ts';
-import { runEntryOf } from '../runner/runLedger.ts';
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { tableRows } from '../runner/results/resultsTable.ts';
+import { runEntryOf } from '../runner/episode/runLedger.ts';
 import { type RecordedStatistic, statisticKey } from './intervals.ts';
 import { TOTAL_ROW, type ResultRow } from './pageData.ts';
 

@@ -5,48 +5,23 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { EpisodeRecord } from '../runner/episode.ts';
-import { isRecordingFileName } from '../runner/recordingReader.ts';
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { isRecordingFileName } from '../runner/results/recordingReader.ts';
+import { readRunReport, RunFolderError, type RunReport } from '../runner/results/runReport.ts';
+
+export { RunFolderError };
 
 export const RUN_FILE = 'run.json';
 export const EPISODES_FILE = 'episodes.jsonl';
 export const RECORDINGS_FOLDER = 'recordings';
 
-/** The fields of run.json the report reads; every one may be missing in a run.json of another version. */
-export interface RunFileView {
-  name?: string;
-  status?: string;
-  started_at?: string;
-  finished_at?: string;
-  config_file?: string;
-  config?: unknown;
-  provenance?: Record<string, unknown>;
-  games?: unknown[];
-  agents?: Array<{
-    label?: string;
-    use?: string;
-    card_id?: string;
-    scorecard?: { score?: number } | null;
-    local_score?: { score?: number } | null;
-    close_error?: string | null;
-    score_differences?: string[] | null;
-  }>;
-  totals?: Record<string, unknown>;
-}
-
 export interface RunFolder {
   dir: string;
-  run: RunFileView | null;
+  /** run.json, checked against its schema; null while the run has not written it. */
+  run: RunReport | null;
   episodes: EpisodeRecord[];
   /** File names under recordings/, sorted. */
   recordingFiles: string[];
-}
-
-export class RunFolderError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RunFolderError';
-  }
 }
 
 /** A folder `arcbench run` wrote (or is writing): it has run.json or episodes.jsonl. */
@@ -62,19 +37,7 @@ export function readRunFolder(dirArgument: string): RunFolder {
   if (!isRunFolder(dir)) {
     throw new RunFolderError(`${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
   }
-  return { dir, run: readRunFile(join(dir, RUN_FILE)), episodes: readEpisodes(join(dir, EPISODES_FILE)), recordingFiles: listRecordings(dir) };
-}
-
-function readRunFile(path: string): RunFileView | null {
-  if (!existsSync(path)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new RunFolderError(`${path}: not valid JSON (${(error as Error).message}); it is written by arcbench run, was it edited or cut short?`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RunFolderError(`${path}: expected a JSON object as written by arcbench run`);
-  return value as RunFileView;
+  return { dir, run: existsSync(join(dir, RUN_FILE)) ? readRunReport(dir) : null, episodes: readEpisodes(join(dir, EPISODES_FILE)), recordingFiles: listRecordings(dir) };
 }
 
 /**

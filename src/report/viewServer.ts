@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readRecordingText } from '../runner/recordingReader.ts';
+import { readRecordingText } from '../runner/results/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
@@ -159,8 +159,8 @@ class RunCatalog {
         name: runName(run),
         status: runStatus(run),
         started_at: run.run?.started_at ?? run.episodes[0]?.started_at ?? null,
-        agents: [...new Set([...(run.run?.agents ?? []).map((a) => a.label ?? ''), ...run.episodes.map((e) => e.agent)])].filter((a) => a !== ''),
-        games: new Set([...(run.run?.games ?? []).map(gameIdOf), ...run.episodes.map((e) => e.game_id)]).size,
+        agents: [...new Set([...(run.run?.agents ?? []).map((a) => a.label), ...run.episodes.map((e) => e.agent)])],
+        games: new Set([...(run.run?.games ?? []), ...run.episodes.map((e) => e.game_id)]).size,
         episodes: run.episodes.length,
         recordings: run.recordingFiles.length,
         url: runUrl(id),
@@ -175,11 +175,6 @@ class RunCatalog {
     this.cache.set(dir, { stamp, run });
     return run;
   }
-}
-
-/** run.json lists games by id (or, in another format, as descriptors). */
-function gameIdOf(entry: unknown): string {
-  return typeof entry === 'string' ? entry : String((entry as { game_id?: unknown } | null)?.game_id);
 }
 
 function fileStamp(path: string): string {
