@@ -63,4 +63,10 @@ export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/run
 export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
 export { parseEpisodeLog } from './runner/results/episodeLog.ts';
 export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
+// Recordings, plain (.recording.jsonl) or gzip (.recording.jsonl.gz), read back line by line or whole.
+export { readRecording, readRecordingText, isRecordingFileName } from './runner/results/recordingReader.ts';
+export type { RecordingEntry, RecordedFrame } from './runner/results/recordingReader.ts';
+// The report: report.html of a run folder, and the `view` server.
+export { writeReport } from './report/writeReport.ts';
+export type { ReportOptions, WrittenReport } from './report/writeReport.ts';
 export { BUILT_IN_AGENTS, loadAgent } from './agent/pluginLoader.ts';

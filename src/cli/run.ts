@@ -28,7 +28,7 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Results: run.json, episodes.jsonl, recordings/, table.md, run.log in the results folder.
+Results: run.json, episodes.jsonl, recordings/, table.md, report.html, run.log in the results folder.
 Exit codes: 0 every episode ran; 1 an episode or a scorecard close failed; 2 bad config or usage;
 130/143 interrupted by SIGINT/SIGTERM (cards closed, finished episodes kept).`,
     )
@@ -66,6 +66,8 @@ async function runCommand(configPath: string, options: RunCommandOptions): Promi
       signal: interrupt.signal,
       consoleLog: !tty,
       progress: tty ? terminalProgress(process.stderr) : undefined,
+      // Loaded when the run ends: the page's bundler is not needed before.
+      extraResults: [{ name: 'report.html', write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
     });
     process.stdout.write(`${result.table}\nresults: ${result.runDir}\n`);
     const { totals, status } = result.report;

@@ -31,6 +31,17 @@ export interface RunOptions {
   /** Also log plain lines to stderr (CI); run.log is always written. */
   consoleLog?: boolean;
   progress?: ProgressDisplay;
+  /**
+   * Files written into the run folder once its results are (the CLI adds report.html). One that
+   * fails is logged in run.log and left out: the run and its results stand.
+   */
+  extraResults?: readonly ResultFile[];
+}
+
+export interface ResultFile {
+  /** The file's name, for the log. */
+  name: string;
+  write(runDir: string): Promise<unknown>;
 }
 
 export interface RunResult {
@@ -56,6 +67,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 
   const report = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted });
   const table = writeResults(runDir, report, experiment, recorder.episodes, logger);
+  await writeExtraResults(runDir, options.extraResults ?? [], logger);
   return { runDir, report, episodes: recorder.episodes, table };
 }
 
@@ -71,9 +83,21 @@ async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<
 
 function openResultsFolder(experiment: Experiment, at: Date, options: RunOptions): { runDir: string; logger: Logger } {
   const { config } = experiment;
-  const runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings });
+  const runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings !== false });
   const logger = createRunLogger(join(runDir, 'run.log'), { console: options.consoleLog ?? false });
   return { runDir, logger };
+}
+
+async function writeExtraResults(runDir: string, files: readonly ResultFile[], logger: Logger): Promise<void> {
+  for (const file of files) {
+    try {
+      await file.write(runDir);
+      logger.info({ file: file.name }, 'result file written');
+    } catch (error) {
+      logger.error({ file: file.name, error: (error as Error).message }, 'writing a result file failed; the run and its results stand');
+    }
+  }
+  if (files.length > 0) logger.flush();
 }
 
 function retryCount(target: OpenTarget): number {
