@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { isGzipped, readRecordingText } from '../runner/results/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
@@ -47,8 +47,9 @@ async function reportHtml(folder: RunFolder, budgetBytes: number): Promise<{ tex
   const { ordered, required } = recordingPriority(draft.episodes);
   const recordings: Array<{ path: string; base64: string }> = [];
   let used = 0;
+  const finished = new Set(folder.episodes.map((e) => e.recording));
   for (const [index, path] of ordered.entries()) {
-    const bytes = await embeddableGzip(join(folder.dir, path));
+    const bytes = await embeddableGzip(join(folder.dir, path), finished.has(path));
     if (index >= required && used + bytes.length > budgetBytes) break;
     used += bytes.length;
     recordings.push({ path, base64: bytes.toString('base64') });
@@ -66,18 +67,14 @@ async function reportHtml(folder: RunFolder, budgetBytes: number): Promise<{ tex
 }
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /**
- * The recording as one complete gzip member, which is what the browser's DecompressionStream reads: a
- * compressed recording that decodes whole and whose trailer counts all of it is taken as it is; any
- * other (plain, cut short by a killed run, several members) is compressed again from its text.
+ * The recording as one complete gzip member, which is what the browser's DecompressionStream reads.
+ * The compressed recording of a finished episode is one (the writer closed it) and is embedded as it
+ * is; any other (plain, or one a killed run left cut short) is compressed again from its text.
  */
-async function embeddableGzip(path: string): Promise<Buffer> {
+async function embeddableGzip(path: string, finished: boolean): Promise<Buffer> {
   const bytes = await readFile(path);
-  if (isGzipped(bytes)) {
-    const whole = await gunzipAsync(bytes).catch(() => undefined);
-    if (whole !== undefined && bytes.readUInt32LE(bytes.length - 4) === whole.length % 2 ** 32) return bytes;
-  }
+  if (finished && isGzipped(bytes)) return bytes;
   return gzipAsync(Buffer.from(await readRecordingText(path)));
 }

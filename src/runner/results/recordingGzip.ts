@@ -96,7 +96,7 @@ export class GzipRecordingEncoder {
   private writeText(text: Text, value: string, previous: Text): void {
     text.set(value, this.out.position);
     this.crc = crcBytes(this.crc, text.bytes, 0, text.length);
-    this.writeAgainst(text.bytes, text.length, previous.length > 0 ? previous : undefined);
+    this.writeAgainst(text.bytes, text.length, previous.bytes, previous.length, previous.start);
   }
 
   private writeGrid(grid: Grid): void {
@@ -138,30 +138,31 @@ export class GzipRecordingEncoder {
     this.current.length[y] = length;
     this.current.crc0[y] = crc0;
     this.crc = crcFold(this.crc, length, crc0);
-    const [cells, refY, refStart] = this.hasReference ? [this.reference.cells, y, this.reference.start[y]] : y > 0 ? [this.current.cells, y - 1, this.current.start[y - 1]] : [undefined, 0, 0];
-    if (cells === undefined) return this.out.literals(this.rowText, 0, length);
-    let refLength = writeRow(this.referenceRowText, 0, cells, refY);
-    this.referenceRowText[refLength++] = refY < GRID_SIZE - 1 ? COMMA : CLOSE;
-    this.writeAgainst(this.rowText, length, { bytes: this.referenceRowText, length: refLength, start: refStart });
+    const from = this.hasReference ? this.reference : y > 0 ? this.current : undefined;
+    if (from === undefined) return this.out.literals(this.rowText, 0, length);
+    const fromY = from === this.reference ? y : y - 1;
+    let fromLength = writeRow(this.referenceRowText, 0, from.cells, fromY);
+    this.referenceRowText[fromLength++] = fromY < GRID_SIZE - 1 ? COMMA : CLOSE;
+    this.writeAgainst(this.rowText, length, this.referenceRowText, fromLength, from.start[fromY]);
   }
 
   /**
-   * Writes `bytes[0, length)` (starting at the current position) against an earlier text: the
-   * prefix they share and the suffix they share as copies, and between them, when both are the same
-   * length, runs of 3 or more equal bytes as copies and the rest as literals.
+   * Writes `bytes[0, length)` (starting at the current position) against an earlier text `ref` that
+   * started at `refStart` (no earlier text when `refLength` is 0): the prefix they share and the
+   * suffix they share as copies, and between them, when both are the same length, runs of 3 or more
+   * equal bytes as copies and the rest as literals.
    */
-  private writeAgainst(bytes: Uint8Array, length: number, earlier: { bytes: Uint8Array; length: number; start: number } | undefined): void {
-    if (earlier === undefined) return this.out.literals(bytes, 0, length);
-    const ref = earlier.bytes;
-    const shortest = Math.min(length, earlier.length);
+  private writeAgainst(bytes: Uint8Array, length: number, ref: Uint8Array, refLength: number, refStart: number): void {
+    if (refLength === 0) return this.out.literals(bytes, 0, length);
+    const shortest = Math.min(length, refLength);
     let prefix = 0;
     while (prefix < shortest && bytes[prefix] === ref[prefix]) prefix++;
     let suffix = 0;
-    while (suffix < shortest - prefix && bytes[length - 1 - suffix] === ref[earlier.length - 1 - suffix]) suffix++;
-    const fromStart = this.out.position - earlier.start;
-    const fromEnd = fromStart + length - earlier.length;
+    while (suffix < shortest - prefix && bytes[length - 1 - suffix] === ref[refLength - 1 - suffix]) suffix++;
+    const fromStart = this.out.position - refStart;
+    const fromEnd = fromStart + length - refLength;
     this.copyOrLiterals(bytes, 0, prefix, fromStart);
-    if (length === earlier.length) {
+    if (length === refLength) {
       let i = prefix;
       const end = length - suffix;
       while (i < end) {
