@@ -4,7 +4,7 @@
  * one. Stops at the first difference and says where it is; games are deterministic, so a difference
  * means the game changed. The recording is read line by line as the replay goes, never whole.
  */
-import { defineAgent, z, action, click, reset, stop, readRecording, CLICK_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse, type RecordedFrame } from 'arcbench';
+import { defineAgent, z, action, click, reset, stop, readRecording, CLICK_ACTION_ID, UNDO_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse, type RecordedFrame } from 'arcbench';
 
 /** First cell where a live grid and a recorded one differ, or undefined when every grid matches. */
 function firstDifference(live: FrameResponse, recorded: RecordedFrame) {
@@ -30,7 +30,7 @@ function toDecision(recorded: RecordedFrame, line: number): AgentDecision {
   const { id, data, reasoning } = recorded.action_input;
   if (id === 0) return reset(reasoning);
   if (id === CLICK_ACTION_ID) return click(data?.x ?? -1, data?.y ?? -1, reasoning);
-  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === 7) return action(id, reasoning);
+  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === UNDO_ACTION_ID) return action(id, reasoning);
   return stop(`line ${line} of the recording holds action id ${String(id)}; ids run 0..7`);
 }
 

@@ -26,6 +26,20 @@ describe('arcbench command line', () => {
     expect(missingArgument.stderr).toMatch(/missing required argument/);
   });
 
+  it.each([
+    [['run', 'x.yaml', '--concurrency', '0'], '--concurrency takes a whole number from 1 to 1024, got "0"'],
+    [['run', 'x.yaml', '--seed', '1.5'], '--seed takes a whole number from 0 to 4294967295, got "1.5"'],
+    [['plan', 'x.yaml', '--seed', '0x10'], '--seed takes a whole number from 0 to 4294967295, got "0x10"'],
+    [['plan', 'x.yaml', '--seed', ''], '--seed takes a whole number from 0 to 4294967295, got ""'],
+    [['serve', '--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"'],
+    [['serve', '--backends', '2e1'], '--backends takes a whole number from 1 to 64, got "2e1"'],
+    [['render', 'crat', '--level', '-1'], '--level takes a whole number from 1 to 254, got "-1"'],
+  ])('reads whole-number options with one parser and one sentence: %j', (args, sentence) => {
+    const result = arcbench(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(sentence);
+  });
+
   it('prints a command help with exit 0', () => {
     const result = arcbench('run', '--help');
     expect(result.status).toBe(0);

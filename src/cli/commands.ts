@@ -9,7 +9,7 @@ export interface CommandModule {
   register(program: Command): void;
 }
 
-export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
+const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
   validate: () => import('./validate.ts'),
   plan: () => import('./plan.ts'),

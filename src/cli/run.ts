@@ -5,7 +5,8 @@
  */
 import { Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_FAILED, EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, integerOption } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import { runExperiment } from '../runner/runExperiment.ts';
 

@@ -7,6 +7,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createServeLogger, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
 import type { UserIdentity } from '../reference/referenceService.ts';
+import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../protocol/limits.ts';
+import { integerOption } from './commandSupport.ts';
 
 interface ServeOptions {
   port: number;
@@ -27,7 +29,7 @@ export function register(program: Command): void {
   program
     .command('serve')
     .description('Run the reference game service over HTTP (prints its URL on stdout; logs go to stderr).')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(8001).argParser(integerIn('--port', 0, 65535)))
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(8001).argParser(integerOption('--port', 0, 65535)))
     .addOption(new Option('--host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').default('127.0.0.1'))
     .addOption(
       new Option(
@@ -35,12 +37,12 @@ export function register(program: Command): void {
         `accepted API keys: lines "KEY user_name [user_id]" or a JSON object {"KEY": {"user_name": ..., "user_id": ...}}; also ${KEYS_ENV} (same formats, commas between entries); without keys any non-empty key is accepted`,
       ),
     )
-    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerIn('--backends', 1, 64)))
-    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerIn('--rotate-affinity', 1, 1_000_000)))
-    .addOption(new Option('--rate-limit <n>', 'requests per minute per key; beyond it 429 with Retry-After (the hosted service allows 600)').argParser(integerIn('--rate-limit', 1, 10_000_000)))
-    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerIn('--inject-429-every', 1, 1_000_000)))
+    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerOption('--backends', 1, 64)))
+    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerOption('--rotate-affinity', 1, 1_000_000)))
+    .addOption(new Option('--rate-limit <n>', `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`).argParser(integerOption('--rate-limit', 1, 10_000_000)))
+    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerOption('--inject-429-every', 1, 1_000_000)))
     .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
-    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerIn('--seed', 0, 2 ** 31 - 1)))
+    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)))
     .addOption(new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -108,14 +110,6 @@ function readKeys(file: string | undefined): ReadonlyMap<string, UserIdentity> |
   const inline = process.env[KEYS_ENV];
   if (inline !== undefined && inline.trim() !== '') return parseKeys(inline, KEYS_ENV, true);
   return undefined;
-}
-
-function integerIn(flag: string, min: number, max: number) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!/^\s*-?\d+\s*$/.test(text) || value < min || value > max) throw new InvalidArgumentError(`${flag} takes an integer from ${min} to ${max}, got "${text}".`);
-    return value;
-  };
 }
 
 function positiveNumber(flag: string) {

@@ -46,5 +46,4 @@ export function isApiError(value: unknown): value is ApiError {
 export const validationError = (message: string) => new ApiError(400, 'VALIDATION_ERROR', message);
 export const unauthorized = (message = 'missing or unknown X-API-Key header; send the key you were given') =>
   new ApiError(401, 'UNAUTHORIZED', message);
-export const gameNotFound = (what: string) => new ApiError(400, 'SERVER_ERROR', `game ${what} not found`);
 export const gameNotStarted = (message: string) => new ApiError(400, 'GAME_NOT_STARTED_ERROR', message);

@@ -5,7 +5,7 @@
  */
 import { ArcbenchError } from '../errors.ts';
 import { Buffer } from 'node:buffer';
-import type { GameActionId } from './actions.ts';
+import { CLICK_ACTION_ID, type GameActionId } from './actions.ts';
 import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
 import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
@@ -27,7 +27,7 @@ export interface ActionInput {
  * The service echoes it; a client records it as sent.
  */
 export function actionInputOf(gameId: string, action: { id: number; x?: number; y?: number; reasoning?: unknown }): ActionInput {
-  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === 6 ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
+  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
   return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
 }
 

@@ -12,14 +12,14 @@ import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
-export const gameStateSchema = z.enum(GAME_STATES);
+const gameStateSchema = z.enum(GAME_STATES);
 
 /** Game input kinds (SPEC §2 descriptor `tags`). */
-export const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
+const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
 export type GameTag = (typeof GAME_TAGS)[number];
 
 /** Size of a JSON value once serialized, in UTF-8 bytes; undefined when it is not JSON. */
-export function serializedJsonBytes(value: unknown): number | undefined {
+function serializedJsonBytes(value: unknown): number | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -117,7 +117,7 @@ export type GameDescriptor = {
 export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
 export type OpenScorecardResponse = { card_id: string };
 
-export const runEntrySchema = z.looseObject({
+const runEntrySchema = z.looseObject({
   id: z.string(),
   guid: z.string(),
   score: z.number(),
@@ -134,7 +134,7 @@ export const runEntrySchema = z.looseObject({
 });
 export type RunEntry = z.infer<typeof runEntrySchema>;
 
-export const environmentEntrySchema = z.looseObject({
+const environmentEntrySchema = z.looseObject({
   id: z.string(),
   runs: z.array(runEntrySchema),
   score: z.number(),
@@ -146,7 +146,7 @@ export const environmentEntrySchema = z.looseObject({
 });
 export type EnvironmentEntry = z.infer<typeof environmentEntrySchema>;
 
-export const tagScoreSchema = z.looseObject({
+const tagScoreSchema = z.looseObject({
   id: z.string(),
   score: z.number(),
   levels_completed: count,

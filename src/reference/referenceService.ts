@@ -8,6 +8,7 @@
 import {
   ApiError,
   actionIdOf,
+  CLICK_ACTION_ID,
   actionInputOf,
   closeScorecardRequestSchema,
   DEFAULT_IDLE_CLOSE_MS,
@@ -218,7 +219,7 @@ export class ReferenceService {
     const session = this.liveSession(caller, request.guid!, game);
     if (session.state !== 'NOT_FINISHED')
       throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
-    const input: GameInput = actionId === 6 ? { id: 6, x: request.x!, y: request.y! } : { id: actionId };
+    const input: GameInput = actionId === CLICK_ACTION_ID ? { id: CLICK_ACTION_ID, x: request.x!, y: request.y! } : { id: actionId };
     const result = session.play.step(input);
     const run = session.run;
     session.actionsOnLevel += 1;

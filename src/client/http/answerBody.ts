@@ -13,7 +13,7 @@ import type { RawAnswer } from './sendOnce.ts';
 
 const SNIPPET_CHARS = 200;
 
-export function bodySnippet(bytes: Uint8Array): string {
+function bodySnippet(bytes: Uint8Array): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, SNIPPET_CHARS * 4)).toString('utf8');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > SNIPPET_CHARS ? flat.slice(0, SNIPPET_CHARS) + '…' : flat === '' ? '(empty body)' : flat;

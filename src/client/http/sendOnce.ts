@@ -122,7 +122,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 /** Maps a socket or undici error to what it proves about delivery. */
-export function classifyNetworkError(error: unknown, when: string): AttemptFailure {
+function classifyNetworkError(error: unknown, when: string): AttemptFailure {
   const code = errorCode(error);
   const detail = `${code ?? 'error'}: ${(error as Error)?.message ?? String(error)}`;
   if (code !== undefined && NEVER_CONNECTED.has(code)) {

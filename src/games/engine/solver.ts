@@ -15,7 +15,7 @@ export function solveLevel<Level, State>(definition: PuzzleDefinition<Level, Sta
   return breadthFirstSolve(definition, level, maxStates);
 }
 
-export function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Level, State>, level: Level, maxStates: number): Solution {
+function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Level, State>, level: Level, maxStates: number): Solution {
   const start = definition.initialState(level);
   // Parent links instead of stored paths: one number and one move per visited state.
   const parents: number[] = [-1];

@@ -4,6 +4,7 @@
  * neighbouring patches of that colour join it. Make the board one colour. Undo (ACTION7) takes back a
  * click.
  */
+import { CLICK_ACTION_ID, UNDO_ACTION_ID } from '../../protocol/index.ts';
 import { parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { paintSpillLevels } from './levels.ts';
@@ -66,7 +67,7 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
   title: 'Paint Spill',
   tag: 'click',
   defaultFps: 5,
-  availableActions: [6, 7],
+  availableActions: [CLICK_ACTION_ID, UNDO_ACTION_ID],
   rulesVersion: 'paint-spill/1',
   letterbox: 4,
   levels: paintSpillLevels,
@@ -76,7 +77,7 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
   cloneState: (state) => ({ colours: state.colours.slice() }),
   stateKey: (state) => String.fromCharCode(...state.colours),
   apply(level, state, move) {
-    if (move.id !== 6) return 'none';
+    if (move.id !== CLICK_ACTION_ID) return 'none';
     const colour = state.colours[move.y * level.width + move.x];
     // Clicking the spill's own colour changes nothing.
     if (colour === state.colours[0]) return 'none';
@@ -93,7 +94,7 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
       const colour = state.colours[i];
       if (seen.has(colour)) continue;
       seen.add(colour);
-      moves.push({ id: 6, x: i % level.width, y: Math.floor(i / level.width) });
+      moves.push({ id: CLICK_ACTION_ID, x: i % level.width, y: Math.floor(i / level.width) });
     }
     return moves;
   },

@@ -6,6 +6,7 @@
  * set of lamps, found by Gaussian elimination over GF(2); the fewest clicks is the lightest solution,
  * found by trying every combination of the null space (small for these boards).
  */
+import { CLICK_ACTION_ID } from '../../protocol/index.ts';
 import { parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { lampGridLevels } from './levels.ts';
@@ -125,7 +126,7 @@ function lightestSolution(level: LampLevel): Move[] {
   }
   const moves: Move[] = [];
   level.lampCells.forEach((cell, index) => {
-    if (best & (1 << index)) moves.push({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) });
+    if (best & (1 << index)) moves.push({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) });
   });
   return moves;
 }
@@ -135,7 +136,7 @@ export const lampGrid: PuzzleDefinition<LampLevel, LampState> = {
   title: 'Lamp Grid',
   tag: 'click',
   defaultFps: 5,
-  availableActions: [6],
+  availableActions: [CLICK_ACTION_ID],
   rulesVersion: 'lamp-grid/1',
   letterbox: GAP_COLOUR,
   levels: lampGridLevels,
@@ -145,13 +146,13 @@ export const lampGrid: PuzzleDefinition<LampLevel, LampState> = {
   cloneState: (state) => ({ lit: state.lit.slice(), unlit: state.unlit }),
   stateKey: (state) => state.lit.join(''),
   apply(level, state, move) {
-    if (move.id !== 6 || level.isLamp[move.y * level.width + move.x] === 0) return 'none';
+    if (move.id !== CLICK_ACTION_ID || level.isLamp[move.y * level.width + move.x] === 0) return 'none';
     state.unlit += flip(level, state.lit, move.x, move.y);
     return state.unlit === 0 ? 'solved' : 'changed';
   },
   draw(level, state, cells) {
     for (let i = 0; i < cells.length; i++) cells[i] = level.isLamp[i] === 0 ? GAP_COLOUR : state.lit[i] === 1 ? LIT_COLOUR : UNLIT_COLOUR;
   },
-  solverMoves: (level) => level.lampCells.map((cell) => ({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) })),
+  solverMoves: (level) => level.lampCells.map((cell) => ({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) })),
   solveOptimally: lightestSolution,
 };

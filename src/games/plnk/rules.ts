@@ -6,6 +6,7 @@
  *
  * The row under the river shows the planks carried, one orange cell each.
  */
+import { CLICK_ACTION_ID } from '../../protocol/index.ts';
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { plankWalkLevels } from './levels.ts';
@@ -76,7 +77,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   title: 'Plank Walk',
   tag: 'keyboard_click',
   defaultFps: 5,
-  availableActions: [1, 2, 3, 4, 6],
+  availableActions: [1, 2, 3, 4, CLICK_ACTION_ID],
   rulesVersion: 'plank-walk/1',
   letterbox: 5,
   levels: plankWalkLevels,
@@ -86,7 +87,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   cloneState: (state) => ({ ...state, bridges: state.bridges.slice(), loose: state.loose.slice() }),
   stateKey: (state) => `${state.player}:${state.carried}:${state.bridges.join('')}:${state.loose.join('')}`,
   apply(level, state, move) {
-    if (move.id === 6) {
+    if (move.id === CLICK_ACTION_ID) {
       // Clicks below the map (spacer, inventory) do nothing.
       if (move.y >= level.height || !nextToPlayer(level, state, move.x, move.y)) return 'none';
       const cell = move.y * level.width + move.x;
@@ -129,7 +130,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
     const moves: Move[] = [...KEY_MOVES];
     for (let direction = 1; direction <= 4; direction++) {
       const cell = neighbour(state.player, direction, level.width, level.height);
-      if (cell >= 0 && level.ground[cell] === WATER) moves.push({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) });
+      if (cell >= 0 && level.ground[cell] === WATER) moves.push({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) });
     }
     return moves;
   },

@@ -3,18 +3,19 @@
  * r RESET, q quit, SGR mouse presses (mode 1006) as clicks, and `c` followed by "x y" and Enter for
  * a typed click where the terminal reports no mouse. Input may arrive in any chunking.
  */
-import { isCoordinate } from '../../protocol/index.ts';
-import type { GameActionId } from '../../protocol/index.ts';
+import { isCoordinate, UNDO_ACTION_ID, type PlainActionId } from '../../protocol/index.ts';
 import { gridCellOfTerminal } from './ansiGrid.ts';
 
 export type TerminalCommand =
-  | { readonly kind: 'action'; readonly id: Exclude<GameActionId, 6> }
+  | { readonly kind: 'action'; readonly id: PlainActionId }
   | { readonly kind: 'click'; readonly x: number; readonly y: number }
   | { readonly kind: 'reset' }
   | { readonly kind: 'quit' }
   /** `c` was typed: the next line holds coordinates. */
   | { readonly kind: 'typing-coordinates' }
-  | { readonly kind: 'bad-coordinates'; readonly text: string };
+  | { readonly kind: 'bad-coordinates'; readonly text: string }
+  /** A piped line that names no command (see pipedInput.ts). */
+  | { readonly kind: 'bad-line'; readonly text: string };
 
 const SINGLE_KEYS: Record<string, TerminalCommand> = {
   w: { kind: 'action', id: 1 },
@@ -22,7 +23,7 @@ const SINGLE_KEYS: Record<string, TerminalCommand> = {
   a: { kind: 'action', id: 3 },
   d: { kind: 'action', id: 4 },
   ' ': { kind: 'action', id: 5 },
-  z: { kind: 'action', id: 7 },
+  z: { kind: 'action', id: UNDO_ACTION_ID },
   r: { kind: 'reset' },
   q: { kind: 'quit' },
   '\x03': { kind: 'quit' },
@@ -102,7 +103,8 @@ export class TerminalKeyReader {
   }
 }
 
-function parseCoordinates(text: string): TerminalCommand {
+/** "x y" (or "x,y") as a click, or why not. */
+export function parseCoordinates(text: string): TerminalCommand {
   const parts = text.trim().split(/[\s,]+/);
   const [x, y] = parts.map(Number);
   if (parts.length !== 2 || !isCoordinate(x) || !isCoordinate(y)) {

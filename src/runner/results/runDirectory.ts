@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
-export function runTimestamp(at: Date): string {
+function runTimestamp(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
 }
 

@@ -14,13 +14,13 @@ import { ArcbenchError } from '../../errors.ts';
 /** Version of run.json's layout; bumped when a field changes meaning. */
 export const RUN_FORMAT = 'arcbench.run/1';
 
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
+const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
-export const provenanceSchema = z.looseObject({
+const provenanceSchema = z.looseObject({
   git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
   arcbench_version: z.string(),
   node_version: z.string(),
@@ -31,7 +31,7 @@ export const provenanceSchema = z.looseObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export const agentResultSchema = z.looseObject({
+const agentResultSchema = z.looseObject({
   label: z.string(),
   use: z.string(),
   agent: z.string(),
@@ -47,7 +47,7 @@ export const agentResultSchema = z.looseObject({
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
-export const runTotalsSchema = z.looseObject({
+const runTotalsSchema = z.looseObject({
   planned_episodes: count,
   episodes: count,
   skipped_episodes: count,

@@ -1,0 +1,14 @@
+/** How a failure of run, validate or plan reaches the user: a sentence on stderr and an exit code. */
+import { AgentLoadError } from '../agent/pluginLoader.ts';
+import { ConfigError } from '../runner/config/loader.ts';
+import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
+
+/** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
+export function reportFailure(command: string, error: unknown): number {
+  if (error instanceof ConfigError || error instanceof AgentLoadError) {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  process.stderr.write(`arcbench ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT_FAILED;
+}
