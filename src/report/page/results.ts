@@ -7,10 +7,16 @@ export function resultsTable(rows: readonly ResultRow[]): HTMLElement {
   if (rows.length === 0) return el('p', { class: 'empty' }, 'No finished episode yet.');
   const withIntervals = rows.some((row) => row.interval !== null);
   const head = ['agent', 'game', 'episodes', 'card score', 'mean score', ...(withIntervals ? ['95% interval'] : []), 'levels', 'actions', 'wins', 'errors'];
+  const titles: Record<string, string> = {
+    'card score': "the scorecard's score as the service defines it (a game's best run)",
+    'mean score': "the mean of the episodes' own scores (each its best run)",
+    '95% interval': 'the 95% confidence interval of the mean score, as the run recorded it',
+    levels: 'best levels completed of the levels there are',
+  };
   return el(
     'table',
     { class: 'results', 'data-testid': 'results' },
-    el('thead', {}, el('tr', {}, ...head.map((name, i) => el('th', { class: i < 2 ? '' : 'num', scope: 'col' }, name)))),
+    el('thead', {}, el('tr', {}, ...head.map((name, i) => el('th', { class: i < 2 ? '' : 'num', scope: 'col', title: titles[name] }, name)))),
     el('tbody', {}, ...rows.map((row) => resultRow(row, withIntervals))),
   );
 }

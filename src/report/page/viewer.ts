@@ -7,6 +7,7 @@
 import { actionLabel } from './actionLabel.ts';
 import { el, replaceChildren } from './dom.ts';
 import { GridCanvas } from './gridCanvas.ts';
+import * as format from './format.ts';
 import type { Recording, ReplayStep } from './recording.ts';
 
 export interface ReplayTitle {
@@ -27,6 +28,7 @@ export class ReplayViewer {
   private readonly marks = el('div', { class: 'scrub-marks', 'aria-hidden': 'true' });
   private readonly playButton = el('button', { type: 'button', 'data-testid': 'play', title: 'play / pause (Space)' }, '▶ play');
   private readonly speed = el('select', { 'aria-label': 'speed', 'data-testid': 'speed' });
+  private readonly fps = el('span', { class: 'fps' });
   private readonly readout = el('dl', { class: 'readout' });
   private readonly event = el('p', { class: 'event', 'data-testid': 'event' });
   private readonly reasoning = el('details', { class: 'reasoning' });
@@ -39,7 +41,10 @@ export class ReplayViewer {
     for (const value of SPEEDS) this.speed.append(el('option', { value, selected: value === 1 }, `${value}×`));
     this.scrubber.addEventListener('input', () => this.goTo(Number(this.scrubber.value)));
     this.playButton.addEventListener('click', () => this.togglePlay());
-    this.speed.addEventListener('change', () => this.playing() && this.schedule());
+    this.speed.addEventListener('change', () => {
+      this.showFps();
+      if (this.playing()) this.schedule();
+    });
     const button = (label: string, title: string, testId: string, action: () => void) =>
       el('button', { type: 'button', title, 'data-testid': testId, onclick: () => action() }, label);
     const controls = el(
@@ -50,7 +55,7 @@ export class ReplayViewer {
       this.playButton,
       button('▶', 'step forward (→)', 'forward', () => this.goTo(this.step + 1)),
       button('▶|', 'last step (End)', 'last', () => this.goTo(this.lastStep())),
-      el('label', { class: 'speed' }, 'speed ', this.speed),
+      el('label', { class: 'speed' }, 'speed ', this.speed, ' ', this.fps),
     );
     const canvasBox = el('div', { class: 'canvas-box' }, this.grid.canvas);
     const side = el('div', { class: 'side' }, this.readout, this.event, this.reasoning);
@@ -71,10 +76,17 @@ export class ReplayViewer {
   show(title: ReplayTitle, recording: Recording): void {
     this.pause();
     this.recording = recording;
-    replaceChildren(this.heading, `${title.agent} · ${title.gameId} · episode ${title.episode} · ${title.outcome}`);
+    replaceChildren(this.heading, `${title.agent} · ${title.gameId} · episode ${title.episode} · ${format.outcome(title.outcome)}`);
     this.element.dataset.recordingGame = recording.gameId;
+    this.showFps();
     this.refreshScrubber();
     this.goTo(0);
+  }
+
+  private showFps(): void {
+    if (this.recording === null) return;
+    const fps = this.fpsOf(this.recording.gameId);
+    replaceChildren(this.fps, `(${fps * Number(this.speed.value)} grids/s)`);
   }
 
   /** A live recording grew: keep the place, and follow the end when it was there. */
