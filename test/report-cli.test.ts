@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pageSourceFolder } from '../src/report/pageBundle.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 
@@ -54,6 +55,14 @@ describe('report.html from the command line', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('missing: no such folder');
     expect((await arcbench('report')).code).toBe(2);
+  });
+
+  it("finds the page's front end from the sources and from a build under dist/, as a package ships both", () => {
+    const sources = join(ROOT, 'src', 'report', 'page');
+    expect(pageSourceFolder(join(ROOT, 'src', 'report'))).toBe(sources);
+    expect(pageSourceFolder(join(ROOT, 'dist', 'report'))).toBe(sources);
+    expect(pageSourceFolder(join(ROOT, 'dist', 'src', 'report'))).toBe(sources);
+    expect(() => pageSourceFolder(tmpdir())).toThrow(/the report's front end \(src\/report\/page\/main\.ts\) is missing/);
   });
 
   it('a result file that fails is logged in run.log, and the run keeps its results', async () => {

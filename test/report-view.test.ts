@@ -1,7 +1,7 @@
 // `arcbench view` on 127.0.0.1: the list of runs, recordings served, and a run in progress followed
 // live in real headless Chromium while a real run plays (its agent waits on a gate file the test opens).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,25 @@ describe('arcbench view', () => {
     expect((await fetch(`${server.url}runs/2025-01-01T00-00-00Z-done/recordings/..%2F..%2Fdone.yaml`)).status).toBe(400);
     expect((await fetch(`${server.url}runs/2025-01-01T00-00-00Z-done/run.json`)).status).toBe(404);
     expect((await fetch(`${server.url}api/runs`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('lists a folder it cannot read with the reason, and serves the other runs', async () => {
+    const other = join(dir, 'other-results');
+    mkdirSync(join(other, 'broken'), { recursive: true });
+    writeFileSync(join(other, 'broken', 'run.json'), '{"format": "something else"}');
+    cpSync(finished.runDir, join(other, 'fine'), { recursive: true });
+    const view = await startViewServer(other, 0);
+    try {
+      const runs = (await (await fetch(`${view.url}api/runs`)).json()) as Array<{ id: string; status: string; problem: string | null }>;
+      expect(runs.find((r) => r.id === 'fine')).toMatchObject({ status: 'completed', problem: null });
+      expect(runs.find((r) => r.id === 'broken')).toMatchObject({ status: 'unreadable', problem: expect.stringContaining('not a run.json of this arcbench') });
+      const page = await fetch(`${view.url}runs/broken/`);
+      expect(page.status).toBe(422);
+      expect(await page.text()).toContain('arcbench view cannot read run "broken"');
+      expect((await fetch(`${view.url}runs/fine/`)).status).toBe(200);
+    } finally {
+      await view.close();
+    }
   });
 
   it('shows a run in progress live, with its episode being played, until it completes', async () => {

@@ -105,6 +105,8 @@ export interface RunListing {
   id: string;
   name: string;
   status: string;
+  /** Why the folder cannot be read (status `unreadable`), else null. */
+  problem: string | null;
   started_at: string | null;
   agents: string[];
   games: number;

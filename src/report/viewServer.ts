@@ -15,7 +15,7 @@ import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import { EPISODES_FILE, isRunFolder, readRunFolder, RECORDINGS_FOLDER, RUN_FILE, type RunFolder, runName, runStatus } from './runFolder.ts';
+import { EPISODES_FILE, isRunFolder, readRunFolder, RECORDINGS_FOLDER, RUN_FILE, type RunFolder, RunFolderError, runName, runStatus } from './runFolder.ts';
 
 export const VIEW_HOST = '127.0.0.1';
 
@@ -69,7 +69,13 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
   if (segments.length === 2 && segments[0] === 'api' && segments[1] === 'runs') return sendJson(response, runs.listing());
   if (segments[0] !== 'runs' || segments.length < 2) return notFound(response);
   const id = segments[1];
-  const run = runs.find(id);
+  let run: RunFolder | undefined;
+  try {
+    run = runs.find(id);
+  } catch (error) {
+    if (!(error instanceof RunFolderError)) throw error;
+    return send(response, 422, 'text/plain; charset=utf-8', `arcbench view cannot read run "${id}": ${error.message}\n`);
+  }
   if (run === undefined) return notFound(response, `no run "${id}" in ${runs.folder}`);
   const rest = segments.slice(2);
   if (rest.length === 0) {
@@ -149,22 +155,31 @@ class RunCatalog {
     return dir === undefined ? undefined : this.read(dir);
   }
 
-  /** Newest first: run folders are named by their start time. */
+  /** Newest first: run folders are named by their start time. A folder that cannot be read is listed with why. */
   listing(): RunListing[] {
-    const runs = [...this.folders()].map(([id, dir]) => ({ id, run: this.read(dir) }));
-    return runs
-      .sort((a, b) => (b.run.run?.started_at ?? b.id).localeCompare(a.run.run?.started_at ?? a.id))
-      .map(({ id, run }) => ({
-        id,
-        name: runName(run),
-        status: runStatus(run),
-        started_at: run.run?.started_at ?? run.episodes[0]?.started_at ?? null,
-        agents: [...new Set([...(run.run?.agents ?? []).map((a) => a.label), ...run.episodes.map((e) => e.agent)])],
-        games: new Set([...(run.run?.games ?? []), ...run.episodes.map((e) => e.game_id)]).size,
-        episodes: run.episodes.length,
-        recordings: run.recordingFiles.length,
-        url: runUrl(id),
-      }));
+    return [...this.folders()].map(([id, dir]) => this.listed(id, dir)).sort((a, b) => (b.started_at ?? b.id).localeCompare(a.started_at ?? a.id));
+  }
+
+  private listed(id: string, dir: string): RunListing {
+    let run: RunFolder;
+    try {
+      run = this.read(dir);
+    } catch (error) {
+      if (!(error instanceof RunFolderError)) throw error;
+      return { id, name: id, status: 'unreadable', problem: error.message, started_at: null, agents: [], games: 0, episodes: 0, recordings: 0, url: runUrl(id) };
+    }
+    return {
+      id,
+      name: runName(run),
+      status: runStatus(run),
+      problem: null,
+      started_at: run.run?.started_at ?? run.episodes[0]?.started_at ?? null,
+      agents: [...new Set([...(run.run?.agents ?? []).map((a) => a.label), ...run.episodes.map((e) => e.agent)])],
+      games: new Set([...(run.run?.games ?? []), ...run.episodes.map((e) => e.game_id)]).size,
+      episodes: run.episodes.length,
+      recordings: run.recordingFiles.length,
+      url: runUrl(id),
+    };
   }
 
   private read(dir: string): RunFolder {

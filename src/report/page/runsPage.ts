@@ -37,7 +37,7 @@ function runsTable(runs: RunListing[]): HTMLElement {
           'tr',
           { 'data-run': run.id, 'data-status': run.status },
           el('td', {}, el('a', { href: run.url }, run.name), el('div', { class: 'sub mono' }, run.id)),
-          el('td', {}, el('span', { class: `badge status-${format.slug(run.status)}` }, run.status)),
+          el('td', {}, el('span', { class: `badge status-${format.slug(run.status)}`, title: run.problem ?? '' }, run.status), run.problem && el('div', { class: 'sub' }, run.problem)),
           el('td', {}, format.timestamp(run.started_at)),
           el('td', {}, run.agents.join(', ')),
           el('td', { class: 'num' }, run.games),
