@@ -4,7 +4,21 @@
  * one. Stops at the first difference and says where it is; games are deterministic, so a difference
  * means the game changed. The recording is read line by line as the replay goes, never whole.
  */
-import { defineAgent, z, action, click, reset, stop, readRecording, CLICK_ACTION_ID, UNDO_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse, type RecordedFrame } from 'arcbench';
+import {
+  defineAgent,
+  z,
+  action,
+  click,
+  reset,
+  stop,
+  readRecording,
+  CLICK_ACTION_ID,
+  UNDO_ACTION_ID,
+  GRID_SIZE,
+  type AgentDecision,
+  type FrameResponse,
+  type RecordedFrame,
+} from 'arcbench';
 
 /** First cell where a live grid and a recorded one differ, or undefined when every grid matches. */
 function firstDifference(live: FrameResponse, recorded: RecordedFrame) {

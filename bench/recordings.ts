@@ -77,7 +77,13 @@ const suite: BenchSuite = {
       const reportMs = Number(process.hrtime.bigint() - reportStarted) / 1e6;
       const perLine = (µs: number) => µs / lines.length;
       return [
-        { figure: 'quickstart recordings, gzip (the default)', value: gzipBytes / MB, unit: 'MB', target: { op: '<=', value: 5 }, note: `plain jsonl: ${(plainBytes / MB).toFixed(0)} MB, ${(plainBytes / gzipBytes).toFixed(0)}× more` },
+        {
+          figure: 'quickstart recordings, gzip (the default)',
+          value: gzipBytes / MB,
+          unit: 'MB',
+          target: { op: '<=', value: 5 },
+          note: `plain jsonl: ${(plainBytes / MB).toFixed(0)} MB, ${(plainBytes / gzipBytes).toFixed(0)}× more`,
+        },
         {
           figure: 'gzip recording writer, per line of the quickstart',
           value: perLine(ours.fastest),
@@ -90,7 +96,12 @@ const suite: BenchSuite = {
           unit: 'µs',
           note: `median ${perLine(zlib.median).toFixed(2)}; zlib's output ${(gzipSync(lines.map((l) => recordingLine(l.response, l.sent, l.timestamp)).join(''), { level: 3 }).length / MB).toFixed(2)} MB`,
         },
-        { figure: 'report.html of the quickstart, written', value: reportMs, unit: 'ms', note: `${(report.bytes / MB).toFixed(1)} MB, ${report.embedded} of ${report.recordings} recordings embedded; first page of the process (bundling included)` },
+        {
+          figure: 'report.html of the quickstart, written',
+          value: reportMs,
+          unit: 'ms',
+          note: `${(report.bytes / MB).toFixed(1)} MB, ${report.embedded} of ${report.recordings} recordings embedded; first page of the process (bundling included)`,
+        },
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });

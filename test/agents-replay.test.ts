@@ -1,12 +1,12 @@
 // The replay agent plays a recording back (gzip, as runs write them by default, or plain) and reports
 // the first grid that differs from it.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { readRecordingText } from '../src/runner/results/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { tempDir } from './support/tempDir.ts';
 
 async function run(dir: string, name: string, yaml: string) {
   writeFileSync(join(dir, `${name}.yaml`), yaml);
@@ -15,7 +15,7 @@ async function run(dir: string, name: string, yaml: string) {
 
 describe('replay', () => {
   it('replays a recording with every grid matching, then finds a changed cell', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-replay-'));
+    const dir = tempDir('replay');
     const first = await run(dir, 'original', 'name: original\ngames: [slid]\nagents: [{ use: random }]\nseed: 4\nbudgets: { max_actions: 30 }\n');
     const episode = first.episodes[0];
     expect(episode.recording).toMatch(/\.recording\.jsonl\.gz$/);
@@ -37,6 +37,5 @@ describe('replay', () => {
     expect(result.stop_details).toMatchObject({ step: 5, x: 7, y: 20, grid: lines[5].data.frame.length - 1 });
     expect(result.stop_reason).toMatch(/^step 5: frame\[\d+\] at \(x 7, y 20\)/);
     expect(readdirSync(join(dir, 'diff'))).toContain('episodes.jsonl');
-    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -9,7 +9,7 @@ describe('arcbench command line', () => {
   it('lists every command in its help and exits 0', () => {
     const result = arcbench('--help');
     expect(result.status).toBe(0);
-    for (const command of ['run', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
+    for (const command of ['run', 'compare', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
@@ -23,7 +23,7 @@ describe('arcbench command line', () => {
     expect(badOption.stderr).toMatch(/port/);
     const missingArgument = arcbench('run');
     expect(missingArgument.status).toBe(2);
-    expect(missingArgument.stderr).toMatch(/missing required argument/);
+    expect(missingArgument.stderr).toMatch(/give an experiment file \(e\.g\. configs\/quickstart\.yaml\), or --agent for a first try/);
   });
 
   it.each([
@@ -43,6 +43,6 @@ describe('arcbench command line', () => {
   it('prints a command help with exit 0', () => {
     const result = arcbench('run', '--help');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/Usage: arcbench run \[options\] <config>/);
+    expect(result.stdout).toMatch(/Usage: arcbench run \[options\] \[config\]/);
   });
 });

@@ -50,9 +50,12 @@ describe('arcbench games', () => {
   });
 
   it('prints descriptors as JSON with --json', () => {
-    const descriptors = JSON.parse(execFileSync(process.execPath, [CLI, 'games', '--json'], { encoding: 'utf8' })) as { game_id: string; baseline_actions: number[] }[];
+    const descriptors = JSON.parse(execFileSync(process.execPath, [CLI, 'games', '--json'], { encoding: 'utf8' })) as {
+      game_id: string;
+      baseline_actions: number[];
+    }[];
     expect(descriptors.map((d) => d.game_id)).toEqual(puzzleCatalog().map((game) => game.info.id));
-    expect(descriptors[0].baseline_actions).toEqual([...puzzleCatalog()[0].info.baselineActions]);
+    expect(descriptors[0]?.baseline_actions).toEqual([...puzzleCatalog()[0]!.info.baselineActions]);
   });
 
   it('writes no colour codes when piped or under NO_COLOR, and colours its header on a terminal', () => {
@@ -211,12 +214,14 @@ describe('arcbench render', () => {
     expect(status).toBe(0);
     const png = PNG.sync.read(readFileSync(out));
     expect(png.width).toBe(GRID_SIZE * scale);
-    const grid = gameBySlug(slug).startAt(level - 1).frame();
+    const play = gameBySlug(slug).startAt(level - 1);
+    const grid = play.frame();
     for (let y = 0; y < GRID_SIZE; y++) {
       for (let x = 0; x < GRID_SIZE; x++) {
         const at = ((y * scale + scale - 1) * png.width + x * scale) * 4;
-        const [r, g, b] = PALETTE_RGB[grid[y * GRID_SIZE + x]];
-        if (png.data[at] !== r || png.data[at + 1] !== g || png.data[at + 2] !== b) expect.fail(`pixel of cell ${x},${y} is not palette colour ${grid[y * GRID_SIZE + x]}`);
+        const [r, g, b] = PALETTE_RGB[grid[y * GRID_SIZE + x]!]!;
+        if (png.data[at] !== r || png.data[at + 1] !== g || png.data[at + 2] !== b)
+          expect.fail(`pixel of cell ${x},${y} is not palette colour ${grid[y * GRID_SIZE + x]}`);
       }
     }
   });

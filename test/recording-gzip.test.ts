@@ -1,12 +1,11 @@
 // Compressed recordings: the gzip writer's output decodes (node:zlib, which checks the checksum and
 // size) to exactly the lines the plain writer writes, for real game frames and for any sequence of
 // frames fast-check can think of; a stream cut anywhere reads as a prefix of those lines.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActionInput, FrameResponse } from '../src/protocol/index.ts';
 import { GRID_CELLS } from '../src/protocol/index.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
@@ -15,14 +14,9 @@ import { recordingLine } from '../src/runner/results/recordingLine.ts';
 import { readRecording, readRecordingText } from '../src/runner/results/recordingReader.ts';
 import { RecordingWriter } from '../src/runner/results/recordingWriter.ts';
 import { createRng } from '../src/agent/rng.ts';
+import { tempDir } from './support/tempDir.ts';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'arcbench-recording-'));
-  dirs.push(dir);
-  return dir;
-};
+const recordingDir = () => tempDir('recording');
 
 interface Line {
   response: FrameResponse;
@@ -143,7 +137,7 @@ describe('gzip recordings', () => {
   });
 
   it('the writer writes .gz by default and plain when asked, both read back the same by every reader', async () => {
-    const dir = tempDir();
+    const dir = recordingDir();
     const lines = realLines(120, 9)[2];
     for (const format of ['gzip', 'jsonl'] as const) {
       const writer = new RecordingWriter(dir, `r.${format}`, format);
@@ -157,12 +151,12 @@ describe('gzip recordings', () => {
       expect(await readRecordingText(join(dir, file))).toBe(text);
       const entries = [];
       for await (const entry of readRecording(join(dir, file))) entries.push(entry);
-      expect(entries.map((e) => JSON.stringify(e) + '\n').join('')).toBe(text);
+      expect(entries.map((e) => `${JSON.stringify(e)}\n`).join('')).toBe(text);
     }
   });
 
   it('a recording still being written reads up to its last flush; one cut short reads as its complete lines', async () => {
-    const dir = tempDir();
+    const dir = recordingDir();
     const lines = realLines(40, 2)[0];
     const writer = new RecordingWriter(dir, 'live.gz');
     writer.write(lines[0].response, lines[0].sent, new Date(lines[0].timestamp));
@@ -187,13 +181,13 @@ describe('gzip recordings', () => {
   });
 
   it('a recording that cannot be made fails on write or close with a sentence naming it', async () => {
-    const writer = new RecordingWriter(join(tempDir(), 'no-such-folder'), 'x.gz');
+    const writer = new RecordingWriter(join(recordingDir(), 'no-such-folder'), 'x.gz');
     writer.write(realLines(1, 1)[0][0].response, { id: 0, data: {} });
     await expect(writer.close()).rejects.toThrow(/cannot write the recording .*no-such-folder\/x\.gz: ENOENT/);
   });
 
   it('a bad line in the middle of a recording is an error naming the file, the line and the field', async () => {
-    const dir = tempDir();
+    const dir = recordingDir();
     const line = JSON.stringify({ timestamp: 't', data: { frame: [[[0]]], action_input: { id: 0 }, state: 'NOT_FINISHED' } });
     writeFileSync(join(dir, 'bad.recording.jsonl'), `${line}\n{"timestamp":"t","data":{"frame":[]}}\n${line}\n`);
     const read = async () => {

@@ -1,6 +1,6 @@
 // report.html in real headless Chromium, opened from disk: a real run (in-process, recordings on), its
 // page written by the report writer, then read, clicked and played as a user would.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -118,7 +118,12 @@ describe('report.html opened from disk in Chromium', () => {
       // Cells far from the click marker are drawn in the palette of SPEC §1.
       const grid = data.frame.at(-1)!;
       const click = data.action_input.data;
-      for (const [x, y] of [[1, 1], [32, 40], [60, 20], [10, 62]]) {
+      for (const [x, y] of [
+        [1, 1],
+        [32, 40],
+        [60, 20],
+        [10, 62],
+      ]) {
         if (click?.x !== undefined && Math.abs(click.x - x) < 5 && Math.abs(click.y! - y) < 5) continue;
         expect(await gridCellColour(page, x, y)).toEqual([...PALETTE_RGB[grid[y][x]]]);
       }
@@ -181,25 +186,38 @@ describe('report.html opened from disk in Chromium', () => {
     await page.close();
   });
 
-  it('shows the confidence intervals run.json records, in the table and as whiskers', async () => {
-    const copy = join(dir, 'with-intervals');
+  it("shows run.json's table with its intervals, and the same rows computed for a run.json without a table", async () => {
+    const table = run.report.table!;
+    const shown = (interval: { low: number; high: number } | null) => (interval === null ? 'n/a' : `${interval.low.toFixed(2)} – ${interval.high.toFixed(2)}`);
     const runJson = JSON.parse(readFileSync(join(run.runDir, 'run.json'), 'utf8'));
-    const agent = run.report.agents[0].label;
-    const game = run.report.games[0];
-    runJson.statistics = { rows: [{ agent, game, mean: 1.5, ci_low: 0.25, ci_high: 2.75 }, { agent, mean: 1, ci: [0.5, 1.5] }] };
-    writeFileSync(join(run.runDir, 'run.json'), JSON.stringify(runJson));
-    try {
-      await writeReport(run.runDir, { out: `${copy}.html` });
-      const { page, watch } = await openReport(`${copy}.html`);
-      const row = page.locator(`[data-testid=results] tr[data-agent="${agent}"][data-game="${game}"]`);
-      await expect.poll(() => row.innerText()).toContain('0.25 – 2.75');
-      expect(await page.locator(`[data-testid=results] tr[data-agent="${agent}"][data-game="total"]`).innerText()).toContain('0.50 – 1.50');
-      expect(await page.locator(`figure.chart[data-game="${game}"] .whisker`).count()).toBe(1);
+    const older = join(dir, 'older');
+    cpSync(run.runDir, older, { recursive: true });
+    delete runJson.table;
+    writeFileSync(join(older, 'run.json'), JSON.stringify(runJson));
+    await writeReport(older);
+    for (const path of [join(run.runDir, 'report.html'), join(older, 'report.html')]) {
+      const { page, watch } = await openReport(path);
+      for (const row of table) {
+        const cells = await page.locator(`[data-testid=results] tr[data-agent="${row.agent}"][data-game="${row.game}"] td`).allInnerTexts();
+        expect(cells).toEqual([
+          row.agent,
+          row.game,
+          String(row.episodes),
+          row.card_score.toFixed(2),
+          row.mean_score.toFixed(2),
+          shown(row.interval),
+          `${row.levels_completed}/${row.level_count}`,
+          row.actions.toLocaleString('en-US'),
+          String(row.wins),
+          String(row.errors),
+        ]);
+      }
+      for (const game of run.report.games) {
+        const withInterval = table.filter((row) => row.game === game && row.interval !== null).length;
+        expect(await page.locator(`figure.chart[data-game="${game}"] .whisker`).count()).toBe(withInterval);
+      }
       expect(watch.errors).toEqual([]);
       await page.close();
-    } finally {
-      delete runJson.statistics;
-      writeFileSync(join(run.runDir, 'run.json'), JSON.stringify(runJson));
     }
   });
 
@@ -211,7 +229,10 @@ describe('report.html opened from disk in Chromium', () => {
     expect(written.embedded).toBe(written.recordings);
 
     const many = join(dir, 'many');
-    writeFileSync(join(dir, 'many.yaml'), EXPERIMENT.replace('name: report-page', 'name: many').replace('episodes: 2', 'episodes: 4').replace('max_actions: 120', 'max_actions: 20'));
+    writeFileSync(
+      join(dir, 'many.yaml'),
+      EXPERIMENT.replace('name: report-page', 'name: many').replace('episodes: 2', 'episodes: 4').replace('max_actions: 120', 'max_actions: 20'),
+    );
     const bigger = await runExperiment(await loadExperiment(join(dir, 'many.yaml')), { out: many });
     const partial = await writeReport(bigger.runDir, { out: small, budgetBytes: 1 });
     expect(partial.recordings).toBe(24);
@@ -228,17 +249,19 @@ describe('report.html opened from disk in Chromium', () => {
     await page.close();
   });
 
-  it('takes a screenshot of the viewer (written to a temp file to look at)', async () => {
+  // The picture is for people to look at: ARCBENCH_SCREENSHOT=<file> keeps a copy there.
+  it('takes a screenshot of the viewer', async () => {
     const { page } = await openReport();
     const episode = run.episodes.find((e) => e.game_id.startsWith('flod') && e.agent === 'explorer')!;
     const entries = await entriesOf(episode);
     await replay(page, episode);
     const click = entries.findIndex((entry) => entry.data.action_input.id === 6);
     await page.locator('[data-testid=scrubber]').fill(String(click));
-    const path = join(tmpdir(), 'arcbench-viewer-screenshot.png');
+    const path = join(dir, 'viewer.png');
     await page.getByTestId('viewer').screenshot({ path });
     expect(statSync(path).size).toBeGreaterThan(10_000);
     expect(readFileSync(path).subarray(1, 4).toString()).toBe('PNG');
+    if (process.env.ARCBENCH_SCREENSHOT) copyFileSync(path, process.env.ARCBENCH_SCREENSHOT);
     await page.close();
   });
 });

@@ -11,6 +11,7 @@ export interface CommandModule {
 
 const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
+  compare: () => import('./compare.ts'),
   validate: () => import('./validate.ts'),
   plan: () => import('./plan.ts'),
   schema: () => import('./schema.ts'),

@@ -1,11 +1,14 @@
-/** How a failure of run, validate or plan reaches the user: a sentence on stderr and an exit code. */
+/** How a failure of run, validate, plan or compare reaches the user: a sentence on stderr and an exit code. */
 import { AgentLoadError } from '../agent/pluginLoader.ts';
+import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { ConfigError } from '../runner/config/loader.ts';
+import { RunFolderError } from '../runner/results/runReport.ts';
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
 
 /** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
 export function reportFailure(command: string, error: unknown): number {
-  if (error instanceof ConfigError || error instanceof AgentLoadError) {
+  // Bad input of the user's (a config, a plugin, a run folder, runs that share nothing): exit 2.
+  if (error instanceof ConfigError || error instanceof AgentLoadError || error instanceof RunFolderError || error instanceof RunsNotComparableError) {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }

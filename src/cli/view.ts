@@ -2,9 +2,9 @@
  * `arcbench view [folder]`: serves run folders on 127.0.0.1 until interrupted: the list of runs, each
  * run's report with every recording, and runs in progress followed live. Prints the URL on stdout.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
-import { RunFolderError } from '../report/runFolder.ts';
+import { RunFolderError } from '../report/runSnapshot.ts';
 import { startViewServer, ViewFolderError } from '../report/viewServer.ts';
 
 export const DEFAULT_VIEW_PORT = 7070;

@@ -94,7 +94,10 @@ export class HttpTransport implements Transport {
       rateLimit === false
         ? undefined
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
-            logger?.warn({ origin: this.base.origin, requested: rateLimit, inEffect: existing }, 'rate limit for this origin already set by another transport; keeping it'),
+            logger?.warn(
+              { origin: this.base.origin, requested: rateLimit, inEffect: existing },
+              'rate limit for this origin already set by another transport; keeping it',
+            ),
           );
     this.rateLimit = limiter?.limit ?? false;
 
@@ -124,7 +127,13 @@ export class HttpTransport implements Transport {
 
   async getGame(gameId: string): Promise<GameDescriptor> {
     const what = `get game ${gameId}`;
-    const answer = await this.send({ method: 'GET', path: this.path(`/api/games/${encodeURIComponent(gameId)}`), jar: this.jars.general, replay: 'safe', what });
+    const answer = await this.send({
+      method: 'GET',
+      path: this.path(`/api/games/${encodeURIComponent(gameId)}`),
+      jar: this.jars.general,
+      replay: 'safe',
+      what,
+    });
     return parseJsonAnswer(answer, gameDescriptorSchema, what) as GameDescriptor;
   }
 
@@ -199,7 +208,8 @@ export class HttpTransport implements Transport {
 
   private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest['jar']): Promise<Scorecard> {
     const what = gameId === undefined ? `get scorecard ${cardId}` : `get scorecard ${cardId} for ${gameId}`;
-    const path = `/api/scorecard/${encodeURIComponent(cardId)}` + (gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`);
+    const gamePart = gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`;
+    const path = `/api/scorecard/${encodeURIComponent(cardId)}${gamePart}`;
     const answer = await this.send({ method: 'GET', path: this.path(path), jar, replay: 'safe', what });
     return parseJsonAnswer(answer, scorecardSchema, what);
   }

@@ -48,7 +48,10 @@ export function actionIdOf(name: string): number | undefined {
  * The plain actions (no click, no reasoning), built once: they are frozen, so one value per id serves
  * every agent and every step instead of a new frozen object per action.
  */
-const PLAIN_ACTIONS: readonly (GameAction | undefined)[] = [undefined, ...([1, 2, 3, 4, 5, 6, 7] as const).map((id) => (id === CLICK_ACTION_ID ? undefined : Object.freeze({ id })))];
+const PLAIN_ACTIONS: readonly (GameAction | undefined)[] = [
+  undefined,
+  ...([1, 2, 3, 4, 5, 6, 7] as const).map((id) => (id === CLICK_ACTION_ID ? undefined : Object.freeze({ id }))),
+];
 
 /** Builds an immutable action value. */
 export function makeAction(id: PlainActionId, reasoning?: unknown): GameAction;

@@ -37,8 +37,7 @@ const sizedJsonValue = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: `is ${bytes} bytes serialized; the limit is ${MAX_JSON_FIELD_BYTES} (16 KiB)` });
 });
 
-const idString = (what: string) =>
-  z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
+const idString = (what: string) => z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
 
 const coordinate = (axis: string) =>
   z

@@ -4,14 +4,7 @@
  * wrong field, reasoning to size up) goes through the zod schema, which alone words the errors. zod on
  * every action was a twentieth of an in-process action.
  */
-import {
-  CLICK_ACTION_ID,
-  clickActionRequestSchema,
-  isCoordinate,
-  parseRequest,
-  resetRequestSchema,
-  simpleActionRequestSchema,
-} from '../protocol/index.ts';
+import { CLICK_ACTION_ID, clickActionRequestSchema, isCoordinate, parseRequest, resetRequestSchema, simpleActionRequestSchema } from '../protocol/index.ts';
 
 export type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
 

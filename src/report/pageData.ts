@@ -85,9 +85,7 @@ export const IN_PROGRESS = 'in progress';
  * Where the page gets recordings: embedded in the file (gzip, base64, one `<script>` each, listed by
  * path), or from the `view` server under `base_url`.
  */
-export type RecordingSource =
-  | { kind: 'embedded'; embedded: string[]; total: number; reason: string }
-  | { kind: 'served'; base_url: string };
+export type RecordingSource = { kind: 'embedded'; embedded: string[]; total: number; reason: string } | { kind: 'served'; base_url: string };
 
 export interface ReportData {
   format: typeof REPORT_FORMAT;

@@ -6,7 +6,6 @@ import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../runner/results/recordingReader.ts';
-import { findStatistics } from './intervals.ts';
 import {
   type AgentSummary,
   type EpisodeRow,
@@ -17,10 +16,10 @@ import {
   type ReportData,
   type RunHeader,
 } from './pageData.ts';
-import { episodeScore, resultRows } from './resultRows.ts';
-import { RECORDINGS_FOLDER, type RunFolder, runName, runStatus } from './runFolder.ts';
+import { resultRows, scoreOf } from './resultRows.ts';
+import { RECORDINGS_FOLDER, type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
 
-export function buildReportData(folder: RunFolder, recordings: RecordingSource, now = new Date()): ReportData {
+export function buildReportData(folder: RunSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
   const agents = agentSummaries(folder);
   return {
     format: REPORT_FORMAT,
@@ -29,16 +28,15 @@ export function buildReportData(folder: RunFolder, recordings: RecordingSource, 
     agents,
     games: gameSummaries(folder),
     results: resultRows(
+      folder,
       agents.map((a) => a.label),
-      folder.episodes,
-      findStatistics(folder.run),
     ),
     episodes: [...folder.episodes.map(episodeRow), ...inProgressRows(folder)],
     recordings,
   };
 }
 
-function runHeader(folder: RunFolder): RunHeader {
+function runHeader(folder: RunSnapshot): RunHeader {
   const run = folder.run;
   return {
     name: runName(folder),
@@ -55,7 +53,7 @@ function runHeader(folder: RunFolder): RunHeader {
 }
 
 /** Agents in run.json's order, then any seen only in episodes (a run without run.json yet). */
-function agentSummaries(folder: RunFolder): AgentSummary[] {
+function agentSummaries(folder: RunSnapshot): AgentSummary[] {
   const summaries: AgentSummary[] = (folder.run?.agents ?? []).map((agent) => ({
     label: agent.label,
     use: agent.use,
@@ -69,13 +67,21 @@ function agentSummaries(folder: RunFolder): AgentSummary[] {
   for (const episode of folder.episodes) {
     if (known.has(episode.agent)) continue;
     known.add(episode.agent);
-    summaries.push({ label: episode.agent, use: null, card_id: episode.card_id, service_score: null, local_score: null, close_error: null, score_differences: [] });
+    summaries.push({
+      label: episode.agent,
+      use: null,
+      card_id: episode.card_id,
+      service_score: null,
+      local_score: null,
+      close_error: null,
+      score_differences: [],
+    });
   }
   return summaries;
 }
 
 /** run.json's games, then games seen only in episodes (a run without run.json yet). */
-function gameSummaries(folder: RunFolder): GameSummary[] {
+function gameSummaries(folder: RunSnapshot): GameSummary[] {
   const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
     const episode = folder.episodes.find((e) => e.game_id === id);
@@ -94,7 +100,7 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
     game_id: episode.game_id,
     episode: episode.episode,
     outcome: episode.outcome,
-    score: episodeScore(episode),
+    score: scoreOf(episode),
     levels_completed: episode.levels_completed,
     win_levels: episode.win_levels,
     actions: episode.actions,
@@ -106,14 +112,25 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
 }
 
 /** Recordings on disk that no finished episode names: episodes being played right now. */
-function inProgressRows(folder: RunFolder): EpisodeRow[] {
+function inProgressRows(folder: RunSnapshot): EpisodeRow[] {
   const finished = new Set(folder.episodes.map((e) => e.recording));
   const rows: EpisodeRow[] = [];
   for (const file of folder.recordingFiles) {
     const path = `${RECORDINGS_FOLDER}/${file}`;
     const parts = recordingNameParts(file);
     if (finished.has(path) || parts === undefined) continue;
-    rows.push({ ...parts, outcome: IN_PROGRESS, score: null, levels_completed: 0, win_levels: 0, actions: 0, resets: 0, wall_seconds: null, error: null, recording: path });
+    rows.push({
+      ...parts,
+      outcome: IN_PROGRESS,
+      score: null,
+      levels_completed: 0,
+      win_levels: 0,
+      actions: 0,
+      resets: 0,
+      wall_seconds: null,
+      error: null,
+      recording: path,
+    });
   }
   return rows;
 }

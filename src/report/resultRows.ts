@@ -1,46 +1,37 @@
 /**
- * The report's results table: the runner's table rows (card score, levels, actions, wins, errors per
- * agent and game, and per agent in total), each with the mean of its episodes' own scores and, when
- * run.json records one, the confidence interval of that mean.
+ * The report's results table: run.json's table (card score, mean episode score and its 95% interval,
+ * levels, actions, wins, errors per agent and game, and per agent in total), or for a run that has not
+ * written one yet (still going, or from before run.json kept its table) the same rows computed from
+ * the episodes by the runner's own table code.
  */
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { episodeScore } from '../runner/results/localScoring.ts';
 import { tableRows } from '../runner/results/resultsTable.ts';
-import { runEntryOf } from '../runner/episode/runLedger.ts';
-import { type RecordedStatistic, statisticKey } from './intervals.ts';
-import { TOTAL_ROW, type ResultRow } from './pageData.ts';
+import type { TableRow } from '../runner/results/runReport.ts';
+import type { ResultRow } from './pageData.ts';
+import type { RunSnapshot } from './runSnapshot.ts';
 
-/**
- * An episode's own score: its best run, scored with the service's scoring code. A `score` the runner
- * recorded in episodes.jsonl is taken as it is.
- */
-export function episodeScore(episode: EpisodeRecord): number {
-  const recorded = (episode as { score?: unknown }).score;
-  if (typeof recorded === 'number') return recorded;
-  let best = 0;
-  for (const run of episode.runs) best = Math.max(best, runEntryOf(episode.game_id, episode.baselines, run).score);
-  return best;
+export function resultRows(snapshot: RunSnapshot, agentLabels: readonly string[]): ResultRow[] {
+  const rows = snapshot.run?.table ?? (snapshot.episodes.length === 0 ? [] : tableRows(agentLabels, snapshot.episodes));
+  return rows.map(resultRow);
 }
 
-export function resultRows(agentLabels: readonly string[], episodes: readonly EpisodeRecord[], statistics: ReadonlyMap<string, RecordedStatistic>): ResultRow[] {
-  const scores = new Map<EpisodeRecord, number>(episodes.map((episode) => [episode, episodeScore(episode)]));
-  return tableRows(agentLabels, episodes).map((row) => {
-    const mine = episodes.filter((e) => e.agent === row.agent && (row.game === TOTAL_ROW || e.game_id === row.game));
-    const recorded = statistics.get(statisticKey(row.agent, row.game));
-    return {
-      agent: row.agent,
-      game: row.game,
-      episodes: row.episodes,
-      score: row.score,
-      mean: recorded?.mean ?? mean(mine.map((e) => scores.get(e)!)),
-      interval: recorded?.interval ?? null,
-      levels: row.levels,
-      actions: row.actions,
-      wins: row.wins,
-      errors: row.errors,
-    };
-  });
+function resultRow(row: TableRow): ResultRow {
+  return {
+    agent: row.agent,
+    game: row.game,
+    episodes: row.episodes,
+    score: row.card_score,
+    mean: row.mean_score,
+    interval: row.interval,
+    levels: `${row.levels_completed}/${row.level_count}`,
+    actions: row.actions,
+    wins: row.wins,
+    errors: row.errors,
+  };
 }
 
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+/** An episode's own score as the runner recorded it, or (a log of an older version) scored here the same way. */
+export function scoreOf(episode: EpisodeRecord): number {
+  return typeof episode.score === 'number' ? episode.score : episodeScore(episode);
 }

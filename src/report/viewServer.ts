@@ -15,7 +15,17 @@ import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import { EPISODES_FILE, isRunFolder, readRunFolder, RECORDINGS_FOLDER, RUN_FILE, type RunFolder, RunFolderError, runName, runStatus } from './runFolder.ts';
+import {
+  EPISODES_FILE,
+  isRunFolder,
+  readRunSnapshot,
+  RECORDINGS_FOLDER,
+  RUN_FILE,
+  type RunSnapshot,
+  RunFolderError,
+  runName,
+  runStatus,
+} from './runSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';
 
@@ -69,7 +79,7 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
   if (segments.length === 2 && segments[0] === 'api' && segments[1] === 'runs') return sendJson(response, runs.listing());
   if (segments[0] !== 'runs' || segments.length < 2) return notFound(response);
   const id = segments[1];
-  let run: RunFolder | undefined;
+  let run: RunSnapshot | undefined;
   try {
     run = runs.find(id);
   } catch (error) {
@@ -81,7 +91,11 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
   if (rest.length === 0) {
     if (!(request.url ?? '').endsWith('/')) return redirect(response, runUrl(id));
     const data = reportData(id, run);
-    return sendPage(response, `${data.run.name} · arcbench view`, { page: 'report', data, live_url: data.run.status === 'running' ? `${runUrl(id)}data.json` : null });
+    return sendPage(response, `${data.run.name} · arcbench view`, {
+      page: 'report',
+      data,
+      live_url: data.run.status === 'running' ? `${runUrl(id)}data.json` : null,
+    });
   }
   if (rest.length === 1 && rest[0] === 'data.json') return sendJson(response, reportData(id, run));
   if (rest.length === 2 && rest[0] === RECORDINGS_FOLDER && run.recordingFiles.includes(rest[1])) {
@@ -92,14 +106,17 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
 
 const runUrl = (id: string) => `/runs/${encodeURIComponent(id)}/`;
 
-function reportData(id: string, run: RunFolder): ReportData {
+function reportData(id: string, run: RunSnapshot): ReportData {
   return buildReportData(run, { kind: 'served', base_url: runUrl(id) });
 }
 
 /** The path's segments, decoded; undefined when one is malformed or tries to climb (`..`). */
 function pathSegments(url: string): string[] | undefined {
   try {
-    const segments = new URL(url, 'http://view.invalid').pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const segments = new URL(url, 'http://view.invalid').pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
     return segments.some((s) => s === '..' || s.includes('/') || s.includes('\\')) ? undefined : segments;
   } catch {
     return undefined;
@@ -131,7 +148,7 @@ function send(response: ServerResponse, status: number, type: string, body: stri
  * run.json, episodes.jsonl and recordings/), so polling pages cost little.
  */
 class RunCatalog {
-  private readonly cache = new Map<string, { stamp: string; run: RunFolder }>();
+  private readonly cache = new Map<string, { stamp: string; run: RunSnapshot }>();
 
   constructor(readonly folder: string) {}
 
@@ -150,7 +167,7 @@ class RunCatalog {
     return found;
   }
 
-  find(id: string): RunFolder | undefined {
+  find(id: string): RunSnapshot | undefined {
     const dir = this.folders().get(id);
     return dir === undefined ? undefined : this.read(dir);
   }
@@ -161,12 +178,23 @@ class RunCatalog {
   }
 
   private listed(id: string, dir: string): RunListing {
-    let run: RunFolder;
+    let run: RunSnapshot;
     try {
       run = this.read(dir);
     } catch (error) {
       if (!(error instanceof RunFolderError)) throw error;
-      return { id, name: id, status: 'unreadable', problem: error.message, started_at: null, agents: [], games: 0, episodes: 0, recordings: 0, url: runUrl(id) };
+      return {
+        id,
+        name: id,
+        status: 'unreadable',
+        problem: error.message,
+        started_at: null,
+        agents: [],
+        games: 0,
+        episodes: 0,
+        recordings: 0,
+        url: runUrl(id),
+      };
     }
     return {
       id,
@@ -182,11 +210,11 @@ class RunCatalog {
     };
   }
 
-  private read(dir: string): RunFolder {
+  private read(dir: string): RunSnapshot {
     const stamp = [RUN_FILE, EPISODES_FILE, RECORDINGS_FOLDER].map((name) => fileStamp(join(dir, name))).join('|');
     const cached = this.cache.get(dir);
     if (cached?.stamp === stamp) return cached.run;
-    const run = readRunFolder(dir);
+    const run = readRunSnapshot(dir);
     this.cache.set(dir, { stamp, run });
     return run;
   }

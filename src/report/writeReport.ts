@@ -12,7 +12,7 @@ import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
-import { readRunFolder, type RunFolder } from './runFolder.ts';
+import { readRunSnapshot, type RunSnapshot } from './runSnapshot.ts';
 
 export const REPORT_FILE = 'report.html';
 
@@ -32,7 +32,7 @@ export interface ReportOptions {
 }
 
 export async function writeReport(runDir: string, options: ReportOptions = {}): Promise<WrittenReport> {
-  const folder = readRunFolder(runDir);
+  const folder = readRunSnapshot(runDir);
   const html = await reportHtml(folder, options.budgetBytes ?? EMBED_BUDGET_BYTES);
   const path = options.out ?? join(folder.dir, REPORT_FILE);
   // Written aside and renamed, so a reader never sees half a page.
@@ -42,7 +42,7 @@ export async function writeReport(runDir: string, options: ReportOptions = {}): 
   return { path, embedded: html.embedded, recordings: html.recordings, bytes: Buffer.byteLength(html.text) };
 }
 
-async function reportHtml(folder: RunFolder, budgetBytes: number): Promise<{ text: string; embedded: number; recordings: number }> {
+async function reportHtml(folder: RunSnapshot, budgetBytes: number): Promise<{ text: string; embedded: number; recordings: number }> {
   const draft = buildReportData(folder, { kind: 'embedded', embedded: [], total: 0, reason: '' });
   const { ordered, required } = recordingPriority(draft.episodes);
   const recordings: Array<{ path: string; base64: string }> = [];

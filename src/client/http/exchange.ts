@@ -78,7 +78,9 @@ export async function exchange(settings: ExchangeSettings, request: ExchangeRequ
       if (failure.delivered === 'maybe' && request.replay === 'pinned') throw ambiguous(request, failure.message, failure);
       cause = failure.retryCause;
       giveUp = () =>
-        new TransportError('unreachable', `${request.what}: ${settings.origin} unreachable after ${retry + 1} attempt(s): ${failure.message}`, { cause: failure });
+        new TransportError('unreachable', `${request.what}: ${settings.origin} unreachable after ${retry + 1} attempt(s): ${failure.message}`, {
+          cause: failure,
+        });
     }
 
     const delay = retryDelayMs(settings.policy, retry, waitedMs, retryAfterMs, settings.random);

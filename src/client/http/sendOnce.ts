@@ -104,7 +104,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     // One chunk (the usual case on loopback) is a view of the socket's read buffer, used as it is.
-    const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.length);
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
     this.resolve({ status: this.status, headers: this.headers, bytes });
   }
 

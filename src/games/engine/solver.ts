@@ -23,14 +23,14 @@ function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Level, Sta
   const states: State[] = [start];
   const seen = new Map<string, number>([[definition.stateKey(start), 0]]);
   for (let head = 0; head < states.length; head++) {
-    const state = states[head];
+    const state = states[head]!;
     for (const move of definition.solverMoves(level, state)) {
       const next = definition.cloneState(state);
       const effect = definition.apply(level, next, move, null);
       if (effect === 'none' || effect === 'lost') continue;
       if (effect === 'solved') {
         const moves: Move[] = [{ ...move }];
-        for (let at = head; parents[at] !== -1; at = parents[at]) moves.push(viaMoves[at] as Move);
+        for (let at = head; parents[at] !== -1; at = parents[at]!) moves.push(viaMoves[at] as Move);
         return { moves: moves.reverse(), statesVisited: states.length };
       }
       const key = definition.stateKey(next);

@@ -12,7 +12,7 @@ import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { plankWalkLevels } from './levels.ts';
 import { neighbour } from '../engine/directions.ts';
 
-const GROUND = 0;
+/** Ground kinds of a cell besides plain ground, which is 0 (a new array's value). */
 const ROCK = 1;
 const WATER = 2;
 const EXIT = 3;
@@ -54,8 +54,10 @@ function parsePlankLevel(text: string): PlankLevel {
       const i = y * map.width + x;
       if (char === '#' || char === ' ') ground[i] = ROCK;
       else if (char === '~') ground[i] = WATER;
-      else if (char === '=') (ground[i] = WATER), (startBridges[i] = 1);
-      else if (char === 'E') ground[i] = EXIT;
+      else if (char === '=') {
+        ground[i] = WATER;
+        startBridges[i] = 1;
+      } else if (char === 'E') ground[i] = EXIT;
       else if (char === 'p') startLoose[i] = 1;
       else if (char !== '.' && char !== 'P') throw new Error(`unknown cell '${char}' at ${x},${y}; use # . ~ = p P E`);
     }
@@ -120,7 +122,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   draw(level, state, cells) {
     const mapCells = level.width * level.height;
     for (let i = 0; i < mapCells; i++) {
-      cells[i] = state.bridges[i] === 1 ? COLOUR.bridge : state.loose[i] === 1 ? COLOUR.loose : GROUND_COLOUR[level.ground[i]];
+      cells[i] = state.bridges[i] === 1 ? COLOUR.bridge : state.loose[i] === 1 ? COLOUR.loose : GROUND_COLOUR[level.ground[i]!]!;
     }
     cells[state.player] = state.drowned ? COLOUR.drowned : COLOUR.player;
     cells.fill(COLOUR.spacer, mapCells);

@@ -36,11 +36,13 @@ const ARROWS: Record<string, TerminalCommand> = {
   C: { kind: 'action', id: 4 },
 };
 
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences, which start with ESC (\x1b)
 // SGR mouse report: ESC [ < button ; column ; line (M press | m release)
 const MOUSE_REPORT = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])/;
 const ARROW_KEY = /^\x1b[[O]([ABCD])/;
 // An escape sequence that may still be arriving.
 const PARTIAL_ESCAPE = /^\x1b(\[?|\[<[\d;]*|O)$/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences
 
 export class TerminalKeyReader {
   private pending = '';
@@ -80,8 +82,10 @@ export class TerminalKeyReader {
         }
         const arrow = ARROW_KEY.exec(this.pending);
         if (arrow !== null) {
-          this.pending = this.pending.slice(arrow[0].length);
-          commands.push(ARROWS[arrow[1]]);
+          const [sequence, letter = ''] = arrow;
+          this.pending = this.pending.slice(sequence.length);
+          const command = ARROWS[letter];
+          if (command !== undefined) commands.push(command);
           continue;
         }
         if (PARTIAL_ESCAPE.test(this.pending)) break;
@@ -89,7 +93,7 @@ export class TerminalKeyReader {
         this.pending = this.pending.slice(1);
         continue;
       }
-      const char = this.pending[0];
+      const char = this.pending.charAt(0);
       this.pending = this.pending.slice(1);
       if (char.toLowerCase() === 'c') {
         this.coordinates = '';

@@ -16,7 +16,12 @@ declare module 'fastify' {
   }
 }
 
-export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], rotateEvery: number | undefined, now?: () => number): AffinityRouter {
+export function installAffinity(
+  app: FastifyInstance,
+  backends: readonly ReferenceService[],
+  rotateEvery: number | undefined,
+  now?: () => number,
+): AffinityRouter {
   const router = new AffinityRouter(backends.length, rotateEvery, now);
   app.decorateRequest('backend', null as unknown as ReferenceService);
   app.decorateRequest('affinity', null);
@@ -26,7 +31,7 @@ export function installAffinity(app: FastifyInstance, backends: readonly Referen
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const affinity = router.resolve(request.headers.cookie);
     request.affinity = affinity;
-    request.backend = backends[affinity.backend];
+    request.backend = backends[affinity.backend]!; // the router picks among backends.length
     done();
   });
 

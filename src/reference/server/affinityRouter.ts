@@ -111,7 +111,7 @@ export class AffinityRouter {
       supersededBy = mark.at + MARK_RESOLUTION_MS;
     }
     // Older than every mark kept: issued before the first mark, which is the last one before the window.
-    if (supersededBy === undefined) supersededBy = marks.length > 0 ? marks[0].at : -Infinity;
+    if (supersededBy === undefined) supersededBy = marks[0]?.at ?? -Infinity;
     return supersededBy >= horizon;
   }
 
@@ -123,7 +123,7 @@ export class AffinityRouter {
     // Keep one mark before the window: it proves everything older was superseded long ago.
     const horizon = now - AFFINITY_GRACE_MS;
     let drop = 0;
-    while (drop + 1 < marks.length && marks[drop + 1].at < horizon) drop++;
+    while (drop + 1 < marks.length && marks[drop + 1]!.at < horizon) drop++;
     if (drop > 0) marks.splice(0, drop);
   }
 

@@ -20,8 +20,5 @@ export function createBackends(options: ServerOptions): ReferenceService[] {
   // A distinct seed per backend: ids drawn from the seed must never collide across backends.
   const baseSeed = service.seed ?? randomInt(0, 2 ** 31);
   const keys = options.keys ?? service.keys;
-  return Array.from(
-    { length: count },
-    (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), seed: baseSeed + index * SEED_STRIDE }),
-  );
+  return Array.from({ length: count }, (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), seed: baseSeed + index * SEED_STRIDE }));
 }

@@ -47,8 +47,10 @@ function parseLineKeys(text: string, source: string, inline: boolean): Map<strin
       if (line === '') continue;
       const where = `${source}:${index + 1}`;
       const fields = line.split(/\s+/);
-      if (fields.length < 2 || fields.length > 3) throw new KeysError(`${where}: ${JSON.stringify(line)} has ${fields.length} field(s); ${LINE_FORMAT}`);
       const [key, userName, userId] = fields;
+      if (key === undefined || userName === undefined || fields.length > 3) {
+        throw new KeysError(`${where}: ${JSON.stringify(line)} has ${fields.length} field(s); ${LINE_FORMAT}`);
+      }
       addKey(keys, key, identity(userName, userId), where);
     }
   });
@@ -74,10 +76,12 @@ function parseJsonKeys(text: string, source: string): Map<string, UserIdentity> 
       addKey(keys, key, identity(entry), where);
       continue;
     }
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new KeysError(`${where}: key ${JSON.stringify(key)}: expected {"user_name": …, "user_id"?: …} or a user name string`);
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      throw new KeysError(`${where}: key ${JSON.stringify(key)}: expected {"user_name": …, "user_id"?: …} or a user name string`);
     const { user_name: userName, user_id: userId } = entry as Record<string, unknown>;
     if (typeof userName !== 'string' || userName === '') throw new KeysError(`${where}: key ${JSON.stringify(key)}: user_name must be a non-empty string`);
-    if (userId !== undefined && (typeof userId !== 'string' || userId === '')) throw new KeysError(`${where}: key ${JSON.stringify(key)}: user_id must be a non-empty string when given`);
+    if (userId !== undefined && (typeof userId !== 'string' || userId === ''))
+      throw new KeysError(`${where}: key ${JSON.stringify(key)}: user_id must be a non-empty string when given`);
     addKey(keys, key, identity(userName, userId as string | undefined), where);
   }
   return keys;

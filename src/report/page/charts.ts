@@ -22,8 +22,18 @@ export function gameCharts(rows: readonly ResultRow[], agents: readonly string[]
   return el(
     'div',
     { class: 'charts' },
-    ...games.map((game) => chart(game, rows.filter((r) => r.game === game), agents)),
-    el('p', { class: 'note' }, withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).'),
+    ...games.map((game) =>
+      chart(
+        game,
+        rows.filter((r) => r.game === game),
+        agents,
+      ),
+    ),
+    el(
+      'p',
+      { class: 'note' },
+      withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).',
+    ),
   );
 }
 
@@ -39,7 +49,11 @@ function chart(game: string, rows: readonly ResultRow[], agents: readonly string
     return svg(
       'g',
       { 'data-agent': row.agent },
-      svg('title', {}, `${row.agent}: mean ${format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`),
+      svg(
+        'title',
+        {},
+        `${row.agent}: mean ${format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`,
+      ),
       svg('text', { x: LABEL - 6, y: y + BAR / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'label' }, row.agent),
       svg('rect', { x: LABEL, y, width: Math.max(1, x(row.mean) - LABEL), height: BAR, fill: colour, rx: 2 }),
       row.interval && whisker(x(row.interval.low), x(row.interval.high), y + BAR / 2),
@@ -48,13 +62,23 @@ function chart(game: string, rows: readonly ResultRow[], agents: readonly string
   });
   const axisY = TOP + rows.length * (BAR + GAP);
   const ticks = [0, scaleMax / 2, scaleMax].map((v) =>
-    svg('g', {}, svg('line', { x1: x(v), x2: x(v), y1: TOP - 4, y2: axisY, class: 'grid-line' }), svg('text', { x: x(v), y: axisY + 14, 'text-anchor': 'middle', class: 'tick' }, trimNumber(v))),
+    svg(
+      'g',
+      {},
+      svg('line', { x1: x(v), x2: x(v), y1: TOP - 4, y2: axisY, class: 'grid-line' }),
+      svg('text', { x: x(v), y: axisY + 14, 'text-anchor': 'middle', class: 'tick' }, trimNumber(v)),
+    ),
   );
   return el(
     'figure',
     { class: 'chart', 'data-game': game },
     el('figcaption', {}, game),
-    svg('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', 'aria-label': `mean episode score per agent on ${game}` }, ...ticks, ...bars),
+    svg(
+      'svg',
+      { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', 'aria-label': `mean episode score per agent on ${game}` },
+      ...ticks,
+      ...bars,
+    ),
   );
 }
 

@@ -66,23 +66,32 @@ export class EpisodeList {
 
   update(rows: EpisodeRow[]): void {
     this.rows = rows;
-    for (const name of Object.keys(this.filters) as Filter[]) refillSelect(this.filters[name], [...new Set(rows.map(FILTER_VALUE[name]))].sort(), name === 'outcome' ? format.outcome : String);
+    for (const name of Object.keys(this.filters) as Filter[])
+      refillSelect(this.filters[name], [...new Set(rows.map(FILTER_VALUE[name]))].sort(), name === 'outcome' ? format.outcome : String);
     this.render();
   }
 
   private visibleRows(): EpisodeRow[] {
     const chosen = (name: Filter) => this.filters[name].value;
-    const shown = this.rows.filter((row) => (Object.keys(this.filters) as Filter[]).every((name) => chosen(name) === '' || FILTER_VALUE[name](row) === chosen(name)));
+    const shown = this.rows.filter((row) =>
+      (Object.keys(this.filters) as Filter[]).every((name) => chosen(name) === '' || FILTER_VALUE[name](row) === chosen(name)),
+    );
     const column = COLUMNS.find((c) => c.key === this.sortKey) ?? COLUMNS[0];
     const order = this.descending ? -1 : 1;
     // Ties keep agent, game, episode order, so a sort by outcome still reads in a stable order.
-    return shown.sort((a, b) => order * compare(column.value(a), column.value(b)) || compare(a.agent, b.agent) || compare(a.game_id, b.game_id) || a.episode - b.episode);
+    return shown.sort(
+      (a, b) => order * compare(column.value(a), column.value(b)) || compare(a.agent, b.agent) || compare(a.game_id, b.game_id) || a.episode - b.episode,
+    );
   }
 
   private render(): void {
     const rows = this.visibleRows();
     replaceChildren(this.count, `${rows.length} of ${this.rows.length} episodes`);
-    replaceChildren(this.table, el('thead', {}, el('tr', {}, ...COLUMNS.map((c) => this.header(c)), el('th', {}, 'replay'))), el('tbody', {}, ...rows.map((row) => this.row(row))));
+    replaceChildren(
+      this.table,
+      el('thead', {}, el('tr', {}, ...COLUMNS.map((c) => this.header(c)), el('th', {}, 'replay'))),
+      el('tbody', {}, ...rows.map((row) => this.row(row))),
+    );
   }
 
   private header(column: Column): HTMLElement {
@@ -90,7 +99,12 @@ export class EpisodeList {
     const arrow = sorted ? (this.descending ? ' ▼' : ' ▲') : '';
     return el(
       'th',
-      { class: column.numeric ? 'num sortable' : 'sortable', scope: 'col', 'aria-sort': sorted ? (this.descending ? 'descending' : 'ascending') : 'none', 'data-sort': column.key },
+      {
+        class: column.numeric ? 'num sortable' : 'sortable',
+        scope: 'col',
+        'aria-sort': sorted ? (this.descending ? 'descending' : 'ascending') : 'none',
+        'data-sort': column.key,
+      },
       el('button', { type: 'button', onclick: () => this.sortBy(column.key) }, column.title + arrow),
     );
   }
@@ -103,7 +117,11 @@ export class EpisodeList {
 
   private row(row: EpisodeRow): HTMLElement {
     const playable = this.options.playable(row);
-    const button = el('button', { type: 'button', class: 'replay-button', disabled: !playable.ok, title: playable.why, onclick: () => this.options.onReplay(row) }, 'replay');
+    const button = el(
+      'button',
+      { type: 'button', class: 'replay-button', disabled: !playable.ok, title: playable.why, onclick: () => this.options.onReplay(row) },
+      'replay',
+    );
     return el(
       'tr',
       { 'data-agent': row.agent, 'data-game': row.game_id, 'data-episode': row.episode, 'data-outcome': row.outcome },

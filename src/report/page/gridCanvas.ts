@@ -41,12 +41,20 @@ export class GridCanvas {
     const cx = (x + 0.5) * CELL_PIXELS;
     const cy = (y + 0.5) * CELL_PIXELS;
     const ctx = this.context;
-    for (const [colour, width] of [['#ffffff', 5], ['#000000', 2]] as const) {
+    for (const [colour, width] of [
+      ['#ffffff', 5],
+      ['#000000', 2],
+    ] as const) {
       ctx.strokeStyle = colour;
       ctx.lineWidth = width;
       ctx.beginPath();
       ctx.arc(cx, cy, CELL_PIXELS * 1.6, 0, Math.PI * 2);
-      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      for (const [dx, dy] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ]) {
         ctx.moveTo(cx + dx * CELL_PIXELS * 2.2, cy + dy * CELL_PIXELS * 2.2);
         ctx.lineTo(cx + dx * CELL_PIXELS * 3.4, cy + dy * CELL_PIXELS * 3.4);
       }

@@ -37,7 +37,9 @@ export async function loadRecordingText(source: RecordingSource, path: string): 
     if (!response.ok) throw new Error(`the server answered ${response.status} for ${path}`);
     return response.text();
   }
-  const holder = [...document.querySelectorAll(`script[${EMBEDDED_RECORDING_ATTRIBUTE}]`)].find((node) => node.getAttribute(EMBEDDED_RECORDING_ATTRIBUTE) === path);
+  const holder = [...document.querySelectorAll(`script[${EMBEDDED_RECORDING_ATTRIBUTE}]`)].find(
+    (node) => node.getAttribute(EMBEDDED_RECORDING_ATTRIBUTE) === path,
+  );
   if (holder === undefined) throw new Error(`${path} is not embedded in this file`);
   return gunzipText(base64Bytes(holder.textContent ?? ''));
 }

@@ -56,7 +56,13 @@ class ReportPage {
     const data = this.data;
     replaceChildren(this.header, runHeader(data, this.live && data.run.status === 'running'), problem && el('p', { class: 'note' }, problem));
     replaceChildren(this.results, resultsTable(data.results));
-    replaceChildren(this.charts, gameCharts(data.results, data.agents.map((a) => a.label)));
+    replaceChildren(
+      this.charts,
+      gameCharts(
+        data.results,
+        data.agents.map((a) => a.label),
+      ),
+    );
     replaceChildren(this.recordingsNote, recordingsSentence(data));
     replaceChildren(this.details, runDetails(data));
     this.episodes.update(data.episodes);

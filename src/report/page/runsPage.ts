@@ -7,7 +7,13 @@ const POLL_MS = 2000;
 
 export function mountRuns(root: HTMLElement, initial: RunListing[], folder: string, liveUrl: string): void {
   const list = el('div');
-  const render = (runs: RunListing[]) => replaceChildren(list, runs.length === 0 ? el('p', { class: 'empty' }, `No run in ${folder} yet; start one with: arcbench run <config>. This page shows it as soon as it starts.`) : runsTable(runs));
+  const render = (runs: RunListing[]) =>
+    replaceChildren(
+      list,
+      runs.length === 0
+        ? el('p', { class: 'empty' }, `No run in ${folder} yet; start one with: arcbench run <config>. This page shows it as soon as it starts.`)
+        : runsTable(runs),
+    );
   root.append(el('header', { class: 'top' }, el('h1', {}, 'arcbench runs'), el('p', { class: 'facts' }, folder)), el('section', {}, list));
   render(initial);
   const poll = async () => {
@@ -37,7 +43,12 @@ function runsTable(runs: RunListing[]): HTMLElement {
           'tr',
           { 'data-run': run.id, 'data-status': run.status },
           el('td', {}, el('a', { href: run.url }, run.name), el('div', { class: 'sub mono' }, run.id)),
-          el('td', {}, el('span', { class: `badge status-${format.slug(run.status)}`, title: run.problem ?? '' }, run.status), run.problem && el('div', { class: 'sub' }, run.problem)),
+          el(
+            'td',
+            {},
+            el('span', { class: `badge status-${format.slug(run.status)}`, title: run.problem ?? '' }, run.status),
+            run.problem && el('div', { class: 'sub' }, run.problem),
+          ),
           el('td', {}, format.timestamp(run.started_at)),
           el('td', {}, run.agents.join(', ')),
           el('td', { class: 'num' }, run.games),

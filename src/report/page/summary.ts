@@ -19,7 +19,13 @@ export function runHeader(data: ReportData, live: boolean): HTMLElement {
   return el(
     'header',
     { class: 'top' },
-    el('h1', { 'data-testid': 'run-name' }, run.name, ' ', el('span', { class: `badge status-${format.slug(run.status)}`, 'data-testid': 'run-status' }, run.status)),
+    el(
+      'h1',
+      { 'data-testid': 'run-name' },
+      run.name,
+      ' ',
+      el('span', { class: `badge status-${format.slug(run.status)}`, 'data-testid': 'run-status' }, run.status),
+    ),
     el('p', { class: 'facts' }, facts.join(' · ')),
     live ? el('p', { class: 'live', 'data-testid': 'live' }, 'live: this page follows the run as it goes') : null,
   );
@@ -31,7 +37,12 @@ export function runDetails(data: ReportData): HTMLElement {
     { class: 'details-grid' },
     el('div', {}, el('h3', {}, 'Agents'), agentsTable(data)),
     el('div', {}, el('h3', {}, 'Provenance'), provenanceList(data)),
-    el('details', { class: 'config' }, el('summary', {}, 'Config (secrets removed)'), el('pre', { 'data-testid': 'config' }, JSON.stringify(data.run.config, null, 2))),
+    el(
+      'details',
+      { class: 'config' },
+      el('summary', {}, 'Config (secrets removed)'),
+      el('pre', { 'data-testid': 'config' }, JSON.stringify(data.run.config, null, 2)),
+    ),
   );
 }
 
@@ -50,8 +61,17 @@ function agentsTable(data: ReportData): HTMLElement {
           el('td', {}, agent.label),
           el('td', {}, agent.use ?? '–'),
           el('td', { class: 'mono' }, agent.card_id ?? '–'),
-          el('td', { class: 'num' }, agent.close_error !== null ? el('span', { class: 'bad', title: agent.close_error }, 'close failed') : format.score(agent.service_score)),
-          el('td', { class: 'num', title: agent.score_differences.join('\n') }, format.score(agent.local_score), agent.score_differences.length > 0 ? ' ⚠' : ''),
+          el(
+            'td',
+            { class: 'num' },
+            agent.close_error !== null ? el('span', { class: 'bad', title: agent.close_error }, 'close failed') : format.score(agent.service_score),
+          ),
+          el(
+            'td',
+            { class: 'num', title: agent.score_differences.join('\n') },
+            format.score(agent.local_score),
+            agent.score_differences.length > 0 ? ' ⚠' : '',
+          ),
         ),
       ),
     ),

@@ -16,6 +16,7 @@ import type { ResolvedAgent } from '../config/loader.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
+import { episodeScore } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { RunLedger } from './runLedger.ts';
 
@@ -194,6 +195,7 @@ function summarise(play: EpisodePlay, started: number): void {
   record.actions = record.runs.reduce((sum, run) => sum + run.actions, 0);
   record.resets = record.runs.reduce((sum, run) => sum + run.resets, 0);
   record.levels_completed = record.runs.reduce((best, run) => Math.max(best, run.levels_completed), 0);
+  record.score = episodeScore(record);
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 

@@ -7,6 +7,18 @@ import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../referen
 import type { EpisodeRecord } from '../episode/runEpisode.ts';
 import { runEntryOf } from '../episode/runLedger.ts';
 
+/**
+ * One episode's own score: the score its game's environment entry would have if the episode were the
+ * only one on the card, i.e. its best run (SPEC §5), built by the service's scoring code.
+ */
+export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'runs'>): number {
+  return buildEnvironmentEntry({
+    gameId: episode.game_id,
+    levelCount: episode.baselines.length,
+    runs: episode.runs.map((run) => runEntryOf(episode.game_id, episode.baselines, run)),
+  }).score;
+}
+
 /** The scored card of one agent's episodes: environments sorted by game id, runs in the order they began. */
 export function scoreEpisodes(episodes: readonly EpisodeRecord[]): ScoredCard {
   const byGame = new Map<string, { tags: string[]; baselines: number[]; runs: Array<{ sequence: number; entry: RunEntry }> }>();

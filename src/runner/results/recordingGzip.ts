@@ -113,7 +113,7 @@ export class GzipRecordingEncoder {
         // The row above has the same cells and the same separator (the last row's is `]`).
         this.copyRow(y, current, y - 1, start);
       } else {
-        this.writeChangedRow(y, start);
+        this.writeChangedRow(y);
       }
     }
     [this.current, this.reference] = [this.reference, this.current];
@@ -130,7 +130,7 @@ export class GzipRecordingEncoder {
   }
 
   /** A row with its own text: written against the reference's row (or the row above, in a first grid). */
-  private writeChangedRow(y: number, start: number): void {
+  private writeChangedRow(y: number): void {
     const separator = y < GRID_SIZE - 1 ? COMMA : CLOSE;
     let length = writeRow(this.rowText, 0, this.current.cells, y);
     this.rowText[length++] = separator;
@@ -139,7 +139,10 @@ export class GzipRecordingEncoder {
     this.current.crc0[y] = crc0;
     this.crc = crcFold(this.crc, length, crc0);
     const from = this.hasReference ? this.reference : y > 0 ? this.current : undefined;
-    if (from === undefined) return this.out.literals(this.rowText, 0, length);
+    if (from === undefined) {
+      this.out.literals(this.rowText, 0, length);
+      return;
+    }
     const fromY = from === this.reference ? y : y - 1;
     let fromLength = writeRow(this.referenceRowText, 0, from.cells, fromY);
     this.referenceRowText[fromLength++] = fromY < GRID_SIZE - 1 ? COMMA : CLOSE;
@@ -153,7 +156,10 @@ export class GzipRecordingEncoder {
    * equal bytes as copies and the rest as literals.
    */
   private writeAgainst(bytes: Uint8Array, length: number, ref: Uint8Array, refLength: number, refStart: number): void {
-    if (refLength === 0) return this.out.literals(bytes, 0, length);
+    if (refLength === 0) {
+      this.out.literals(bytes, 0, length);
+      return;
+    }
     const shortest = Math.min(length, refLength);
     let prefix = 0;
     while (prefix < shortest && bytes[prefix] === ref[prefix]) prefix++;

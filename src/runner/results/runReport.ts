@@ -61,6 +61,28 @@ const runTotalsSchema = z.looseObject({
   outcomes: z.record(z.string(), count),
 });
 
+const intervalSchema = z.object({ low: z.number(), high: z.number() });
+
+/** A row of the results table (resultsTable.ts): per agent and game, and per agent a "total". */
+export const tableRowSchema = z.looseObject({
+  agent: z.string(),
+  /** A game id, or "total". */
+  game: z.string(),
+  episodes: count,
+  /** The scorecard's score: per game the best run's, in total the mean over games. */
+  card_score: z.number(),
+  /** Mean of the episodes' own scores (in total: the mean over games of the game means). */
+  mean_score: z.number(),
+  /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
+  interval: intervalSchema.nullable(),
+  levels_completed: count,
+  level_count: count,
+  actions: count,
+  wins: count,
+  errors: count,
+});
+export type TableRow = z.infer<typeof tableRowSchema>;
+
 export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
   name: z.string(),
@@ -73,6 +95,8 @@ export const runReportSchema = z.looseObject({
   games: z.array(z.string()),
   agents: z.array(agentResultSchema),
   totals: runTotalsSchema,
+  /** The results table; absent in runs of versions before it was kept here. */
+  table: z.array(tableRowSchema).optional(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 

@@ -40,7 +40,10 @@ export function crcFold(register: number, length: number, pieceCrc0: number): nu
     table = shiftTable(length);
     shiftTables.set(length, table);
   }
-  return (table[register & 0xff] ^ table[256 + ((register >>> 8) & 0xff)] ^ table[512 + ((register >>> 16) & 0xff)] ^ table[768 + (register >>> 24)] ^ pieceCrc0) >>> 0;
+  return (
+    (table[register & 0xff] ^ table[256 + ((register >>> 8) & 0xff)] ^ table[512 + ((register >>> 16) & 0xff)] ^ table[768 + (register >>> 24)] ^ pieceCrc0) >>>
+    0
+  );
 }
 
 /** shift_length as four 256-entry tables, one per byte of the register, built from the 32 unit vectors. */

@@ -39,7 +39,8 @@ function reverseBits(value: number, bits: number): number {
 
 (function buildTables() {
   for (let symbol = 0; symbol < 288; symbol++) {
-    const [code, bits] = symbol < 144 ? [0x30 + symbol, 8] : symbol < 256 ? [0x190 + symbol - 144, 9] : symbol < 280 ? [symbol - 256, 7] : [0xc0 + symbol - 280, 8];
+    const [code, bits] =
+      symbol < 144 ? [0x30 + symbol, 8] : symbol < 256 ? [0x190 + symbol - 144, 9] : symbol < 280 ? [symbol - 256, 7] : [0xc0 + symbol - 280, 8];
     SYMBOL_CODE[symbol] = reverseBits(code, bits);
     SYMBOL_BITS[symbol] = bits;
   }

@@ -1,7 +1,9 @@
 /**
- * A run folder read back from its files: run.json (written at the end of a run), episodes.jsonl (one
- * line per finished episode, appended as they finish) and recordings/. A run still going, or killed,
- * has episodes and recordings but may have no run.json yet: it reads as `running`, with what is there.
+ * A run folder as it is on disk right now, for the report and `view`: run.json (checked against its
+ * schema), episodes.jsonl (one line per finished episode, appended as they finish) and the names of its
+ * recordings. Unlike the runner's readRunSnapshot (results/runFolder.ts, for comparing finished runs), a
+ * run still going, or killed, reads too: without run.json it is `running`, with what is there, and a
+ * last episode line being written as it is read is left out.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -15,7 +17,7 @@ export const RUN_FILE = 'run.json';
 export const EPISODES_FILE = 'episodes.jsonl';
 export const RECORDINGS_FOLDER = 'recordings';
 
-export interface RunFolder {
+export interface RunSnapshot {
   dir: string;
   /** run.json, checked against its schema; null while the run has not written it. */
   run: RunReport | null;
@@ -29,15 +31,22 @@ export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILE)) || existsSync(join(dir, EPISODES_FILE));
 }
 
-export function readRunFolder(dirArgument: string): RunFolder {
+export function readRunSnapshot(dirArgument: string): RunSnapshot {
   const dir = resolve(dirArgument);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RunFolderError(`${dirArgument}: no such folder; give a run folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
   }
   if (!isRunFolder(dir)) {
-    throw new RunFolderError(`${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
+    throw new RunFolderError(
+      `${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`,
+    );
   }
-  return { dir, run: existsSync(join(dir, RUN_FILE)) ? readRunReport(dir) : null, episodes: readEpisodes(join(dir, EPISODES_FILE)), recordingFiles: listRecordings(dir) };
+  return {
+    dir,
+    run: existsSync(join(dir, RUN_FILE)) ? readRunReport(dir) : null,
+    episodes: readEpisodes(join(dir, EPISODES_FILE)),
+    recordingFiles: listRecordings(dir),
+  };
 }
 
 /**
@@ -67,11 +76,11 @@ function listRecordings(dir: string): string[] {
 }
 
 /** The run's name: run.json's, or the folder's when there is no run.json yet. */
-export function runName(folder: RunFolder): string {
+export function runName(folder: RunSnapshot): string {
   return folder.run?.name ?? basename(folder.dir);
 }
 
 /** run.json's status; without run.json the run is still going (or was killed before writing it). */
-export function runStatus(folder: RunFolder): string {
+export function runStatus(folder: RunSnapshot): string {
   return folder.run?.status ?? 'running';
 }
