@@ -3,7 +3,9 @@
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { execFile } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE_RGB } from '../src/protocol/index.ts';
@@ -26,6 +28,7 @@ seed: 3
 budgets: { max_actions: 120 }
 `;
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 let dir: string;
 let run: RunResult;
 let browser: Browser;
@@ -247,6 +250,29 @@ describe('report.html opened from disk in Chromium', () => {
     expect(await disabled.first().getAttribute('title')).toContain('arcbench view');
     expect(watch.errors).toEqual([]);
     await page.close();
+  });
+
+  it('arcbench compare --html writes the comparison as a page: every row with its verdict, a chart per agent', async () => {
+    writeFileSync(join(dir, 'other.yaml'), EXPERIMENT.replace('name: report-page', 'name: other').replace('seed: 3', 'seed: 4'));
+    const other = await runExperiment(await loadExperiment(join(dir, 'other.yaml')), { out: join(dir, 'other') });
+    const page = join(dir, 'comparison.html');
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/arcbench.js', 'compare', run.runDir, other.runDir, '--json', '--html', page], {
+      cwd: ROOT,
+    });
+    const document = JSON.parse(stdout) as { rows: Array<{ agent: string; game: string; verdict: string }> };
+    expect(document.rows.length).toBe(2 * 4);
+    const browserPage = await browser.newPage();
+    const watch = watchPage(browserPage);
+    await browserPage.goto(pathToFileURL(page).href);
+    await browserPage.getByTestId('comparison').waitFor();
+    for (const row of document.rows) {
+      const cells = await browserPage.locator(`[data-testid=comparison] tr[data-agent="${row.agent}"][data-game="${row.game}"] td`).allInnerTexts();
+      expect(cells.at(-1)).toContain(row.verdict);
+    }
+    expect(await browserPage.locator('figure.chart[data-agent]').count()).toBe(2);
+    expect(watch.errors).toEqual([]);
+    expect(watch.requests).toEqual([pathToFileURL(page).href]);
+    await browserPage.close();
   });
 
   // The picture is for people to look at: ARCBENCH_SCREENSHOT=<file> keeps a copy there.

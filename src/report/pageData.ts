@@ -113,9 +113,35 @@ export interface RunListing {
   url: string;
 }
 
-/** What a page is told at load: a run's report, or the `view` server's list of runs. */
+/** One row of a comparison of two runs (`arcbench compare`): an agent on a game, or its total. */
+export interface ComparisonRow {
+  agent: string;
+  game: string;
+  baseline: { mean: number; episodes: number };
+  candidate: { mean: number; episodes: number };
+  /** candidate − baseline in score points, with its 95% interval. */
+  difference: { value: number; interval: Interval | null };
+  pairing: string;
+  note: string | null;
+  verdict: string;
+  regression: boolean;
+}
+
+/** A comparison as `arcbench compare --json` prints it (the fields the page shows). */
+export interface ComparisonData {
+  baseline: string;
+  candidate: string;
+  threshold: number;
+  rows: readonly ComparisonRow[];
+  notes: readonly string[];
+  fail_on_regression: boolean;
+  failed: boolean;
+}
+
+/** What a page is told at load: a run's report, a comparison of two runs, or the `view` server's list of runs. */
 export type PageBootstrap =
   | { page: 'report'; data: ReportData; live_url: string | null }
+  | { page: 'comparison'; data: ComparisonData; generated_at: string }
   | { page: 'runs'; runs: RunListing[]; folder: string; live_url: string };
 
 /** Id of the `<script type="application/json">` that carries the bootstrap. */
