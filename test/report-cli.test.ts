@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pageSourceFolder } from '../src/report/pageBundle.ts';
+import { pageEntry } from '../src/report/pageBundle.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 
@@ -57,12 +57,14 @@ describe('report.html from the command line', () => {
     expect((await arcbench('report')).code).toBe(2);
   });
 
-  it("finds the page's front end from the sources and from a build under dist/, as a package ships both", () => {
-    const sources = join(ROOT, 'src', 'report', 'page');
-    expect(pageSourceFolder(join(ROOT, 'src', 'report'))).toBe(sources);
-    expect(pageSourceFolder(join(ROOT, 'dist', 'report'))).toBe(sources);
-    expect(pageSourceFolder(join(ROOT, 'dist', 'src', 'report'))).toBe(sources);
-    expect(() => pageSourceFolder(tmpdir())).toThrow(/the report's front end \(src\/report\/page\/main\.ts\) is missing/);
+  it("finds the page's front end in its sources and in a build under dist/, as the package ships it", () => {
+    const sources = join(ROOT, 'src', 'report');
+    expect(pageEntry(sources)).toBe(join(sources, 'page', 'main.ts'));
+    const built = join(dir, 'dist', 'src', 'report');
+    mkdirSync(join(built, 'page'), { recursive: true });
+    writeFileSync(join(built, 'page', 'main.js'), '');
+    expect(pageEntry(built)).toBe(join(built, 'page', 'main.js'));
+    expect(() => pageEntry(join(dir, 'elsewhere'))).toThrow(/the report's front end \(report\/page\/main\.ts or \.js\) is missing/);
   });
 
   it('a result file that fails is logged in run.log, and the run keeps its results', async () => {

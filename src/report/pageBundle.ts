@@ -1,23 +1,23 @@
 /**
- * The page's script and styles, built from the TypeScript front end in page/ with esbuild when a page
- * is first written (about a tenth of a second), then kept for the life of the process.
+ * The page's script and styles. The script is bundled from the front end in page/ with esbuild when a
+ * page is first written (about a tenth of a second), then kept for the life of the process.
  *
- * The front end ships as source (package.json `files` holds src/), so the bundle is found the same way
- * whether this module runs from src/ through tsx or from a build under dist/: next to this file, or
- * else in the nearest `src/report/page/` above it.
+ * The front end is found the same way whether this module runs from its sources (tsx, the tests) or
+ * from the build in dist/ that the package ships: in page/ next to this file, as TypeScript or as the
+ * build's JavaScript (the nearest `src/report/page/` above is tried last, for a build without it).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { PAGE_STYLES } from './page/styles.ts';
 
 export interface PageAssets {
   script: string;
   style: string;
 }
 
-const ENTRY = 'main.ts';
-const STYLE = 'styles.css';
+const ENTRIES = ['main.ts', 'main.js'];
 
 let assets: Promise<PageAssets> | undefined;
 
@@ -29,21 +29,20 @@ export function pageAssets(): Promise<PageAssets> {
   return assets;
 }
 
-export function pageSourceFolder(from = dirname(fileURLToPath(import.meta.url))): string {
-  const beside = join(from, 'page');
-  if (existsSync(join(beside, ENTRY))) return beside;
+/** The front end's entry file: page/main.ts (sources) or page/main.js (the build) beside `from`, else the nearest src/report/page/main.ts above. */
+export function pageEntry(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (const entry of ENTRIES) if (existsSync(join(from, 'page', entry))) return join(from, 'page', entry);
   for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'src', 'report', 'page');
-    if (existsSync(join(candidate, ENTRY))) return candidate;
+    const candidate = join(dir, 'src', 'report', 'page', ENTRIES[0]);
+    if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) break;
   }
-  throw new Error(`the report's front end (src/report/page/${ENTRY}) is missing from this installation of arcbench; reinstall the package`);
+  throw new Error("the report's front end (report/page/main.ts or .js) is missing from this installation of arcbench; reinstall the package");
 }
 
 async function bundlePage(): Promise<PageAssets> {
-  const folder = pageSourceFolder();
   const result = await build({
-    entryPoints: [join(folder, ENTRY)],
+    entryPoints: [pageEntry()],
     bundle: true,
     write: false,
     format: 'iife',
@@ -54,5 +53,5 @@ async function bundlePage(): Promise<PageAssets> {
     charset: 'utf8',
     logLevel: 'silent',
   });
-  return { script: result.outputFiles[0].text, style: readFileSync(join(folder, STYLE), 'utf8') };
+  return { script: result.outputFiles[0].text, style: PAGE_STYLES };
 }

@@ -1,27 +1,27 @@
 /**
- * A run folder as it is on disk right now, for the report and `view`: run.json (checked against its
- * schema), episodes.jsonl (one line per finished episode, appended as they finish) and the names of its
- * recordings. Unlike the runner's readRunSnapshot (results/runFolder.ts, for comparing finished runs), a
- * run still going, or killed, reads too: without run.json it is `running`, with what is there, and a
- * last episode line being written as it is read is left out.
+ * A run folder as it is on disk right now, for the report and `view`: the runner's reading of it
+ * (run.json checked against its schema, the current episodes of episodes.jsonl, a line being written
+ * left out) plus the names of its recordings. A folder that has episodes but no run.json (a run of an
+ * older version killed early) reads too, as `running`, with what is there.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
 import { isRecordingFileName } from '../runner/results/recordingReader.ts';
-import { readRunReport, RunFolderError, type RunReport } from '../runner/results/runReport.ts';
+import { currentEpisodes, EPISODES_FILE, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
+import { RunFolderError, type RunReport } from '../runner/results/runReport.ts';
 
-export { RunFolderError };
+export { EPISODES_FILE, RunFolderError };
 
 export const RUN_FILE = 'run.json';
-export const EPISODES_FILE = 'episodes.jsonl';
 export const RECORDINGS_FOLDER = 'recordings';
 
 export interface RunSnapshot {
   dir: string;
-  /** run.json, checked against its schema; null while the run has not written it. */
+  /** run.json; null for a folder without one. */
   run: RunReport | null;
-  episodes: EpisodeRecord[];
+  /** The current record of each finished episode (not those a resume played again). */
+  episodes: readonly EpisodeRecord[];
   /** File names under recordings/, sorted. */
   recordingFiles: string[];
 }
@@ -41,32 +41,13 @@ export function readRunSnapshot(dirArgument: string): RunSnapshot {
       `${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`,
     );
   }
-  return {
-    dir,
-    run: existsSync(join(dir, RUN_FILE)) ? readRunReport(dir) : null,
-    episodes: readEpisodes(join(dir, EPISODES_FILE)),
-    recordingFiles: listRecordings(dir),
-  };
-}
-
-/**
- * Every complete line of episodes.jsonl. A run being written may have a last line half-way (the
- * reader raced the writer): it is left out. A bad line anywhere else is an error naming it.
- */
-export function readEpisodes(path: string): EpisodeRecord[] {
-  if (!existsSync(path)) return [];
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const episodes: EpisodeRecord[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      episodes.push(JSON.parse(line) as EpisodeRecord);
-    } catch (error) {
-      if (index === lines.length - 1) return;
-      throw new RunFolderError(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
-    }
-  });
-  return episodes;
+  const recordingFiles = listRecordings(dir);
+  if (existsSync(join(dir, RUN_FILE))) {
+    const folder = readRunFolder(dir);
+    return { dir, run: folder.report, episodes: folder.episodes, recordingFiles };
+  }
+  const path = join(dir, EPISODES_FILE);
+  return { dir, run: null, episodes: currentEpisodes(parseEpisodeLines(readFileSync(path, 'utf8'), path).records), recordingFiles };
 }
 
 function listRecordings(dir: string): string[] {
@@ -75,12 +56,12 @@ function listRecordings(dir: string): string[] {
   return readdirSync(folder).filter(isRecordingFileName).sort();
 }
 
-/** The run's name: run.json's, or the folder's when there is no run.json yet. */
+/** The run's name: run.json's, or the folder's when there is no run.json. */
 export function runName(folder: RunSnapshot): string {
   return folder.run?.name ?? basename(folder.dir);
 }
 
-/** run.json's status; without run.json the run is still going (or was killed before writing it). */
+/** run.json's status; without run.json the run is taken as still going (or killed before writing it). */
 export function runStatus(folder: RunSnapshot): string {
   return folder.run?.status ?? 'running';
 }

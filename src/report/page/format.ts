@@ -34,6 +34,7 @@ const OUTCOME_WORDS: Record<string, string> = {
   level_budget: 'level budget',
   agent_stop: 'agent stopped',
   time: 'out of time',
+  cost: 'cost budget',
   cancelled: 'cancelled',
   error: 'error',
 };
