@@ -24,11 +24,15 @@ export const LOG_REDACT_PATHS = [
   'req.headers.authorization',
 ];
 
-/** A deep copy of `value` with every secret-named field replaced by REDACTED (for run.json and tables). */
+/**
+ * A deep copy of `value` with every secret-named string replaced by REDACTED (for run.json and tables).
+ * Only strings: a secret is text, while numbers under such names are counts (`max_output_tokens`,
+ * `context_tokens`) that a reader of run.json needs.
+ */
 export function redactSecretFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecretFields);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, looksSecret(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactSecretFields(item)]),
+    Object.entries(value).map(([key, item]) => [key, looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : redactSecretFields(item)]),
   );
 }

@@ -32,7 +32,7 @@ describe('experiment validation', () => {
   it('names the agent that does not exist, with the built-ins', async () => {
     const file = writeConfig('quickstart.yaml', 'name: q\nagents:\n  - use: random\n  - use: randm\n');
     expect(await configError(file)).toBe(
-      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay (or give a path to a .ts or .js file)',
+      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay, llm (or give a path to a .ts or .js file)',
     );
   });
 
@@ -70,7 +70,7 @@ describe('experiment validation', () => {
     const message = await configError(file);
     expect(message).toContain('types.yaml: concurrency: expected concurrency as a whole number, found "8"');
     expect(message).toContain('types.yaml: seed: expected a whole number, found 1.5');
-    expect(message).toContain('types.yaml: recordings: expected true or false, found "maybe"');
+    expect(message).toContain('types.yaml: recordings: expected "gzip" or "jsonl", or true or false, found "maybe"');
     expect(message).not.toContain('is required');
     const params = await configError(writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'));
     expect(params).toContain('agents[0].params.ignore_rows: expected a list, found "abc"');
@@ -120,6 +120,10 @@ describe('experiment validation', () => {
       await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', `${name}.yaml`))).resolves.toBeDefined();
     }
     await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'remote.yaml'), { env: { ARC_API_KEY: 'x' } })).resolves.toBeDefined();
+    await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: { OPENAI_API_KEY: 'x' } })).resolves.toBeDefined();
+    await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: {} })).rejects.toThrow(
+      /llm\.yaml: agents\[0\]\.params\.api_key: environment variable OPENAI_API_KEY is not set; export it/,
+    );
   });
 });
 

@@ -13,7 +13,7 @@ import type { Transport, TransportStats } from './transport.ts';
 import { parseFrameAnswer, parseJsonAnswer } from './http/answerBody.ts';
 import { normaliseBaseUrl } from './http/baseUrl.ts';
 import type { ServiceBase } from './http/baseUrl.ts';
-import { CardCookieJars } from './http/cardCookieJars.ts';
+import { CardCookieJars, storeSetCookies } from './http/cardCookieJars.ts';
 import { exchange } from './http/exchange.ts';
 import type { ExchangeRequest, ExchangeSettings, ExchangeTrace } from './http/exchange.ts';
 import { defaultRateLimit, rateLimiterForOrigin } from './http/originRateLimiter.ts';
@@ -188,6 +188,20 @@ export class HttpTransport implements Transport {
 
   stats(): TransportStats {
     return { requests: this.requests, retries: { ...this.retries } };
+  }
+
+  affinityCookies(cardId: string): string[] {
+    // The cookies a close of the card would send, which is what a later process needs to close it.
+    return this.jars.affinityOf(cardId, this.base.origin + this.path('/api/scorecard/close'));
+  }
+
+  adoptAffinity(cardId: string, cookies: readonly string[]): void {
+    // Path=/ so they go with every request of the card, as cookies the card's own answers set do.
+    storeSetCookies(
+      this.jars.forCard(cardId),
+      this.base.origin,
+      cookies.map((cookie) => `${cookie}; Path=/`),
+    );
   }
 
   async close(): Promise<void> {

@@ -8,16 +8,17 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AgentContractError, checkedAction, isStop } from '../../agent/actions.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
 import { createRng } from '../../agent/rng.ts';
-import { addCall } from '../../agent/usage.ts';
+import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
 import type { Transport } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
-import { actionInputOf } from '../../protocol/index.ts';
+import { actionInputOf, makeAction } from '../../protocol/index.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
-import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
+import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
+import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { RunLedger } from './runLedger.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
@@ -34,8 +35,8 @@ export interface EpisodeEnvironment {
   readonly transport: Transport;
   readonly cardId: string;
   readonly budgets: Budgets;
-  /** Where recordings go; undefined when recordings are off. */
-  readonly recordingsDir: string | undefined;
+  /** Where recordings go, and how (gzip or plain JSON lines); undefined when recordings are off. */
+  readonly recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
   /** Aborted on interruption (SIGINT) or when the run's wall time is spent. */
   readonly signal: AbortSignal;
   /** Why `signal` fired: `cancelled` (interrupted) or `time` (run wall time). */
@@ -44,6 +45,8 @@ export interface EpisodeEnvironment {
   readonly nextRunSequence: () => number;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
+  /** Called for every model call the agent reports, for the run's dollar budget. */
+  readonly onUsage?: (call: ModelCallRecord) => void;
 }
 
 /** What the steps of one episode share. */
@@ -53,33 +56,62 @@ interface EpisodePlay {
   readonly record: EpisodeRecord;
   readonly ledger: RunLedger;
   readonly deadline: number;
+  /** The agent's signal: the run's stop and the episode's deadline. */
+  readonly stop: EpisodeStop;
   recording: RecordingWriter | undefined;
   agent: Agent | undefined;
+  /** The step being decided, and the model calls reported in it (they go out with its action). */
+  step: number;
+  stepCalls: ModelCallRecord[];
+  /** Set once the record is final: usage reported later (an abandoned call) has nowhere to go. */
+  done: boolean;
 }
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
   const started = Date.now();
+  const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
   const play: EpisodePlay = {
     spec,
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
     ledger: new RunLedger(env.nextRunSequence),
-    deadline: env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000,
+    deadline,
+    stop: new EpisodeStop(env.signal, env.abortOutcome, deadline),
     recording: undefined,
     agent: undefined,
+    step: 0,
+    stepCalls: [],
+    done: false,
   };
   try {
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
     else play.record.final_state = (await playUntilEnd(play, await openSession(play))).state;
   } catch (error) {
-    play.record.outcome = 'error';
-    play.record.error = describeError(error);
+    if (error instanceof EpisodeCut) {
+      play.record.outcome = play.stop.outcome;
+    } else {
+      play.record.outcome = 'error';
+      play.record.error = describeError(error);
+    }
   } finally {
-    play.recording?.close();
+    play.stop.dispose();
+    await closeRecording(play);
     summarise(play, started);
     await finishAgent(play);
+    play.done = true;
   }
   return play.record;
+}
+
+/** A recording that cannot be written fails its episode (unless something failed it already). */
+async function closeRecording(play: EpisodePlay): Promise<void> {
+  try {
+    await play.recording?.close();
+  } catch (error) {
+    if (play.record.outcome === 'error') return;
+    play.record.outcome = 'error';
+    play.record.error = describeError(error);
+  }
 }
 
 /** The first RESET, the recording, and the agent, which sees the session's first frame next. */
@@ -90,18 +122,19 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   record.guid = frame.guid;
   record.win_levels = frame.win_levels;
   play.ledger.recordReset(frame);
-  if (env.recordingsDir !== undefined) {
-    const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid);
-    play.recording = new RecordingWriter(env.recordingsDir, fileName);
+  if (env.recordings !== undefined) {
+    const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid, env.recordings.format);
+    play.recording = new RecordingWriter(env.recordings.dir, fileName, env.recordings.format);
     record.recording = `recordings/${fileName}`;
     play.recording.write(frame, { id: 0, data: {} });
   }
-  play.agent = await spec.agent.definition.create(agentContext(play));
+  // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
+  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))));
   return frame;
 }
 
 function agentContext(play: EpisodePlay): AgentContext<unknown> {
-  const { spec, env, record } = play;
+  const { spec, env } = play;
   return {
     params: spec.agent.params,
     game: spec.game,
@@ -109,10 +142,21 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     seed: spec.seed,
     episode: spec.index,
     label: spec.agent.label,
-    signal: env.signal,
+    signal: play.stop.signal,
     resolvePath: (path) => resolve(env.baseDir, path),
-    reportUsage: (call) => addCall(record.usage, call),
+    reportUsage: (call) => recordUsage(play, call),
   };
+}
+
+/** One reported model call, kept in the episode's totals, its list of calls, and the step's action. */
+function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['reportUsage']>[0]): void {
+  if (play.done) return;
+  const checked = callRecord(call, play.step);
+  addCall(play.record.usage, checked);
+  play.record.model_calls ??= [];
+  play.record.model_calls.push(checked);
+  play.stepCalls.push(checked);
+  play.env.onUsage?.(checked);
 }
 
 async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
@@ -122,6 +166,7 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     // The in-process service answers in microtasks only; without a turn of the event loop now and
     // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
     if (step % 16 === 15) await yieldToEventLoop();
+    play.step = step;
     const ended = endBeforeStep(play, frame);
     if (ended !== undefined) {
       record.outcome = ended;
@@ -147,8 +192,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
 /** Why the episode ends before the agent's next decision, if it does. */
 function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome | undefined {
   if (frame.state === 'WIN') return 'win';
-  if (play.env.signal.aborted) return play.env.abortOutcome();
-  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline);
+  if (play.stop.signal.aborted) return play.stop.outcome;
+  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline, play.record.usage);
 }
 
 async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Promise<AgentDecision> {
@@ -156,21 +201,30 @@ async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Pr
   // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
   // value still costs a trip through the microtask queue on every action.
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  const decision = isThenable(answer) ? await answer : answer;
+  const decision = isThenable(answer) ? await play.stop.race(answer) : answer;
   if (decision === null || typeof decision !== 'object') {
     throw new AgentContractError(`agent "${play.spec.agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
   }
   return decision;
 }
 
-async function send(play: EpisodePlay, action: AgentAction): Promise<FrameResponse> {
+async function send(play: EpisodePlay, decided: AgentAction): Promise<FrameResponse> {
   const { env, spec, record } = play;
+  const action = play.stepCalls.length === 0 ? decided : withReasoning(decided, reasoningWithUsage(decided.reasoning, play.stepCalls));
+  play.stepCalls = [];
   const gameId = spec.game.game_id;
   const frame =
     action.id === 0 ? await env.transport.reset(env.cardId, gameId, record.guid!) : await env.transport.act(env.cardId, gameId, record.guid!, action);
   env.onAction?.();
   play.recording?.write(frame, actionInputOf(gameId, action));
   return frame;
+}
+
+/** The same action with another reasoning. */
+function withReasoning(action: AgentAction, reasoning: unknown): AgentAction {
+  if (action.id === 0) return Object.freeze({ id: 0 as const, reasoning });
+  if (action.id === 6) return makeAction(6, action.x, action.y, reasoning);
+  return makeAction(action.id, reasoning);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -12,18 +12,26 @@ import { EpisodeLog } from './episodeLog.ts';
 const PROGRESS_EVERY_ACTIONS = 64;
 
 export class RunRecorder {
-  readonly episodes: EpisodeRecord[] = [];
+  /** Every current record: earlier attempts' finished episodes, then this attempt's as they end. */
+  readonly episodes: EpisodeRecord[];
   readonly #log: EpisodeLog;
   readonly #logger: Logger;
   readonly #episodeLines: Logger;
   readonly #progress: ProgressDisplay;
   readonly #planned: number;
   readonly #retries: () => number;
+  readonly #attempt: number;
+  readonly #prior: number;
   #actions = 0;
   // Counted as episodes end: filtering every episode on every action made a long run quadratic.
   #errors = 0;
 
-  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay }) {
+  /** `prior`: the finished episodes of earlier attempts (a resume); `attempt` is stamped on every record added. */
+  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay; prior?: readonly EpisodeRecord[]; attempt?: number }) {
+    this.episodes = [...(options.prior ?? [])];
+    this.#prior = this.episodes.length;
+    this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
+    this.#attempt = options.attempt ?? 1;
     this.#log = new EpisodeLog(join(options.runDir, 'episodes.jsonl'));
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
@@ -39,7 +47,13 @@ export class RunRecorder {
     if (++this.#actions % PROGRESS_EVERY_ACTIONS === 0) this.#progress.update(this.#snapshot());
   }
 
+  /** Episodes this attempt finished. */
+  get played(): number {
+    return this.episodes.length - this.#prior;
+  }
+
   add(record: EpisodeRecord): void {
+    record.attempt = this.#attempt;
     if (record.outcome === 'error') this.#errors++;
     this.episodes.push(record);
     this.#log.append(record);

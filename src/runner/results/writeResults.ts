@@ -11,6 +11,7 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
 import { renderMarkdownTable, renderTerminalTable, tableRows } from './resultsTable.ts';
+import { unplayedSentence } from './runCompleteness.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
 
 export interface ResultsToWrite {
@@ -43,7 +44,9 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const rows = tableRows(input.agentLabels, input.episodes);
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
-  const tableMarkdown = renderMarkdownTable(rows);
+  // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
+  const unplayed = unplayedSentence(report, runDir);
+  const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
   writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline = input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
@@ -69,7 +72,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   if (input.stepSummary !== undefined) appendFileSync(input.stepSummary, stepSummaryMarkdown(report, tableMarkdown, baseline, view, runDir));
   logger.info({ status: report.status, totals: report.totals }, 'run finished');
   logger.flush();
-  return { report, table: renderTerminalTable(rows), baseline };
+  return { report, table: renderTerminalTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}`), baseline };
 }
 
 function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline: BaselineOutcome | null, view: { perGame: boolean }, runDir: string): string {
