@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../../client/http/originRateLimiter.ts';
-import type { ConfigOverrides } from '../../runner/config/overrides.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
+import type { PlanFingerprint, RunReport } from '../../runner/results/runReport.ts';
 import type { Experiment } from '../../runner/config/loader.ts';
-import { ConfigError } from '../../runner/config/loader.ts';
+import { COMMAND_LINE_EXPERIMENT } from '../../runner/config/loader.ts';
 import type { OpenTarget } from '../../runner/targets.ts';
-import { collectProvenance } from '../../runner/results/provenance.ts';
+import { packageManifest } from '../../packageFiles.ts';
 import { rateBudget } from '../rateBudget.ts';
 import { ACTIVE_RUNS, FINISHED_RUN_TTL_SECONDS, type RunKeys } from './runKeys.ts';
 import { QUEUE_FORMAT, type RunMeta, type WorkerTarget } from './runMeta.ts';
@@ -34,36 +35,32 @@ export interface PublishedRun {
   readonly runId: string;
   readonly experiment: Experiment;
   readonly target: OpenTarget;
-  readonly planHash: string;
-  readonly games: readonly string[];
-  readonly overrides: ConfigOverrides;
+  readonly fingerprint: PlanFingerprint;
+  readonly games: readonly GameDescriptor[];
+  readonly overrides: RunReport['overrides'];
   readonly runDir: string;
 }
 
 export function runMetaOf(run: PublishedRun): RunMeta {
   const { experiment } = run;
-  let text: string;
-  try {
-    text = readFileSync(experiment.file, 'utf8');
-  } catch {
-    throw new ConfigError('--queue: workers read the experiment from its file; give an experiment file (a first try without one cannot be queued)');
-  }
+  // A run without a file (`--agent random --game crat`) is rebuilt by workers from its overrides.
+  const text = experiment.file === COMMAND_LINE_EXPERIMENT ? '' : readFileSync(experiment.file, 'utf8');
   const workerTarget = workerTargetOf(experiment, run.target);
   const budget: RateLimit | false = workerTarget.kind === 'url' ? rateBudget(experiment.config, workerTarget.url) : false;
   return {
     format: QUEUE_FORMAT,
     run_id: run.runId,
-    arcbench_version: collectProvenance(experiment.config.seed, '').arcbench_version,
+    arcbench_version: packageManifest().version,
     name: experiment.config.name,
     config_file: experiment.file,
-    config_file_relative: relative(process.cwd(), experiment.file),
+    config_file_relative: experiment.file === COMMAND_LINE_EXPERIMENT ? experiment.file : relative(process.cwd(), experiment.file),
     config_text: text,
     overrides: { ...run.overrides },
-    plan_hash: run.planHash,
+    plan: run.fingerprint,
     games: [...run.games],
     target: workerTarget,
     rate_limit: budget === false ? null : { requests: budget.requests, interval_ms: budget.intervalMs },
-    recordings: experiment.config.recordings,
+    recordings: experiment.config.recordings !== false,
     run_folder: basename(run.runDir),
     created_at: new Date().toISOString(),
   };

@@ -5,7 +5,9 @@
  * games are. A worker reads it with this schema and refuses a run written by another layout.
  */
 import { z } from 'zod';
-import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
+import { gameDescriptorSchema, ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
+import { planFingerprintSchema, runReportSchema } from '../../runner/results/runReport.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 export const QUEUE_FORMAT = 'arcbench.queue/1';
@@ -31,10 +33,10 @@ export const runMetaSchema = z.object({
   config_file: z.string(),
   config_file_relative: z.string(),
   config_text: z.string(),
-  overrides: z.record(z.string(), z.unknown()),
-  /** The plan's fingerprint hash and the game ids it was taken over: a worker's experiment must give the same. */
-  plan_hash: z.string(),
-  games: z.array(z.string()),
+  overrides: runReportSchema.shape.overrides,
+  /** The plan's fingerprint, and the games as the coordinator listed them: a worker's experiment must give the same fingerprint. */
+  plan: planFingerprintSchema,
+  games: z.array(gameDescriptorSchema),
   target: workerTargetSchema,
   /** The request budget all workers share (null: none). */
   rate_limit: z.object({ requests: z.number(), interval_ms: z.number() }).nullable(),
@@ -43,7 +45,8 @@ export const runMetaSchema = z.object({
   run_folder: z.string(),
   created_at: z.string(),
 });
-export type RunMeta = z.infer<typeof runMetaSchema>;
+/** The games typed as the protocol types them (the schema checks them; it cannot say `exactOptionalPropertyTypes`). */
+export type RunMeta = Omit<z.infer<typeof runMetaSchema>, 'games'> & { games: GameDescriptor[] };
 
 /** A run in Redis that this worker cannot play as it is (another layout, a damaged entry). */
 export class QueueRunError extends ArcbenchError {
@@ -68,5 +71,5 @@ export function parseRunMeta(text: string | null, runId: string): RunMeta {
   }
   const parsed = runMetaSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new QueueRunError(`run ${runId}: its description in Redis is damaged:\n${issueLines(parsed.error.issues).join('\n')}`);
-  return parsed.data;
+  return parsed.data as RunMeta;
 }
