@@ -52,6 +52,11 @@ export interface ReferenceServiceOptions {
   idleCloseMs?: number;
   /** A card closes this long after it opened; default 24 h. */
   maxOpenMs?: number;
+  /**
+   * Signs the anonymous keys of GET /api/games/anonkey; services given the same secret (the backends of
+   * one server) accept each other's. Default: random per service.
+   */
+  anonymousKeySecret?: Uint8Array;
 }
 
 
@@ -71,9 +76,14 @@ export class ReferenceService {
     this.directory = new GameDirectory(options.games ?? gameCatalog());
     this.now = options.now ?? Date.now;
     this.ids = new SeededIdGenerator(options.seed);
-    this.keyRing = new KeyRing(options.keys);
+    this.keyRing = new KeyRing(options.keys, options.anonymousKeySecret);
     this.idleCloseMs = positiveOr(options.idleCloseMs, DEFAULT_IDLE_CLOSE_MS, 'idleCloseMs');
     this.maxOpenMs = positiveOr(options.maxOpenMs, DEFAULT_MAX_OPEN_MS, 'maxOpenMs');
+  }
+
+  /** GET /api/games/anonkey: needs no key; answers a key this service then accepts, its own anonymous user. */
+  anonymousKey(): { api_key: string } {
+    return { api_key: this.keyRing.issueAnonymousKey() };
   }
 
   /** GET /api/games: every game's descriptor, sorted by title. */

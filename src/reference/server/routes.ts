@@ -28,6 +28,8 @@ export function installRoutes(app: FastifyInstance): void {
   // A health probe carries no key and touches no backend state.
   route('GET', HEALTHCHECK_PATH, async () => ({ status: 'ok' }));
 
+  // Needs no key (the official toolkit asks for one when it has none); a static path wins over :game_id.
+  route('GET', '/api/games/anonkey', async (request) => request.backend.anonymousKey());
   route('GET', '/api/games', async (request) => request.backend.listGames(apiKeyOf(request)));
   route('GET', '/api/games/:game_id', async (request) => request.backend.getGame(apiKeyOf(request), params(request).game_id));
 
