@@ -16,8 +16,14 @@ declare module 'fastify' {
   }
 }
 
-export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], rotateEvery: number | undefined, now?: () => number): AffinityRouter {
-  const router = new AffinityRouter(backends.length, rotateEvery, now);
+export interface AffinityOptions {
+  rotateEvery?: number;
+  graceMs?: number;
+  now?: () => number;
+}
+
+export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], options: AffinityOptions): AffinityRouter {
+  const router = new AffinityRouter(backends.length, options.rotateEvery, options.now, options.graceMs);
   app.decorateRequest('backend', null as unknown as ReferenceService);
   app.decorateRequest('affinity', null);
 

@@ -39,7 +39,7 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
   installJsonBody(app);
   installErrorMapping(app, bodyLimit);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
-  const affinity = installAffinity(app, backends, options.rotateAffinity, options.now);
+  const affinity = installAffinity(app, backends, { rotateEvery: options.rotateAffinity, graceMs: options.affinityGraceMs, now: options.now });
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
   installRoutes(app);
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);

@@ -13,6 +13,8 @@ export interface ServerOptions {
   keys?: ReadonlyMap<string, UserIdentity>;
   /** Re-issue the affinity cookie with a new value every K responses of one affinity. Default: never. */
   rotateAffinity?: number;
+  /** How long a superseded affinity cookie value still routes. Default: a day, as the hosted balancer. */
+  affinityGraceMs?: number;
   /** Requests per minute per key; beyond it 429 RATE_LIMIT_EXCEEDED with Retry-After. Default: unlimited. */
   rateLimitPerMinute?: number;
   /** Answer every Nth request with 429 and `Retry-After: 0`, to test clients' retries deterministically. */
