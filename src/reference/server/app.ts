@@ -7,6 +7,7 @@ import type { ReferenceService } from '../referenceService.ts';
 import { installAffinity } from './affinity.ts';
 import type { AffinityRouter } from './affinityRouter.ts';
 import { createBackends } from './backends.ts';
+import { installConnectionCap, resolveConnectionLimits, timeoutServerOptions } from './connectionLimits.ts';
 import { installGracefulClose } from './gracefulClose.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorMapping } from './errorMapping.ts';
 import { installJsonBody } from './jsonBody.ts';
@@ -25,7 +26,9 @@ export interface AssembledServer {
 export function assembleServer(options: ServerOptions = {}): AssembledServer {
   const backends = createBackends(options);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const limits = resolveConnectionLimits(options);
   const app = Fastify({
+    ...timeoutServerOptions(limits),
     ...(options.logger ? { loggerInstance: serverLogger(options.logger) } : {}),
     bodyLimit,
     // Ids are uuids and short game ids; a generous cap still answers absurd ones with a 4xx.
@@ -36,6 +39,7 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
     forceCloseConnections: 'idle',
   }) as unknown as FastifyInstance;
 
+  installConnectionCap(app, limits);
   installJsonBody(app);
   installErrorMapping(app, bodyLimit);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.

@@ -1,8 +1,9 @@
 /** What `buildServer` and `startServer` take; every field optional, defaults chosen for loopback tests. */
 import type { Logger } from 'pino';
 import type { ReferenceService, ReferenceServiceOptions, UserIdentity } from '../referenceService.ts';
+import type { ConnectionLimits } from './connectionLimits.ts';
 
-export interface ServerOptions {
+export interface ServerOptions extends ConnectionLimits {
   /** Pre-built services, one per emulated backend (e.g. with a test clock). Wins over `backendCount`. */
   backends?: ReferenceService[];
   /** How many independent services to build when `backends` is not given. Default 1. */
