@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { ReferenceService, ReferenceServiceOptions, UserIdentity } from '../referenceService.ts';
 import type { ConnectionLimits } from './connectionLimits.ts';
+import type { Dialect } from './dialect.ts';
 
 export interface ServerOptions extends ConnectionLimits {
   /** Pre-built services, one per emulated backend (e.g. with a test clock). Wins over `backendCount`. */
@@ -16,6 +17,8 @@ export interface ServerOptions extends ConnectionLimits {
   rotateAffinity?: number;
   /** How long a superseded affinity cookie value still routes. Default: a day, as the hosted balancer. */
   affinityGraceMs?: number;
+  /** `toolkit`: answer as the official toolkit's sparser reference server does (dialect.ts). Default `arcbench`. */
+  dialect?: Dialect;
   /** Requests per minute per key; beyond it 429 RATE_LIMIT_EXCEEDED with Retry-After. Default: unlimited. */
   rateLimitPerMinute?: number;
   /** Answer every Nth request with 429 and `Retry-After: 0`, to test clients' retries deterministically. */
