@@ -99,7 +99,8 @@ type FrameResponseMeta = Omit<FrameResponse, 'frame' | 'full_reset' | 'action_in
 
 /**
  * The common case of frameResponseMetaSchema, checked by hand: zod cost a visible share of a loopback
- * action. Anything this does not accept goes to zod, which decides and words the error.
+ * action. Anything this does not accept goes to zod, which decides and words the error (and reads the
+ * rare spellings, such as the state `NOT_STARTED`).
  */
 function isWellFormedMeta(value: Record<string, unknown>): value is FrameResponseMeta {
   const input = value.action_input as Record<string, unknown> | null | undefined;

@@ -13,6 +13,9 @@ export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as
 export type GameState = (typeof GAME_STATES)[number];
 export const gameStateSchema = z.enum(GAME_STATES);
 
+/** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (SPEC §3). */
+const answeredGameStateSchema = z.enum([...GAME_STATES, 'NOT_STARTED']).transform((state): GameState => (state === 'NOT_STARTED' ? 'NOT_PLAYED' : state));
+
 /** Game input kinds (SPEC §2 descriptor `tags`). */
 export const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
 export type GameTag = (typeof GAME_TAGS)[number];
@@ -134,7 +137,7 @@ export const runEntrySchema = z.looseObject({
   levels_completed: count,
   actions: count,
   resets: count,
-  state: gameStateSchema,
+  state: answeredGameStateSchema,
   completed: z.boolean(),
   level_scores: z.array(z.number()),
   level_actions: z.array(count),
@@ -192,7 +195,7 @@ export type Scorecard = z.infer<typeof scorecardSchema>;
 export const frameResponseMetaSchema = z.looseObject({
   game_id: z.string(),
   guid: z.string(),
-  state: gameStateSchema,
+  state: answeredGameStateSchema,
   levels_completed: count.max(MAX_LEVEL_COUNTER),
   win_levels: count.max(MAX_LEVEL_COUNTER),
   action_input: z.looseObject({ id: z.number().int().min(0).max(7), data: z.record(z.string(), z.unknown()).optional(), reasoning: z.unknown().optional() }),
