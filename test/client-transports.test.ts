@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, makeAction } from '../src/protocol/index.ts';
-import type { FrameResponse, GameAction, Scorecard } from '../src/protocol/index.ts';
+import type { FrameResponse, GameAction, ScorecardAnswer } from '../src/protocol/index.ts';
 import { HttpTransport } from '../src/client/httpTransport.ts';
 import { InProcessTransport } from '../src/client/inProcessTransport.ts';
 import type { Transport } from '../src/client/transport.ts';
@@ -46,7 +46,7 @@ const SCRIPT: readonly (GameAction | 'RESET')[] = [
 ];
 
 /** Opens a card, plays SCRIPT in one session of the first game, closes; every answer in order. */
-async function playScript(transport: Transport): Promise<{ frames: FrameResponse[]; card: Scorecard }> {
+async function playScript(transport: Transport): Promise<{ frames: FrameResponse[]; card: ScorecardAnswer }> {
   const [game] = await transport.listGames();
   const cardId = await transport.openScorecard({ tags: ['parity'], source_url: 'https://example.org/agent' });
   const first = await transport.reset(cardId, game.game_id);
@@ -64,11 +64,11 @@ function frameMeta(response: FrameResponse): unknown {
 }
 
 /** A scorecard without what differs between two services: ids and timestamps. */
-function cardShape(card: Scorecard): unknown {
+function cardShape(card: ScorecardAnswer): unknown {
   const { card_id: _id, open_at: _o, last_update: _l, published_at: _p, ...rest } = card;
   return {
     ...rest,
-    environments: card.environments.map((env) => ({ ...env, runs: env.runs.map(({ guid: _g, ...run }) => run) })),
+    environments: card.environments!.map((env) => ({ ...env, runs: env.runs!.map(({ guid: _g, ...run }) => run) })),
   };
 }
 
@@ -95,7 +95,7 @@ describe('InProcessTransport and HttpTransport', () => {
     expect(cardShape(remote.card)).toEqual(cardShape(local.card));
     expect(remote.card.published_at).toBeTruthy();
     expect(remote.card.total_actions).toBeGreaterThan(0);
-    expect(inProcess.stats()).toEqual({ requests: 1 + 1 + 1 + SCRIPT.length + 1, retries: {} });
+    expect(inProcess.stats()).toEqual({ requests: 1 + 1 + 1 + SCRIPT.length + 1, retries: {}, unconfirmedOpens: 0, missingFields: [] });
   });
 
   it('surface service errors as the same ApiError', async () => {
@@ -129,7 +129,7 @@ describe('HttpTransport against the reference server', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(401);
     expect((failure as ApiError).message).not.toContain('a-wrong-key');
-    expect(transport.stats()).toEqual({ requests: 1, retries: {} });
+    expect(transport.stats()).toEqual({ requests: 1, retries: {}, unconfirmedOpens: 0, missingFields: [] });
     expect(await http(running.url, { apiKey: 'the-right-key' }).listGames()).not.toHaveLength(0);
   });
 
@@ -160,7 +160,7 @@ describe('HttpTransport against the reference server', () => {
         expect(closed.card_id).toBe(cardId);
         expect(closed.total_actions, cardId).toBe(expectedActions);
         expect(closed.environments).toHaveLength(1);
-        expect(closed.environments[0].runs.length).toBeGreaterThanOrEqual(SESSIONS);
+        expect(closed.environments![0].runs!.length).toBeGreaterThanOrEqual(SESSIONS);
       }
       // Cards were spread over the backends, so affinity really was needed.
       const cardsPerBackend = await Promise.all(

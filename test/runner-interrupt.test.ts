@@ -47,7 +47,7 @@ describe('interrupting a run', () => {
       expect(episodes.length).toBe(report.totals.episodes);
       expect(episodes.length).toBeLessThan(report.totals.planned_episodes);
       // What was played is what the closed cards counted.
-      const cardActions = report.agents.reduce((sum, a) => sum + a.scorecard!.total_actions, 0);
+      const cardActions = report.agents.reduce((sum, a) => sum + a.scorecard!.total_actions!, 0);
       expect(cardActions).toBe(episodes.reduce((sum, e) => sum + e.actions, 0));
     } finally {
       child.kill('SIGKILL');

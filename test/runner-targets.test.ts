@@ -40,7 +40,7 @@ function expectCardsAgree(report: RunReport) {
     expect(agent.scorecard!.published_at).toBeTruthy();
     expect(agent.scorecard!.tags).toEqual(expect.arrayContaining(['agent', agent.label]));
     expect(agent.score_differences).toEqual([]);
-    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score, 9);
+    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score!, 9);
   }
 }
 

@@ -51,7 +51,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       for (const game of plan.games) {
         const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
         const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
-        table.push([agent.label, agent.use, game.game_id, String(game.baseline_actions.length), String(seeds.length), shown]);
+        table.push([agent.label, agent.use, game.game_id, game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length), String(seeds.length), shown]);
       }
     }
     const b = config.budgets;

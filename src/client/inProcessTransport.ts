@@ -79,7 +79,7 @@ export class InProcessTransport implements Transport {
   }
 
   stats(): TransportStats {
-    return { requests: this.requests, retries: {} };
+    return { requests: this.requests, retries: {}, unconfirmedOpens: 0, missingFields: [] };
   }
 
   async close(): Promise<void> {

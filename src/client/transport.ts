@@ -13,7 +13,7 @@ import type {
   GameAction,
   GameDescriptor,
   OpenScorecardRequest,
-  Scorecard,
+  ScorecardAnswer,
 } from '../protocol/index.ts';
 
 export interface TransportStats {
@@ -21,6 +21,10 @@ export interface TransportStats {
   requests: number;
   /** Retries, by cause (`429`, `connection_refused`, `5xx`, …). */
   retries: Record<string, number>;
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmedOpens: number;
+  /** Fields arcbench uses that the service's answers left out (`scorecard.environments[].runs`, …). */
+  missingFields: string[];
 }
 
 export interface Transport {
@@ -30,8 +34,9 @@ export interface Transport {
   getGame(gameId: string): Promise<GameDescriptor>;
   /** Opens a scorecard; the transport keeps that card's cookie jar from here until close. */
   openScorecard(request?: OpenScorecardRequest): Promise<string>;
-  closeScorecard(cardId: string): Promise<Scorecard>;
-  getScorecard(cardId: string, gameId?: string): Promise<Scorecard>;
+  /** The card as the service answers it: fields it leaves out are missing (SPEC §7a). */
+  closeScorecard(cardId: string): Promise<ScorecardAnswer>;
+  getScorecard(cardId: string, gameId?: string): Promise<ScorecardAnswer>;
   /** RESET: a new session when `guid` is undefined, else a reset of that session (SPEC §4). */
   reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
   /** One game action in a session of the card. */
@@ -43,7 +48,10 @@ export interface Transport {
 
 export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol';
 
-/** A failure below the API: see the kinds above; `protocol` is an answer that does not parse. */
+/**
+ * A failure below the API: see the kinds above; `protocol` is an answer that does not parse, or that
+ * belongs to another request (then the action it answered may or may not have been applied).
+ */
 export class TransportError extends Error {
   readonly kind: TransportErrorKind;
   constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {

@@ -5,3 +5,4 @@ export * from './errors.ts';
 export * from './schemas.ts';
 export * from './gridCodec.ts';
 export * from './frameResponse.ts';
+export * from './ids.ts';

@@ -108,6 +108,10 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 const count = z.number().int().min(0);
 
+/**
+ * A game descriptor as a client reads it: `game_id` and `title` are needed, the rest may be missing (the
+ * official toolkit's server sends no `baseline_actions`, SPEC §7a), and unknown fields are kept.
+ */
 export const gameDescriptorSchema = z.looseObject({
   game_id: z.string(),
   title: z.string(),
@@ -120,11 +124,12 @@ export const gameDescriptorSchema = z.looseObject({
 export type GameDescriptor = {
   game_id: string;
   title: string;
-  default_fps: number;
-  tags: string[];
-  baseline_actions: number[];
-  date_downloaded: string;
-  class_name: string;
+  default_fps?: number;
+  tags?: string[];
+  /** One per level; missing from some services (SPEC §7a), so read it where it may be absent. */
+  baseline_actions?: number[];
+  date_downloaded?: string;
+  class_name?: string;
 };
 
 export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
@@ -190,6 +195,24 @@ export const scorecardSchema = z.looseObject({
   total_actions: count,
 });
 export type Scorecard = z.infer<typeof scorecardSchema>;
+
+// The schemas above are the full shapes of SPEC §5, as the reference service builds them and the runner
+// scores locally. A client reads a service's scorecard tolerantly: anything it can do without may be
+// missing (the official toolkit's server leaves `id`, `number_of_levels` and `number_of_environments`
+// out of run entries, SPEC §7a), a field that is present must have its type, unknown fields are kept.
+// Only an environment's `id` is needed, to know which game an entry is about.
+
+export const runEntryAnswerSchema = runEntrySchema.partial();
+export type RunEntryAnswer = z.infer<typeof runEntryAnswerSchema>;
+
+export const environmentAnswerSchema = environmentEntrySchema.partial().required({ id: true }).extend({ runs: z.array(runEntryAnswerSchema).optional() });
+export type EnvironmentAnswer = z.infer<typeof environmentAnswerSchema>;
+
+export const scorecardAnswerSchema = scorecardSchema.partial().extend({
+  environments: z.array(environmentAnswerSchema).optional(),
+  tags_scores: z.array(tagScoreSchema.partial()).nullish(),
+});
+export type ScorecardAnswer = z.infer<typeof scorecardAnswerSchema>;
 
 /** Everything of a frame response but the grids, which take the hand-written codec. */
 export const frameResponseMetaSchema = z.looseObject({

@@ -2,7 +2,7 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentEntry, RunEntry, Scorecard } from '../protocol/index.ts';
+import type { EnvironmentAnswer, RunEntry, ScorecardAnswer } from '../protocol/index.ts';
 import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../reference/scoring.ts';
 import type { EpisodeRecord } from './episode.ts';
 import { runEntryOf } from './runLedger.ts';
@@ -36,24 +36,27 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 
 /**
  * Where the local score and the service's scorecard differ, as sentences (empty when they agree):
- * card score, totals, and per environment its score, actions and levels.
+ * card score, totals, and per environment its score, actions and levels. A field the service left out
+ * is not compared (the transport has warned about it).
  */
-export function scoreDifferences(local: ScoredCard, card: Scorecard): string[] {
+export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer): string[] {
   const problems: string[] = [];
-  if (!close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
+  if (card.score != null && !close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
   for (const key of ['total_actions', 'total_levels_completed', 'total_levels', 'total_environments', 'total_environments_completed'] as const) {
-    if (local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
+    if (card[key] != null && local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
   }
-  const remote = new Map<string, EnvironmentEntry>(card.environments.map((e) => [e.id, e]));
+  if (card.environments == null) return problems;
+  const remote = new Map<string, EnvironmentAnswer>(card.environments.map((e) => [e.id, e]));
   for (const env of local.environments) {
     const other = remote.get(env.id);
     if (other === undefined) {
       problems.push(`${env.id}: missing from the service's scorecard`);
       continue;
     }
-    if (!close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
-    if (env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
-    if (env.levels_completed !== other.levels_completed) problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
+    if (other.score != null && !close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
+    if (other.actions != null && env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
+    if (other.levels_completed != null && env.levels_completed !== other.levels_completed)
+      problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
   }
   return problems;
 }

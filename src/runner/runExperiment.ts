@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { TransportStats } from '../client/transport.ts';
-import type { Scorecard } from '../protocol/index.ts';
+import type { ScorecardAnswer } from '../protocol/index.ts';
 import type { ScoredCard } from '../reference/scoring.ts';
 import type { EpisodeOutcome } from './agentApi.ts';
 import { configWithoutSecrets, type Experiment } from './configLoader.ts';
@@ -38,7 +38,7 @@ export interface AgentResult {
   params: unknown;
   card_id: string;
   /** The scorecard as the service returned it on close; null when closing failed. */
-  scorecard: Scorecard | null;
+  scorecard: ScorecardAnswer | null;
   close_error: string | null;
   /** The same card scored here from episodes.jsonl with the service's scoring code. */
   local_score: ScoredCard;
@@ -114,7 +114,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const episodeLog = new EpisodeLog(join(runDir, 'episodes.jsonl'));
   const episodes: EpisodeRecord[] = [];
   const cards = new Map<string, string>();
-  const closed = new Map<string, { scorecard: Scorecard | null; error: string | null }>();
+  const closed = new Map<string, { scorecard: ScorecardAnswer | null; error: string | null }>();
 
   // One controller stops the episodes, for either reason; `stopReason` tells them which.
   const stopper = new AbortController();
@@ -137,7 +137,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   let actionsSeen = 0;
   // Counted as episodes end: filtering every episode on every action made a long run quadratic.
   let episodeErrors = 0;
-  let lastStats: TransportStats = { requests: 0, retries: {} };
+  let lastStats: TransportStats = { requests: 0, retries: {}, unconfirmedOpens: 0, missingFields: [] };
   const retriesNow = () => Object.values(target.transport.stats().retries).reduce((a, b) => a + b, 0);
   const snapshot = () => ({
     done: episodes.length,
