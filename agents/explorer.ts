@@ -4,7 +4,25 @@
  * to the nearest state that still has one, resetting the level when only the level start leads there.
  * Choices are reproducible: the action order comes from the seeded RNG.
  */
-import { defineAgent, z, action, click, reset, stop, gridHash, dominantColour, GRID_SIZE, type AgentAction, type FrameResponse, type Grid, type Rng } from 'arcbench';
+import {
+  defineAgent,
+  z,
+  action,
+  click,
+  reset,
+  stop,
+  gridHash,
+  dominantColour,
+  latestGrid,
+  CLICK_ACTION_ID,
+  UNDO_ACTION_ID,
+  GRID_SIZE,
+  type AgentAction,
+  type AgentDecision,
+  type FrameResponse,
+  type Grid,
+  type Rng,
+} from 'arcbench';
 
 type EdgeTarget = string | 'dead';
 
@@ -15,7 +33,6 @@ interface StateNode {
   readonly losses: Map<number, number>;
   nextUntried: number;
 }
-
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
@@ -77,6 +94,118 @@ function shuffle<T>(items: T[], rng: Rng): T[] {
   return items;
 }
 
+interface ExplorerSettings {
+  /** Display rows that count for the state (HUD rows left out). */
+  readonly rows: readonly number[];
+  readonly maxClicks: number;
+  readonly useUndo: boolean;
+  readonly rng: Rng;
+}
+
+type Step = { readonly at: string; readonly index: number };
+
+/**
+ * What the explorer knows of one level: the states seen, the actions tried in each and where they led.
+ * A new level starts a new map, since states of the last level no longer apply.
+ */
+class LevelMap {
+  readonly #graph = new Map<string, StateNode>();
+  /** The state the level started in, where a RESET leads back to. */
+  readonly #root: string;
+  /** The action just sent, whose result the next frame shows. */
+  #pending: Step | undefined;
+  /** The rest of a walk towards a state with an untried action. */
+  #path: Step[] = [];
+
+  constructor(
+    readonly level: number,
+    root: string,
+    private readonly settings: ExplorerSettings,
+  ) {
+    this.#root = root;
+  }
+
+  /** Notes where the pending action led: to `key`, or to a loss. */
+  learn(key: string, lost: boolean): void {
+    if (this.#pending === undefined) return;
+    const from = this.#graph.get(this.#pending.at)!;
+    const { index } = this.#pending;
+    this.#pending = undefined;
+    if (!lost) {
+      from.tried.set(index, key);
+      return;
+    }
+    // A loss may be the level's step budget rather than the move: only a second loss rules it out.
+    const losses = (from.losses.get(index) ?? 0) + 1;
+    from.losses.set(index, losses);
+    if (losses >= 2) from.tried.set(index, 'dead');
+  }
+
+  /** The next move from state `key`: an untried action, a step towards one, a RESET, or stop. */
+  next(key: string, frame: FrameResponse): AgentDecision {
+    const node = this.#nodeFor(key, frame);
+    const walking = this.#path[0];
+    if (walking !== undefined && walking.at === key) return this.#take(key, node, this.#path.shift()!.index);
+    this.#path = [];
+    if (this.#hasUntried(node)) return this.#take(key, node, node.nextUntried);
+    const route = this.#pathToFrontier(key);
+    if (route !== undefined && route.length > 0) {
+      this.#path = route;
+      return this.#take(key, node, this.#path.shift()!.index);
+    }
+    if (key !== this.#root && this.#pathToFrontier(this.#root) !== undefined) return reset('walk back from the level start');
+    return stop('explored every reachable state of this level', { level: this.level, states: this.#graph.size });
+  }
+
+  /** After a loss the walk is void: the level starts over. */
+  forgetWalk(): void {
+    this.#path = [];
+  }
+
+  #nodeFor(key: string, frame: FrameResponse): StateNode {
+    let node = this.#graph.get(key);
+    if (node !== undefined) return node;
+    const { rng, useUndo, rows, maxClicks } = this.settings;
+    const keys = frame.available_actions.flatMap((id) => (id === CLICK_ACTION_ID || (id === UNDO_ACTION_ID && !useUndo) ? [] : [action(id)]));
+    const clicks = frame.available_actions.includes(CLICK_ACTION_ID) ? clickTargets(latestGrid(frame), rows, maxClicks, rng) : [];
+    node = { actions: [...shuffle(keys, rng), ...clicks], tried: new Map(), losses: new Map(), nextUntried: 0 };
+    this.#graph.set(key, node);
+    return node;
+  }
+
+  #hasUntried(node: StateNode): boolean {
+    while (node.nextUntried < node.actions.length && node.tried.has(node.nextUntried)) node.nextUntried++;
+    return node.nextUntried < node.actions.length;
+  }
+
+  /** Shortest known path from `start` to a state with an untried action (breadth-first over tried edges). */
+  #pathToFrontier(start: string): Step[] | undefined {
+    const previous = new Map<string, Step | null>([[start, null]]);
+    const queue = [start];
+    for (let head = 0; head < queue.length; head++) {
+      const at = queue[head]!;
+      const node = this.#graph.get(at);
+      if (node === undefined) continue;
+      if (this.#hasUntried(node)) {
+        const steps: Step[] = [];
+        for (let step = previous.get(at); step; step = previous.get(step.at)) steps.unshift(step);
+        return steps;
+      }
+      for (const [index, target] of node.tried) {
+        if (target === 'dead' || previous.has(target)) continue;
+        previous.set(target, { at, index });
+        queue.push(target);
+      }
+    }
+    return undefined;
+  }
+
+  #take(from: string, node: StateNode, index: number): AgentAction {
+    this.#pending = { at: from, index };
+    return node.actions[index]!;
+  }
+}
+
 export default defineAgent({
   name: 'explorer',
   description: 'Remembers states by grid hash, prefers untried actions, walks (or resets) back to unexplored states.',
@@ -91,106 +220,26 @@ export default defineAgent({
   create({ params, rng }) {
     const ignored = new Set(params.ignore_rows);
     const rows = Array.from({ length: GRID_SIZE }, (_, y) => y).filter((y) => !ignored.has(y));
+    const settings: ExplorerSettings = { rows, maxClicks: params.max_clicks, useUndo: params.use_undo, rng };
     const scratch = new Uint8Array(GRID_SIZE * GRID_SIZE);
+    let map: LevelMap | undefined;
 
-    let graph = new Map<string, StateNode>();
-    let root = '';
-    let level = -1;
-    let pending: { from: string; index: number } | undefined;
-    let path: Array<{ at: string; index: number }> = [];
-
+    /** The state: the level and a hash of the grid without its HUD rows. */
     const stateKey = (frame: FrameResponse): string => {
-      scratch.set(frame.frame[frame.frame.length - 1]);
+      scratch.set(latestGrid(frame));
       for (const y of ignored) scratch.fill(0, y * GRID_SIZE, (y + 1) * GRID_SIZE);
       return `${frame.levels_completed}:${gridHash(scratch)}`;
-    };
-
-    const nodeFor = (key: string, frame: FrameResponse): StateNode => {
-      let node = graph.get(key);
-      if (node !== undefined) return node;
-      const keys = frame.available_actions.filter((id) => id >= 1 && id <= 5 || (id === 7 && params.use_undo)) as Array<1 | 2 | 3 | 4 | 5 | 7>;
-      const clicks = frame.available_actions.includes(6) ? clickTargets(frame.frame[frame.frame.length - 1], rows, params.max_clicks, rng) : [];
-      node = { actions: [...shuffle(keys.map((id) => action(id)), rng), ...clicks], tried: new Map(), losses: new Map(), nextUntried: 0 };
-      graph.set(key, node);
-      return node;
-    };
-
-    const hasUntried = (node: StateNode): boolean => {
-      while (node.nextUntried < node.actions.length && node.tried.has(node.nextUntried)) node.nextUntried++;
-      return node.nextUntried < node.actions.length;
-    };
-
-    /** Shortest known path from `start` to a state with an untried action (breadth-first over tried edges). */
-    const pathToFrontier = (start: string): Array<{ at: string; index: number }> | undefined => {
-      const previous = new Map<string, { at: string; index: number } | null>([[start, null]]);
-      const queue = [start];
-      for (let head = 0; head < queue.length; head++) {
-        const at = queue[head];
-        const node = graph.get(at);
-        if (node === undefined) continue;
-        if (hasUntried(node)) {
-          const steps: Array<{ at: string; index: number }> = [];
-          for (let step = previous.get(at); step; step = previous.get(step.at)) steps.unshift(step);
-          return steps;
-        }
-        for (const [index, target] of node.tried) {
-          if (target === 'dead' || previous.has(target)) continue;
-          previous.set(target, { at, index });
-          queue.push(target);
-        }
-      }
-      return undefined;
-    };
-
-    const take = (from: string, node: StateNode, index: number): AgentAction => {
-      pending = { from, index };
-      return node.actions[index];
     };
 
     return {
       act(frame) {
         const key = stateKey(frame);
-        if (frame.levels_completed !== level) {
-          // A new level (or the first frame): what was learned about the last one no longer applies.
-          level = frame.levels_completed;
-          graph = new Map();
-          root = key;
-          pending = undefined;
-          path = [];
-        }
-        if (pending !== undefined) {
-          const from = graph.get(pending.from)!;
-          if (frame.state === 'GAME_OVER') {
-            // A loss may be the level's step budget rather than the move: only a second loss rules it out.
-            const losses = (from.losses.get(pending.index) ?? 0) + 1;
-            from.losses.set(pending.index, losses);
-            if (losses >= 2) from.tried.set(pending.index, 'dead');
-          } else {
-            from.tried.set(pending.index, key);
-          }
-          pending = undefined;
-        }
-        if (frame.state === 'GAME_OVER') {
-          path = [];
-          return reset('level lost: back to its start');
-        }
-        const node = nodeFor(key, frame);
-
-        if (path.length > 0 && path[0].at === key) {
-          const step = path.shift()!;
-          return take(key, node, step.index);
-        }
-        path = [];
-        if (hasUntried(node)) return take(key, node, node.nextUntried);
-
-        const route = pathToFrontier(key);
-        if (route !== undefined && route.length > 0) {
-          path = route;
-          const step = path.shift()!;
-          return take(key, node, step.index);
-        }
-        if (key !== root && pathToFrontier(root) !== undefined) return reset('walk back from the level start');
-        return stop('explored every reachable state of this level', { level: frame.levels_completed, states: graph.size });
+        if (map === undefined || map.level !== frame.levels_completed) map = new LevelMap(frame.levels_completed, key, settings);
+        const lost = frame.state === 'GAME_OVER';
+        map.learn(key, lost);
+        if (!lost) return map.next(key, frame);
+        map.forgetWalk();
+        return reset('level lost: back to its start');
       },
     };
   },

@@ -2,7 +2,7 @@
  * Random baseline: a uniformly random available action each step; clicks land on a cell that differs
  * from the background most of the time, since clicks on empty space rarely do anything.
  */
-import { defineAgent, z, action, click, reset, colourCounts, dominantColour, wordsOf, GRID_SIZE, type Grid } from 'arcbench';
+import { defineAgent, z, action, click, reset, colourCounts, dominantColour, latestGrid, wordsOf, CLICK_ACTION_ID, GRID_SIZE, type Grid } from 'arcbench';
 
 /**
  * Index of the n-th (0-based) cell not of `colour`. Walking to it picks exactly the cell that a list
@@ -36,11 +36,10 @@ export default defineAgent({
     return {
       act(frame) {
         if (frame.state === 'GAME_OVER') return reset();
-        const choices = frame.available_actions.filter((id) => id >= 1 && id <= 7);
-        if (choices.length === 0) return reset();
-        const id = rng.pick(choices) as 1 | 2 | 3 | 4 | 5 | 6 | 7;
-        if (id !== 6) return action(id);
-        const grid = frame.frame[frame.frame.length - 1];
+        if (frame.available_actions.length === 0) return reset();
+        const id = rng.pick(frame.available_actions);
+        if (id !== CLICK_ACTION_ID) return action(id);
+        const grid = latestGrid(frame);
         if (rng.next() < params.click_bias) {
           const counts = colourCounts(grid);
           const colour = dominantColour(grid, counts);

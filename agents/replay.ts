@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { defineAgent, z, action, click, reset, stop, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
+import { defineAgent, z, action, click, reset, stop, CLICK_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
 
 interface RecordedFrame {
   frame: number[][][];
@@ -35,11 +35,13 @@ function firstDifference(live: FrameResponse, recorded: RecordedFrame) {
   return undefined;
 }
 
-function toDecision(recorded: RecordedFrame): AgentDecision {
+/** The recorded action as a decision; a line the recording cannot have produced stops the replay. */
+function toDecision(recorded: RecordedFrame, line: number): AgentDecision {
   const { id, data, reasoning } = recorded.action_input;
   if (id === 0) return reset(reasoning);
-  if (id === 6) return click(data?.x ?? 0, data?.y ?? 0, reasoning);
-  return action(id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
+  if (id === CLICK_ACTION_ID) return click(data?.x ?? -1, data?.y ?? -1, reasoning);
+  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === 7) return action(id, reasoning);
+  return stop(`line ${line} of the recording holds action id ${String(id)}; ids run 0..7`);
 }
 
 export default defineAgent({
@@ -75,7 +77,7 @@ export default defineAgent({
         upcoming = await nextRecorded();
         step++;
         if (upcoming === undefined) return stop(`replayed ${step - 1} action(s); every grid matched the recording`, { step: step - 1, matched: true });
-        return toDecision(upcoming);
+        return toDecision(upcoming, step + 1);
       },
       finish() {
         void lines.return?.();

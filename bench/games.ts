@@ -9,7 +9,7 @@ import { GRID_SIZE, type GameActionId } from '../src/protocol/index.ts';
 import type { PuzzleGame } from '../src/games/engine/puzzleGame.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
-import { createRng } from '../src/runner/rng.ts';
+import { createRng } from '../src/agent/rng.ts';
 import { timeCalls } from './measure.ts';
 
 const WARMUP_STEPS = 20_000;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseExperiment, type AgentDecision, type FrameResponse } from '../src/index.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
 import { planEpisodes } from '../src/runner/plan.ts';
-import { createRng } from '../src/runner/rng.ts';
+import { createRng } from '../src/agent/rng.ts';
 import { actionName, type ActionName } from '../src/protocol/index.ts';
 import { experimentYaml, timedRun, type BenchRunSettings } from './benchExperiment.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
@@ -58,6 +58,7 @@ async function bareLoop(settings: BenchRunSettings): Promise<{ actions: number; 
         seed: spec.seed,
         episode: spec.index,
         label: spec.agent.label,
+        reportUsage: () => {},
         signal,
         resolvePath: (path) => join(dir, path),
       });

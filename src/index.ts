@@ -6,21 +6,23 @@
 // Agent plugin API. `z` is re-exported so a plugin in any folder can declare its params without its own
 // copy of zod.
 export { z } from 'zod';
-export { defineAgent, isAgentDefinition, action, click, reset, stop, isStop } from './runner/agentApi.ts';
+export { defineAgent, isAgentDefinition } from './agent/defineAgent.ts';
+export type { AgentDefinition, AgentDeclaration } from './agent/defineAgent.ts';
+export { action, click, reset, stop, isStop, AgentContractError } from './agent/actions.ts';
 export type {
   Agent,
   AgentAction,
   AgentContext,
   AgentDecision,
-  AgentDefinition,
   EpisodeEnd,
   EpisodeOutcome,
   ResetAction,
   StepInfo,
   StopDecision,
-} from './runner/agentApi.ts';
-export type { Rng } from './runner/rng.ts';
-export { createRng } from './runner/rng.ts';
+} from './agent/contract.ts';
+export type { ModelCallUsage, UsageTotals } from './agent/usage.ts';
+export type { Rng } from './agent/rng.ts';
+export { createRng } from './agent/rng.ts';
 
 // What agents read: frames, grids, actions, descriptors.
 export {
@@ -35,20 +37,30 @@ export {
   wordsOf,
   firstDifference,
   gridToRows,
-  makeAction,
+  latestGrid,
+  isCoordinate,
   actionName,
   CLICK_ACTION_ID,
   UNDO_ACTION_ID,
 } from './protocol/index.ts';
 export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';
 
+// Errors: every error arcbench throws on purpose has ArcbenchError as its base and a stable `code`.
+export { ArcbenchError, isArcbenchError } from './errors.ts';
+export { ApiError, API_ERROR_CODES } from './protocol/index.ts';
+export type { ApiErrorCode } from './protocol/index.ts';
+export { TransportError } from './client/transport.ts';
+export type { TransportErrorKind } from './client/transport.ts';
+export { AgentLoadError } from './agent/pluginLoader.ts';
+
 // Running experiments from code: load (or parse) an experiment file, run it, read the results.
-export { loadExperiment, parseExperiment, ConfigError } from './runner/configLoader.ts';
-export type { Experiment, ResolvedAgent, LoadOptions } from './runner/configLoader.ts';
-export { experimentSchema, experimentJsonSchema } from './runner/configSchema.ts';
-export type { ExperimentConfig, AgentEntry } from './runner/configSchema.ts';
+export { loadExperiment, parseExperiment, ConfigError } from './runner/config/loader.ts';
+export type { Experiment, ResolvedAgent, LoadOptions } from './runner/config/loader.ts';
+export { experimentSchema, experimentJsonSchema } from './runner/config/schema.ts';
+export type { ExperimentConfig, AgentEntry } from './runner/config/schema.ts';
 export { runExperiment, RUN_FORMAT } from './runner/runExperiment.ts';
 export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/runExperiment.ts';
-export type { EpisodeRecord } from './runner/episode.ts';
-export { parseEpisodeLog } from './runner/episodeLog.ts';
-export { BUILT_IN_AGENTS, loadAgent } from './runner/agentLoader.ts';
+export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
+export { parseEpisodeLog } from './runner/results/episodeLog.ts';
+export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
+export { BUILT_IN_AGENTS, loadAgent } from './agent/pluginLoader.ts';

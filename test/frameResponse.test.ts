@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  GAME_ACTION_IDS,
   decodeFrameResponse,
   encodeFrameResponse,
   frameResponseMetaSchema,
@@ -20,7 +21,7 @@ const frameResponse: fc.Arbitrary<FrameResponse> = fc.record({
   levels_completed: fc.integer({ min: 0, max: 254 }),
   win_levels: fc.integer({ min: 0, max: 254 }),
   action_input: fc.record({ id: fc.integer({ min: 0, max: 7 }), data: fc.dictionary(fc.string(), fc.jsonValue()), reasoning: fc.option(fc.jsonValue(), { nil: undefined }) }, { requiredKeys: ['id', 'data'] }),
-  available_actions: fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 7 }),
+  available_actions: fc.array(fc.constantFrom(...GAME_ACTION_IDS), { maxLength: 7 }),
   full_reset: fc.boolean(),
 });
 

@@ -7,7 +7,7 @@ import { gameInputOf } from '../src/games/engine/moveInput.ts';
 import type { GameInput } from '../src/games/types.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import { gameBySlug, playArea, sameGrid, solveCurrentLevel } from './games-helpers.ts';
-import { createRng } from '../src/runner/rng.ts';
+import { createRng } from '../src/agent/rng.ts';
 
 /** Random actions, ids 1..7 and clicks anywhere on the display, restarting the level when it ends. */
 function randomRun(slug: string, seed: number, steps: number): Grid[] {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/runner/configLoader.ts';
-import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
+import { loadExperiment } from '../src/runner/config/loader.ts';
+import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

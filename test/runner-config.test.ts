@@ -1,15 +1,17 @@
 // Experiment files: strict validation whose errors name the path, ${VAR} expansion, the committed JSON
 // Schema, and a plan whose seeds depend on nothing but the run seed and the episode's names.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadExperiment } from '../src/runner/configLoader.ts';
-import { experimentJsonSchema } from '../src/runner/configSchema.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agent/defineAgent.ts';
+import { ConfigError, loadExperiment } from '../src/runner/config/loader.ts';
+import { experimentJsonSchema } from '../src/runner/config/schema.ts';
 import { planEpisodes, resolvePlan } from '../src/runner/plan.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function writeConfig(name: string, text: string): string {
   const file = join(dir, name);
@@ -58,6 +60,53 @@ describe('experiment validation', () => {
   it('refuses two entries with the same label', async () => {
     const file = writeConfig('labels.yaml', 'name: l\nagents: [{ use: random }, { use: random }]\n');
     expect(await configError(file)).toContain('agents[1].label: "random" is already used by agents[0]');
+  });
+
+  it('says what was expected and what was found for a value of the wrong type, never "is required"', async () => {
+    const file = writeConfig(
+      'types.yaml',
+      'name: t\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\nconcurrency: "8"\nseed: 1.5\nrecordings: maybe\n',
+    );
+    const message = await configError(file);
+    expect(message).toContain('types.yaml: concurrency: expected concurrency as a whole number, found "8"');
+    expect(message).toContain('types.yaml: seed: expected a whole number, found 1.5');
+    expect(message).toContain('types.yaml: recordings: expected true or false, found "maybe"');
+    expect(message).not.toContain('is required');
+    const params = await configError(writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'));
+    expect(params).toContain('agents[0].params.ignore_rows: expected a list, found "abc"');
+    expect(params).toContain('agents[0].params.max_clicks: must be at most 4096, found 99999');
+    expect(params).not.toMatch(/Too big|Invalid input/);
+    expect(await configError(writeConfig('bare.yaml', 'name: b\nagents: [random]\n'))).toBe(
+      'bare.yaml: agents[0]: expected a mapping such as { use: random }, found "random"; write "- use: random"',
+    );
+  });
+
+  it('shows a YAML syntax error once, with its line, column and code frame', async () => {
+    const message = await configError(writeConfig('syntax.yaml', 'name: c\nagents:\n  - use: random\n   bad: [\n'));
+    const [first, ...frame] = message.split('\n');
+    expect(first).toBe('syntax.yaml: line 4, column 1: Sequence item without - indicator');
+    expect(frame.slice(0, 3)).toEqual(['      - use: random', '       bad: [', '    ^']);
+    expect(message).not.toMatch(/:$/m);
+  });
+
+  it('names every unset variable at once, and never suggests writing a key into the file', async () => {
+    const file = writeConfig('vars.yaml', 'name: v\nagents: [{ use: random }]\ntarget: { url: "${SERVICE_URL}", api_key: "${ARC_API_KEY}" }\n');
+    const lines = (await configError(file)).split('\n');
+    expect(lines).toEqual([
+      'vars.yaml: target.url: environment variable SERVICE_URL is not set; export it (export SERVICE_URL=…) or give a default: ${SERVICE_URL:-value}',
+      'vars.yaml: target.api_key: environment variable ARC_API_KEY is not set; export it before the run (export ARC_API_KEY=…); a secret does not belong in the file',
+    ]);
+  });
+
+  it('caps labels, which name files', async () => {
+    const message = await configError(writeConfig('long.yaml', `name: l\nagents: [{ use: random, label: ${'a'.repeat(300)} }]\n`));
+    expect(message).toContain('agents[0].label: a label is at most 64 characters');
+  });
+
+  it('takes an agent defined without params as one that takes none', async () => {
+    const agent = defineAgent({ name: 'plain', create: () => ({ act: () => ({ stop: true }) as const }) });
+    expect(agent.params.safeParse({}).success).toBe(true);
+    expect(agent.params.safeParse({ depth: 3 }).success).toBe(false);
   });
 
   it('reports a game selection that matches nothing', async () => {

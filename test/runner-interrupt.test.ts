@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { RunReport } from '../src/runner/runExperiment.ts';
 
 const root = join(import.meta.dirname, '..');

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/runner/configLoader.ts';
-import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
+import { loadExperiment } from '../src/runner/config/loader.ts';
+import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 
 const PLUGIN = `

@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/runner/configLoader.ts';
-import { parseEpisodeLog } from '../src/runner/episodeLog.ts';
-import type { EpisodeRecord } from '../src/runner/episode.ts';
+import { loadExperiment } from '../src/runner/config/loader.ts';
+import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import type { EpisodeRecord } from '../src/runner/episode/runEpisode.ts';
 import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
 

@@ -188,7 +188,7 @@ describe('HTTP server: logging and lifecycle', () => {
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(4);
     expect(log).toContain('/api/scorecard/open');
-    expect(log).toContain('[Redacted]');
+    expect(log).toContain('[redacted]');
     expect(log).not.toContain(secret);
   });
 

@@ -4,8 +4,8 @@
  */
 import Table from 'cli-table3';
 import { Command, Option } from 'commander';
-import { loadExperiment } from '../runner/configLoader.ts';
-import { EXIT_OK, integerOption, reportFailure } from '../runner/commandSupport.ts';
+import { loadExperiment } from '../runner/config/loader.ts';
+import { EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
 import { resolvePlan } from '../runner/plan.ts';
 import { openTarget, referenceTransport } from '../runner/targets.ts';
 

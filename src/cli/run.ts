@@ -4,8 +4,8 @@
  * writes the results; a second one exits at once.
  */
 import { Command, Option } from 'commander';
-import { loadExperiment } from '../runner/configLoader.ts';
-import { EXIT_FAILED, EXIT_OK, integerOption, reportFailure } from '../runner/commandSupport.ts';
+import { loadExperiment } from '../runner/config/loader.ts';
+import { EXIT_FAILED, EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import { runExperiment } from '../runner/runExperiment.ts';
 

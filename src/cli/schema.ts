@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { experimentJsonSchema } from '../runner/configSchema.ts';
+import { experimentJsonSchema } from '../runner/config/schema.ts';
 
 export function register(program: Command): void {
   program

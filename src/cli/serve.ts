@@ -80,7 +80,7 @@ async function serve(options: ServeOptions): Promise<void> {
     process.exit(2);
   }
 
-  const logger = createServeLogger(options.logLevel);
+  const logger = createServeLogger(options.logLevel, process.stderr);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({

@@ -3,8 +3,8 @@
  * references, every agent (loaded) and its params, and, for local targets, the game selection.
  */
 import { Command } from 'commander';
-import { loadExperiment } from '../runner/configLoader.ts';
-import { EXIT_OK, reportFailure } from '../runner/commandSupport.ts';
+import { loadExperiment } from '../runner/config/loader.ts';
+import { EXIT_OK, reportFailure } from './commandSupport.ts';
 import { resolvePlan } from '../runner/plan.ts';
 import { referenceTransport } from '../runner/targets.ts';
 import { basename } from 'node:path';

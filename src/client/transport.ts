@@ -15,6 +15,7 @@ import type {
   OpenScorecardRequest,
   ScorecardAnswer,
 } from '../protocol/index.ts';
+import { ArcbenchError } from '../errors.ts';
 
 export interface TransportStats {
   /** Requests sent, retries included. */
@@ -52,11 +53,10 @@ export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol';
  * A failure below the API: see the kinds above; `protocol` is an answer that does not parse, or that
  * belongs to another request (then the action it answered may or may not have been applied).
  */
-export class TransportError extends Error {
+export class TransportError extends ArcbenchError {
   readonly kind: TransportErrorKind;
   constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'TransportError';
+    super(`TRANSPORT_${kind.toUpperCase()}`, message, options);
     this.kind = kind;
   }
 }

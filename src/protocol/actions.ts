@@ -6,6 +6,8 @@ export type ActionName = (typeof ACTION_NAMES)[number];
 export type GameActionId = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 export const GAME_ACTION_IDS: readonly GameActionId[] = [1, 2, 3, 4, 5, 6, 7];
 
+import { COORDINATE_MAX } from './limits.ts';
+
 /** The coordinate action: the only one that carries x, y. */
 export const CLICK_ACTION_ID = 6;
 export const UNDO_ACTION_ID = 7;
@@ -17,6 +19,16 @@ export const UNDO_ACTION_ID = 7;
 export type GameAction =
   | { readonly id: 1 | 2 | 3 | 4 | 5 | 7; readonly reasoning?: unknown }
   | { readonly id: 6; readonly x: number; readonly y: number; readonly reasoning?: unknown };
+
+/** A display coordinate of ACTION6: an integer 0..63, origin top-left. The one check of it. */
+export function isCoordinate(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= COORDINATE_MAX;
+}
+
+/** The grid an agent looks at: the last of the answer's grids (the earlier ones are an animation). */
+export function latestGrid<G>(frame: { readonly frame: readonly G[] }): G {
+  return frame.frame[frame.frame.length - 1] as G;
+}
 
 export function actionName(id: number): ActionName {
   const name = ACTION_NAMES[id];

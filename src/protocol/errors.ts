@@ -1,4 +1,6 @@
 /** SPEC §6: error codes and the error every layer throws for them. */
+import { ArcbenchError } from '../errors.ts';
+
 export const API_ERROR_CODES = [
   'VALIDATION_ERROR',
   'SERVER_ERROR',
@@ -19,17 +21,16 @@ export interface ApiErrorBody {
  * throws it, the HTTP server turns it into `{error, message}`, and HttpTransport turns such a body back
  * into it, so callers handle one error type whatever the transport.
  */
-export class ApiError extends Error {
+export class ApiError extends ArcbenchError {
   readonly status: number;
-  readonly code: ApiErrorCode | string;
+  /** The service's own code (SPEC §6), which is as stable as the API. */
+  declare readonly code: ApiErrorCode | string;
   /** Seconds to wait before retrying, from `Retry-After`, when the answer carried one. */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(status: number, code: ApiErrorCode | string, message: string, retryAfterSeconds?: number) {
-    super(message);
-    this.name = 'ApiError';
+    super(code, message);
     this.status = status;
-    this.code = code;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 

@@ -3,10 +3,13 @@
  * writes bytes directly (grids through writeGrid); the decoder scans the top-level object so the `frame`
  * value takes the grid fast path while the small fields go through JSON.parse and zod.
  */
+import { ArcbenchError } from '../errors.ts';
 import { Buffer } from 'node:buffer';
+import type { GameActionId } from './actions.ts';
 import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
-import { frameResponseMetaSchema, formatIssues, GAME_STATES } from './schemas.ts';
+import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
+import { formatIssues } from './zodIssues.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
 import { framesFromRows, GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 
@@ -37,7 +40,8 @@ export interface FrameResponse {
   levels_completed: number;
   win_levels: number;
   action_input: ActionInput;
-  available_actions: number[];
+  /** The game's actions (not enforced by the service: any id is accepted and counted). */
+  available_actions: GameActionId[];
   full_reset: boolean;
 }
 
@@ -56,10 +60,9 @@ export function encodeFrameResponse(response: FrameResponse): Buffer {
   return out.subarray(0, pos);
 }
 
-export class FrameResponseDecodeError extends Error {
+export class FrameResponseDecodeError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'FrameResponseDecodeError';
+    super('FRAME_RESPONSE_DECODE', message);
   }
 }
 
@@ -120,7 +123,8 @@ function isWellFormedMeta(value: Record<string, unknown>): value is FrameRespons
 
 function isActionList(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (!isCount(value[i], 7)) return false;
+  // Ids 1..7 (SPEC §3): RESET is always possible and never listed.
+  for (let i = 0; i < value.length; i++) if (value[i] === 0 || !isCount(value[i], 7)) return false;
   return true;
 }
 

@@ -7,6 +7,7 @@
  * slow path (JSON.parse + gridFromRows) that accepts any valid JSON spelling and produces the precise
  * error message when the input is not a grid.
  */
+import { ArcbenchError } from '../errors.ts';
 import { Buffer } from 'node:buffer';
 import { COLOUR_COUNT, GRID_CELLS, GRID_SIZE, type Grid } from './grid.ts';
 
@@ -19,10 +20,9 @@ const CLOSE = 93; // ]
 const ZERO = 48;
 const SPACE = 32; // every JSON whitespace byte is at most this
 
-export class GridCodecError extends Error {
+export class GridCodecError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'GridCodecError';
+    super('GRID_CODEC', message);
   }
 }
 

@@ -6,3 +6,4 @@ export * from './schemas.ts';
 export * from './gridCodec.ts';
 export * from './frameResponse.ts';
 export * from './ids.ts';
+export * from './zodIssues.ts';

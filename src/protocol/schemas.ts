@@ -8,6 +8,7 @@ import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { COORDINATE_MAX, MAX_JSON_FIELD_BYTES, MAX_LEVEL_COUNTER } from './limits.ts';
 import { validationError } from './errors.ts';
+import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
@@ -88,20 +89,9 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError(`the request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`);
   }
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, ISSUE_OPTIONS);
   if (result.success) return result.data;
   throw validationError(formatIssues(result.error.issues));
-}
-
-/** `field.path: what is wrong` for each issue, joined; the path names what to fix. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.length === 0 ? '(body)' : issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-      return `${path}: ${message}`;
-    })
-    .join('; ');
 }
 
 // ---------------------------------------------------------------- responses
@@ -222,6 +212,6 @@ export const frameResponseMetaSchema = z.looseObject({
   levels_completed: count.max(MAX_LEVEL_COUNTER),
   win_levels: count.max(MAX_LEVEL_COUNTER),
   action_input: z.looseObject({ id: z.number().int().min(0).max(7), data: z.record(z.string(), z.unknown()).optional(), reasoning: z.unknown().optional() }),
-  available_actions: z.array(z.number().int().min(0).max(7)),
+  available_actions: z.array(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7)])),
   full_reset: z.boolean().optional(),
 });

@@ -6,7 +6,7 @@
  */
 import {
   clickActionRequestSchema,
-  COORDINATE_MAX,
+  isCoordinate,
   parseRequest,
   resetRequestSchema,
   simpleActionRequestSchema,
@@ -15,7 +15,6 @@ import {
 export type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
 
 const isId = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
-const isCoordinate = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= COORDINATE_MAX;
 
 function plainObject(body: unknown): Record<string, unknown> | undefined {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;

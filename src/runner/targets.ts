@@ -6,7 +6,7 @@
 import { InProcessTransport } from '../client/inProcessTransport.ts';
 import type { Transport } from '../client/transport.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
-import type { ExperimentConfig } from './configSchema.ts';
+import type { ExperimentConfig } from './config/schema.ts';
 
 export interface OpenTarget {
   readonly transport: Transport;

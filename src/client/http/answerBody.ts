@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { z } from 'zod';
-import { ApiError, decodeFrameResponse, formatIssues } from '../../protocol/index.ts';
+import { ApiError, decodeFrameResponse, formatIssues, ISSUE_OPTIONS } from '../../protocol/index.ts';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { TransportError } from '../transport.ts';
 import { parseRetryAfter } from './retryPolicy.ts';
@@ -47,7 +47,7 @@ export function parseJsonAnswer<S extends z.ZodType>(answer: RawAnswer, schema: 
   if (parsed === undefined) {
     throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer is not JSON: ${bodySnippet(answer.bytes)}`);
   }
-  const result = schema.safeParse(parsed);
+  const result = schema.safeParse(parsed, ISSUE_OPTIONS);
   if (!result.success) {
     throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer has an unexpected shape (${formatIssues(result.error.issues)}): ${bodySnippet(answer.bytes)}`);
   }

@@ -3,6 +3,7 @@
  * r RESET, q quit, SGR mouse presses (mode 1006) as clicks, and `c` followed by "x y" and Enter for
  * a typed click where the terminal reports no mouse. Input may arrive in any chunking.
  */
+import { isCoordinate } from '../../protocol/index.ts';
 import type { GameActionId } from '../../protocol/index.ts';
 import { gridCellOfTerminal } from './ansiGrid.ts';
 
@@ -104,7 +105,7 @@ export class TerminalKeyReader {
 function parseCoordinates(text: string): TerminalCommand {
   const parts = text.trim().split(/[\s,]+/);
   const [x, y] = parts.map(Number);
-  if (parts.length !== 2 || !Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x > 63 || y < 0 || y > 63) {
+  if (parts.length !== 2 || !isCoordinate(x) || !isCoordinate(y)) {
     return { kind: 'bad-coordinates', text };
   }
   return { kind: 'click', x, y };

@@ -9,14 +9,14 @@
  * Errors name the source and line (and the entry, inline), and say what the line should look like; they
  * never quote the line or the key, since an error goes to a terminal or a CI log.
  */
+import { ArcbenchError } from '../../errors.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { UserIdentity } from '../referenceService.ts';
 
-export class KeysError extends Error {
+export class KeysError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'KeysError';
+    super('KEYS_FILE', message);
   }
 }
 

@@ -1,19 +1,11 @@
 /** Where a run came from: code version (git sha, dirty), package and Node versions, the seed. */
+import type { Provenance } from './runReport.ts';
+export type { Provenance } from './runReport.ts';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-export interface Provenance {
-  git: { sha: string | null; dirty: boolean | null };
-  arcbench_version: string;
-  node_version: string;
-  platform: string;
-  seed: number;
-  target: string;
-  argv: string[];
-}
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function git(args: string[]): string | null {
   try {

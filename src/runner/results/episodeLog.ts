@@ -5,7 +5,7 @@
  * episode was an eighth of a fast in-process run, and guards only against the machine going down.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import type { EpisodeRecord } from './episode.ts';
+import type { EpisodeRecord } from '../episode/runEpisode.ts';
 
 const SYNC_INTERVAL_MS = 1000;
 

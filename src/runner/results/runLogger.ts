@@ -3,9 +3,9 @@
  * and to stderr as well when stderr is not a terminal (CI), where the live progress line is absent.
  * Keys are redacted wherever they appear.
  */
+import { LOG_REDACT_PATHS, REDACTED } from '../../redaction.ts';
 import pino, { type Logger } from 'pino';
 
-export const REDACTED_PATHS = ['apiKey', 'api_key', '*.apiKey', '*.api_key', '*.*.api_key', 'headers["x-api-key"]', '*.headers["x-api-key"]'];
 
 export function createRunLogger(logFile: string | undefined, options: { console: boolean; level?: string }): Logger {
   const streams: pino.StreamEntry[] = [];
@@ -13,7 +13,7 @@ export function createRunLogger(logFile: string | undefined, options: { console:
   if (options.console) streams.push({ level: 'info', stream: pino.destination({ dest: 2, sync: true }) });
   if (streams.length === 0) return pino({ enabled: false });
   return pino(
-    { level: options.level ?? 'debug', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined },
+    { level: options.level ?? 'debug', redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, base: undefined },
     pino.multistream(streams),
   );
 }

@@ -3,7 +3,7 @@
  * agent. The same rows go to the terminal (cli-table3) and to table.md.
  */
 import Table from 'cli-table3';
-import type { EpisodeRecord } from './episode.ts';
+import type { EpisodeRecord } from '../episode/runEpisode.ts';
 import { scoreEpisodes } from './localScoring.ts';
 
 export interface TableRow {

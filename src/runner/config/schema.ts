@@ -3,11 +3,19 @@
  * types the runner uses, and for the JSON Schema editors complete against (`arcbench schema`).
  */
 import { z } from 'zod';
+import { describeFound } from '../../protocol/zodIssues.ts';
 
-const positiveInt = (what: string) => z.int({ error: `expected ${what} as a whole number` }).positive({ error: `${what} must be at least 1` });
+/** Labels are capped: they name files (recordings) and scorecard tags. */
+export const MAX_LABEL_LENGTH = 64;
+
+const positiveInt = (what: string) =>
+  z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : `expected ${what} as a whole number, found ${describeFound(issue.input)}`) })
+    .positive({ error: (issue) => `${what} must be at least 1, found ${describeFound(issue.input)}` });
 
 export const agentEntrySchema = z
-  .strictObject({
+  .strictObject(
+    {
     use: z
       .string({ error: 'expected a built-in agent name (random, explorer, replay) or a path to a .ts or .js plugin' })
       .min(1)
@@ -15,10 +23,18 @@ export const agentEntrySchema = z
     label: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
+      .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
       .optional()
       .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
     params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
-  })
+    },
+    {
+      error: (issue) =>
+        typeof issue.input === 'string'
+          ? `expected a mapping such as { use: ${issue.input} }, found ${describeFound(issue.input)}; write "- use: ${issue.input}"`
+          : undefined,
+    },
+  )
   .describe('One agent to evaluate.');
 
 export const serverTargetSchema = z.strictObject({

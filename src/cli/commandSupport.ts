@@ -1,7 +1,7 @@
 /** What the run, validate and plan commands share: argument parsers and how a failure becomes an exit code. */
 import { InvalidArgumentError } from 'commander';
-import { AgentLoadError } from './agentLoader.ts';
-import { ConfigError } from './configLoader.ts';
+import { AgentLoadError } from '../agent/pluginLoader.ts';
+import { ConfigError } from '../runner/config/loader.ts';
 
 export const EXIT_OK = 0;
 /** Some episode or a scorecard close failed. */

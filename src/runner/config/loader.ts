@@ -2,20 +2,21 @@
  * Reads an experiment file: YAML → `${VAR}` expansion → strict schema → each agent loaded and its
  * params checked by the agent's own schema. Every problem is reported as `file: path: sentence`.
  */
+import { ArcbenchError } from '../../errors.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
-import type { AgentDefinition } from './agentApi.ts';
-import { AgentLoadError, loadAgent } from './agentLoader.ts';
-import { issueLines } from './configIssues.ts';
-import { type ExperimentConfig, experimentSchema } from './configSchema.ts';
+import { parseDocument, type YAMLError } from 'yaml';
+import type { AgentDefinition } from '../../agent/defineAgent.ts';
+import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
+import { type ExperimentConfig, experimentSchema } from './schema.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
 
 /** A problem with the experiment file or the command line; the CLI exits 2 on it. */
-export class ConfigError extends Error {
+export class ConfigError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
+    super('CONFIG_INVALID', message);
   }
 }
 
@@ -63,23 +64,21 @@ export async function parseExperiment(
   };
 
   const document = parseDocument(text, { prettyErrors: true });
-  if (document.errors.length > 0) {
-    fail(document.errors.map((e) => `line ${e.linePos?.[0].line ?? '?'}: ${e.message.split('\n')[0]}`));
-  }
+  if (document.errors.length > 0) fail(document.errors.map(yamlErrorLines));
   let raw: unknown = document.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(['(top level): expected a mapping with name, agents and the other fields']);
 
   try {
     raw = expandEnvironment(raw, options.env ?? process.env);
   } catch (error) {
-    if (error instanceof MissingVariableError) fail([error.message]);
+    if (error instanceof MissingVariableError) fail([...error.lines]);
     throw error;
   }
   const withOverrides = { ...(raw as Record<string, unknown>) };
   if (options.overrides?.seed !== undefined) withOverrides.seed = options.overrides.seed;
   if (options.overrides?.concurrency !== undefined) withOverrides.concurrency = options.overrides.concurrency;
 
-  const parsed = experimentSchema.safeParse(withOverrides);
+  const parsed = experimentSchema.safeParse(withOverrides, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
 
@@ -95,7 +94,7 @@ export async function parseExperiment(
       problems.push(`agents[${i}].use: ${error.message}`);
       continue;
     }
-    const params = definition.params.safeParse(entry.params ?? {});
+    const params = definition.params.safeParse(entry.params ?? {}, ISSUE_OPTIONS);
     if (!params.success) {
       problems.push(...issueLines(params.error.issues, ['agents', i, 'params']));
       continue;
@@ -113,10 +112,20 @@ export async function parseExperiment(
   return { file: options.file, baseDir: options.baseDir, config, agents };
 }
 
-/** The config as run.json keeps it: everything resolved, the API key removed. */
+/**
+ * A YAML syntax error as `line L, column C: what` and the code frame under it. The yaml library ends
+ * its first line with the position again and a colon; the frame follows on lines of its own.
+ */
+function yamlErrorLines(error: YAMLError): string {
+  const [first = '', ...frame] = error.message.split('\n');
+  const what = first.replace(/ at line \d+, column \d+:$/, '');
+  const at = error.linePos?.[0];
+  const where = at === undefined ? '' : `line ${at.line}, column ${at.col}: `;
+  const shown = frame.filter((line) => line.trim() !== '').map((line) => `    ${line}`);
+  return [`${where}${what}`, ...shown].join('\n');
+}
+
+/** The config as run.json keeps it: everything resolved, every key-named field (the API key, agents' keys) redacted. */
 export function configWithoutSecrets(config: ExperimentConfig): ExperimentConfig {
-  if (typeof config.target === 'object' && 'api_key' in config.target) {
-    return { ...config, target: { ...config.target, api_key: '[redacted]' } };
-  }
-  return config;
+  return redactSecretFields(config) as ExperimentConfig;
 }

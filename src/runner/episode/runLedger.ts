@@ -3,8 +3,8 @@
  * action and the episode can be scored locally with the service's own scoring code. One episode is
  * one session; a full reset inside it starts a new run.
  */
-import type { FrameResponse, RunEntry } from '../protocol/index.ts';
-import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../reference/scoring.ts';
+import type { FrameResponse, RunEntry } from '../../protocol/index.ts';
+import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../../reference/scoring.ts';
 
 interface RunProgress {
   readonly guid: string;

@@ -2,10 +2,10 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentAnswer, RunEntry, ScorecardAnswer } from '../protocol/index.ts';
-import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../reference/scoring.ts';
-import type { EpisodeRecord } from './episode.ts';
-import { runEntryOf } from './runLedger.ts';
+import type { EnvironmentAnswer, RunEntry, ScorecardAnswer } from '../../protocol/index.ts';
+import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../reference/scoring.ts';
+import type { EpisodeRecord } from '../episode/runEpisode.ts';
+import { runEntryOf } from '../episode/runLedger.ts';
 
 /** The scored card of one agent's episodes: environments sorted by game id, runs in the order they began. */
 export function scoreEpisodes(episodes: readonly EpisodeRecord[]): ScoredCard {

@@ -9,8 +9,8 @@
 import { Buffer } from 'node:buffer';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionInput, FrameResponse } from '../protocol/index.ts';
-import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../protocol/index.ts';
+import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
+import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../../protocol/index.ts';
 
 /** `<game>.<agent>.<n>.<guid>.recording.jsonl`, the name existing tools look for. */
 export function recordingFileName(gameId: string, agentLabel: string, episode: number, guid: string): string {

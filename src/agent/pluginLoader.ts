@@ -3,11 +3,12 @@
  * .js, .mjs). Every agent, built-ins included, goes through the same path a user's plugin does.
  */
 import { existsSync } from 'node:fs';
+import { ArcbenchError } from '../errors.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
-import { type AgentDefinition, isAgentDefinition } from './agentApi.ts';
+import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
 
@@ -19,10 +20,9 @@ export function looksLikePath(use: string): boolean {
   return use.includes('/') || use.includes('\\') || /\.(m?ts|m?js|cjs|cts)$/.test(use);
 }
 
-export class AgentLoadError extends Error {
+export class AgentLoadError extends ArcbenchError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'AgentLoadError';
+    super('AGENT_LOAD_FAILED', message, options);
   }
 }
 

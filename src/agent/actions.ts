@@ -1,0 +1,53 @@
+/**
+ * The one way to build what an agent returns. Every value is frozen, so what the runner sends is
+ * exactly what it records; `checkedAction` is the runner's check of a value that came from a plugin.
+ */
+import { ArcbenchError } from '../errors.ts';
+import { CLICK_ACTION_ID, isCoordinate, makeAction, type GameAction, type GameActionId } from '../protocol/index.ts';
+import type { AgentAction, AgentDecision, ResetAction, StopDecision } from './contract.ts';
+
+/** An agent broke the API contract; the message says what to return instead. */
+export class AgentContractError extends ArcbenchError {
+  constructor(message: string) {
+    super('AGENT_CONTRACT', message);
+  }
+}
+
+/** Any game action by id: ACTION1..5 and ACTION7 as they are, ACTION6 with its cell (use `click`). */
+export function action(id: Exclude<GameActionId, typeof CLICK_ACTION_ID>, reasoning?: unknown): GameAction {
+  return makeAction(id, reasoning);
+}
+
+/** ACTION6 at display cell (x, y), origin top-left, 0..63. */
+export function click(x: number, y: number, reasoning?: unknown): GameAction {
+  return makeAction(CLICK_ACTION_ID, x, y, reasoning);
+}
+
+/** RESET of the current session. */
+export function reset(reasoning?: unknown): ResetAction {
+  return Object.freeze(reasoning === undefined ? { id: 0 as const } : { id: 0 as const, reasoning });
+}
+
+/** Ends the episode by the agent's own choice. */
+export function stop(reason?: string, details?: unknown): StopDecision {
+  return Object.freeze({ stop: true as const, ...(reason === undefined ? {} : { reason }), ...(details === undefined ? {} : { details }) });
+}
+
+export function isStop(decision: AgentDecision): decision is StopDecision {
+  return (decision as StopDecision).stop === true;
+}
+
+/** A plugin's decision checked and rebuilt through the constructors above. */
+export function checkedAction(decision: AgentDecision, label: string): AgentAction {
+  const { id, reasoning } = decision as { id?: unknown; reasoning?: unknown };
+  if (id === 0) return reset(reasoning);
+  if (id === CLICK_ACTION_ID) {
+    const { x, y } = decision as { x?: unknown; y?: unknown };
+    if (!isCoordinate(x) || !isCoordinate(y)) {
+      throw new AgentContractError(`agent "${label}" returned ACTION6 with x=${String(x)}, y=${String(y)}; both must be integers 0..63 (use click(x, y))`);
+    }
+    return click(x, y, reasoning);
+  }
+  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === 7) return action(id, reasoning);
+  throw new AgentContractError(`agent "${label}" returned ${JSON.stringify(decision)}; return action(1..5|7), click(x, y), reset() or stop()`);
+}

@@ -1,0 +1,80 @@
+/**
+ * What an agent is, as its author sees it: the context it is created with, the decisions it returns,
+ * and the counters it is shown. The runner is written against these types and nothing else of a plugin.
+ */
+import type { FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
+import type { Rng } from './rng.ts';
+import type { ModelCallUsage } from './usage.ts';
+
+/** RESET of the agent's own session: a level reset, or a full reset right after a level began (SPEC §4). */
+export interface ResetAction {
+  readonly id: 0;
+  readonly reasoning?: unknown;
+}
+
+/** Anything the agent can send: a game action (1..7, ACTION6 with x, y) or a RESET. */
+export type AgentAction = GameAction | ResetAction;
+
+/** The agent ends its episode; `reason` and `details` land in episodes.jsonl. */
+export interface StopDecision {
+  readonly stop: true;
+  readonly reason?: string;
+  readonly details?: unknown;
+}
+
+export type AgentDecision = AgentAction | StopDecision;
+
+/** Counters of the episode so far, as the service counts them. */
+export interface StepInfo {
+  /** Decisions asked so far in this episode (0 for the first). */
+  readonly step: number;
+  /** Counted actions of the episode: game actions plus level resets. */
+  readonly actions: number;
+  /** Counted actions on the current level of the current run. */
+  readonly levelActions: number;
+}
+
+/**
+ * How an episode ended. `win`: the game was won; `agent_stop`: the agent stopped; `budget` and
+ * `level_budget`: an action budget cut it; `time`: a wall-clock budget (or an agent that missed it);
+ * `cost`: a dollar budget; `cancelled`: the run was interrupted; `error`: something failed.
+ */
+export type EpisodeOutcome = 'win' | 'agent_stop' | 'budget' | 'level_budget' | 'time' | 'cost' | 'cancelled' | 'error';
+
+/** Why an episode ended, as the agent's `finish` hook sees it. */
+export interface EpisodeEnd {
+  readonly outcome: EpisodeOutcome;
+  readonly actions: number;
+  readonly levelsCompleted: number;
+}
+
+/** What an agent gets when its episode starts. */
+export interface AgentContext<P> {
+  /** The params of the experiment's agent entry, parsed by the agent's schema (defaults applied). */
+  readonly params: P;
+  /** The game's descriptor, with `baseline_actions` (one per level) and input `tags`. */
+  readonly game: GameDescriptor;
+  /** Seeded from (run seed, agent label, game id, episode index): same seed, same choices. */
+  readonly rng: Rng;
+  readonly seed: number;
+  /** 0-based episode index for this agent and game. */
+  readonly episode: number;
+  /** The agent's label in the experiment. */
+  readonly label: string;
+  /** Aborted when the run is interrupted or the episode's time is up; long-thinking agents give up on it. */
+  readonly signal: AbortSignal;
+  /** Resolves a path relative to the experiment file's folder (for params that name files). */
+  resolvePath(path: string): string;
+  /**
+   * Reports one model call's tokens (and cost, if the agent knows it). The runner adds it to the step
+   * being decided, so usage is kept even when a budget, an error or a stop ends the episode.
+   */
+  reportUsage(call: ModelCallUsage): void;
+}
+
+/** One episode's agent: asked for a decision after every frame response. */
+export interface Agent {
+  act(frame: FrameResponse, step: StepInfo): AgentDecision | Promise<AgentDecision>;
+  /** Called once when the episode ends, whatever the reason: release files, sockets, models. */
+  finish?(end: EpisodeEnd): void | Promise<void>;
+}

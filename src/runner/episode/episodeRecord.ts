@@ -1,0 +1,60 @@
+/**
+ * One line of episodes.jsonl: everything known about a finished episode, enough to score it again with
+ * the service's scoring code and to find its recording.
+ */
+import type { EpisodeOutcome } from '../../agent/contract.ts';
+import { emptyUsage, type UsageTotals } from '../../agent/usage.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
+import type { RecordedRun } from './runLedger.ts';
+
+export interface EpisodeRecord {
+  agent: string;
+  game_id: string;
+  episode: number;
+  seed: number;
+  card_id: string;
+  guid: string | null;
+  outcome: EpisodeOutcome;
+  stop_reason?: string;
+  stop_details?: unknown;
+  error?: { kind: string; message: string; status?: number; code?: string; stack?: string };
+  actions: number;
+  resets: number;
+  levels_completed: number;
+  win_levels: number;
+  final_state: string | null;
+  runs: RecordedRun[];
+  baselines: number[];
+  game_tags: string[];
+  /** Model usage the agent reported (all zero for agents that call no model). */
+  usage: UsageTotals;
+  recording: string | null;
+  started_at: string;
+  wall_seconds: number;
+}
+
+/** The record of an episode about to start: an error until something better is known. */
+export function startedRecord(agent: string, game: GameDescriptor, episode: number, seed: number, cardId: string, started: number): EpisodeRecord {
+  const baselines = game.baseline_actions ?? [];
+  return {
+    agent,
+    game_id: game.game_id,
+    episode,
+    seed,
+    card_id: cardId,
+    guid: null,
+    outcome: 'error',
+    actions: 0,
+    resets: 0,
+    levels_completed: 0,
+    win_levels: baselines.length,
+    final_state: null,
+    runs: [],
+    baselines: [...baselines],
+    game_tags: [...(game.tags ?? [])],
+    usage: emptyUsage(),
+    recording: null,
+    started_at: new Date(started).toISOString(),
+    wall_seconds: 0,
+  };
+}

@@ -1,0 +1,79 @@
+/** Assembles run.json from what a run produced: its episodes, its cards as closed, and the transport's counts. */
+import type { EpisodeOutcome } from '../../agent/contract.ts';
+import type { Experiment } from '../config/loader.ts';
+import { configWithoutSecrets } from '../config/loader.ts';
+import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { Plan } from '../plan.ts';
+import type { ScheduleOutcome } from '../scheduler.ts';
+import { scoreDifferences, scoreEpisodes } from './localScoring.ts';
+import { type AgentResult, type Provenance, RUN_FORMAT, type RunReport, type RunStatus } from './runReport.ts';
+
+export interface FinishedRun {
+  readonly experiment: Experiment;
+  readonly plan: Plan;
+  readonly outcome: ScheduleOutcome;
+  readonly episodes: readonly EpisodeRecord[];
+  readonly provenance: Provenance;
+  readonly startedAt: Date;
+  readonly finishedAt: Date;
+  readonly interrupted: boolean;
+}
+
+function agentResults(run: FinishedRun): AgentResult[] {
+  const { experiment, outcome, episodes } = run;
+  return experiment.agents.map((agent) => {
+    const local = scoreEpisodes(episodes.filter((e) => e.agent === agent.label));
+    const close = outcome.closed.get(agent.label) ?? { scorecard: null, error: 'never opened' };
+    return {
+      label: agent.label,
+      use: agent.use,
+      agent: agent.definition.name,
+      params: agent.params,
+      card_id: outcome.cards.get(agent.label) ?? '',
+      scorecard: close.scorecard,
+      close_error: close.error,
+      local_score: local,
+      score_differences: close.scorecard ? scoreDifferences(local, close.scorecard) : null,
+    };
+  });
+}
+
+function runStatus(interrupted: boolean, errors: number, closeErrors: number): RunStatus {
+  if (interrupted) return 'interrupted';
+  return errors > 0 || closeErrors > 0 ? 'failed' : 'completed';
+}
+
+export function buildRunReport(run: FinishedRun): RunReport {
+  const { experiment, plan, outcome, episodes } = run;
+  const agents = agentResults(run);
+  const errors = episodes.filter((e) => e.outcome === 'error').length;
+  const closeErrors = agents.filter((a) => a.close_error !== null).length;
+  const outcomes: Partial<Record<EpisodeOutcome, number>> = {};
+  for (const e of episodes) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
+  const retries = outcome.stats.retries;
+  return {
+    format: RUN_FORMAT,
+    name: experiment.config.name,
+    status: runStatus(run.interrupted, errors, closeErrors),
+    started_at: run.startedAt.toISOString(),
+    finished_at: run.finishedAt.toISOString(),
+    config_file: experiment.file,
+    config: configWithoutSecrets(experiment.config),
+    provenance: run.provenance,
+    games: plan.games.map((g) => g.game_id),
+    agents,
+    totals: {
+      planned_episodes: plan.episodes.length,
+      episodes: episodes.length,
+      skipped_episodes: plan.episodes.length - episodes.length,
+      errors,
+      close_errors: closeErrors,
+      actions: episodes.reduce((sum, e) => sum + e.actions, 0),
+      requests: outcome.stats.requests,
+      retries: Object.values(retries).reduce((a, b) => a + b, 0),
+      retries_by_cause: retries,
+      wall_seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000,
+      outcomes,
+    },
+  };
+}

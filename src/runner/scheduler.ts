@@ -1,0 +1,81 @@
+/**
+ * Plays a plan: opens one scorecard per agent, runs the episodes on a p-queue at the experiment's
+ * concurrency, and closes every card and the target afterwards, also when interrupted or failing.
+ */
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { TransportStats } from '../client/transport.ts';
+import type { Experiment } from './config/loader.ts';
+import { runEpisode } from './episode/runEpisode.ts';
+import type { Plan } from './plan.ts';
+import type { RunRecorder } from './results/runRecorder.ts';
+import type { RunStop } from './runStop.ts';
+import { type ClosedCard, closeCards, openCards } from './scorecards.ts';
+import type { OpenTarget } from './targets.ts';
+
+export interface ScheduledRun {
+  readonly experiment: Experiment;
+  readonly plan: Plan;
+  readonly target: OpenTarget;
+  readonly runDir: string;
+  readonly recorder: RunRecorder;
+  readonly stop: RunStop;
+  readonly logger: Logger;
+}
+
+export interface ScheduleOutcome {
+  /** Card id per agent label, for every card that was opened. */
+  readonly cards: ReadonlyMap<string, string>;
+  readonly closed: ReadonlyMap<string, ClosedCard>;
+  readonly stats: TransportStats;
+}
+
+export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
+  const { experiment, target, logger } = run;
+  const cards = new Map<string, string>();
+  let outcome: ScheduleOutcome;
+  try {
+    await openCards(target.transport, experiment.agents.map((a) => a.label), experiment.config.scorecard, cards, logger);
+    await playEpisodes(run, cards);
+  } finally {
+    run.stop.dispose();
+    run.recorder.close();
+    // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
+    outcome = await closeEverything(run, cards);
+  }
+  return outcome;
+}
+
+async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<void> {
+  const { experiment, plan, target, stop, recorder } = run;
+  const { config } = experiment;
+  const queue = new PQueue({ concurrency: config.concurrency });
+  let runSequence = 0;
+  stop.signal.addEventListener('abort', () => queue.clear(), { once: true });
+  for (const spec of plan.episodes) {
+    void queue.add(async () => {
+      if (stop.signal.aborted) return;
+      const record = await runEpisode(spec, {
+        transport: target.transport,
+        cardId: cards.get(spec.agent.label)!,
+        budgets: config.budgets,
+        recordingsDir: config.recordings ? join(run.runDir, 'recordings') : undefined,
+        signal: stop.signal,
+        abortOutcome: () => stop.reason,
+        baseDir: experiment.baseDir,
+        nextRunSequence: () => runSequence++,
+        onAction: () => recorder.countAction(),
+      });
+      recorder.add(record);
+    });
+  }
+  await queue.onIdle();
+}
+
+async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<ScheduleOutcome> {
+  const closed = await closeCards(run.target.transport, cards, run.logger);
+  const stats = run.target.transport.stats();
+  await run.target.close().catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
+  return { cards, closed, stats };
+}

@@ -1,0 +1,47 @@
+/** One scorecard per agent: opened before the first episode, and always closed, whatever happened. */
+import type { Logger } from 'pino';
+import type { Transport } from '../client/transport.ts';
+import type { ScorecardAnswer } from '../protocol/index.ts';
+import type { ExperimentConfig } from './config/schema.ts';
+
+export interface ClosedCard {
+  /** The scorecard as the service returned it on close; null when closing failed. */
+  readonly scorecard: ScorecardAnswer | null;
+  readonly error: string | null;
+}
+
+/** Opens a card per label; the cards opened so far are in `cards` even when a later open fails. */
+export async function openCards(
+  transport: Transport,
+  labels: readonly string[],
+  settings: ExperimentConfig['scorecard'],
+  cards: Map<string, string>,
+  logger: Logger,
+): Promise<void> {
+  for (const label of labels) {
+    const tags = [...new Set([...settings.tags, 'agent', label])];
+    const cardId = await transport.openScorecard({
+      tags,
+      ...(settings.source_url === undefined ? {} : { source_url: settings.source_url }),
+      ...(settings.opaque === undefined ? {} : { opaque: settings.opaque }),
+    });
+    cards.set(label, cardId);
+    logger.info({ agent: label, card_id: cardId, tags }, 'scorecard opened');
+  }
+}
+
+/** Closes every card; a close that fails is recorded, never thrown, so the others still close. */
+export async function closeCards(transport: Transport, cards: ReadonlyMap<string, string>, logger: Logger): Promise<Map<string, ClosedCard>> {
+  const closed = new Map<string, ClosedCard>();
+  for (const [label, cardId] of cards) {
+    try {
+      const scorecard = await transport.closeScorecard(cardId);
+      closed.set(label, { scorecard, error: null });
+      logger.info({ agent: label, card_id: cardId, score: scorecard.score }, 'scorecard closed');
+    } catch (error) {
+      closed.set(label, { scorecard: null, error: (error as Error).message });
+      logger.error({ agent: label, card_id: cardId, error: (error as Error).message }, 'closing the scorecard failed');
+    }
+  }
+  return closed;
+}
