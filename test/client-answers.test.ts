@@ -126,6 +126,14 @@ describe('answers checked against their requests', () => {
     expect(server.arrivals.map((a) => a.connection)).toEqual([0, 0, 1]);
   });
 
+  it('refuses a stale answer of another new session as the answer to a new session', async () => {
+    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], frameJson(GAME, GUID_A, 0))));
+    const transport = http(server.url);
+    expect((await transport.reset(CARD, GAME)).guid).toBe(GUID_A);
+    const failure = await failureOf(transport.reset(CARD, GAME));
+    expect(failure.message).toMatch(/RESET \(new session\).*belongs to another request.*session "1111/);
+  });
+
   it('refuses ids that are not what the API defines, before they can name a file', async () => {
     const cases = [
       { guid: '../../x', game: GAME },

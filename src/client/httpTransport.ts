@@ -88,6 +88,8 @@ export class HttpTransport implements Transport {
   private requests = 0;
   private readonly retries: Record<string, number> = {};
   private unconfirmedOpens = 0;
+  /** Every session this transport started, so a stale answer of one cannot pass for a new one's. */
+  private readonly sessions = new Set<string>();
   private readonly missingFields = new Set<string>();
   private readonly logger: TransportLogger | undefined;
   private closed = false;
@@ -231,8 +233,11 @@ export class HttpTransport implements Transport {
   }
 
   async reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse> {
-    const what = guid === undefined ? `RESET (new session) of ${gameId} on card ${cardId}` : `RESET of session ${guid} (${gameId})`;
-    return this.command(cardId, resetCommand(cardId, gameId, guid), { gameId, guid, actionId: 0 }, what);
+    if (guid !== undefined) return this.command(cardId, resetCommand(cardId, gameId, guid), { gameId, guid, actionId: 0 }, `RESET of session ${guid} (${gameId})`);
+    const what = `RESET (new session) of ${gameId} on card ${cardId}`;
+    const frame = await this.command(cardId, resetCommand(cardId, gameId), { gameId, guid, actionId: 0, knownSessions: this.sessions }, what);
+    this.sessions.add(frame.guid);
+    return frame;
   }
 
   async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {

@@ -195,6 +195,17 @@ export class ReferenceService {
     return this.cards.size;
   }
 
+  /**
+   * Ids of the caller's cards this service still holds (open, and closed within their retention). No
+   * endpoint offers this; an operator or a test asks it to find cards nobody closed.
+   */
+  scorecardIds(key: string | undefined): string[] {
+    const caller = this.keyRing.authenticate(key);
+    const ids: string[] = [];
+    for (const card of this.cards.values()) if (card.owner === caller.owner) ids.push(card.cardId);
+    return ids;
+  }
+
   // ------------------------------------------------------------------ commands
 
   private reset(caller: Caller, request: CommandBody): FrameResponse {

@@ -14,15 +14,20 @@ import { TransportError } from '../transport.ts';
 /** What a frame answer must name: the game and action sent, and the session when one was named. */
 export interface FrameExpectation {
   readonly gameId: string;
-  /** Undefined for a RESET that starts a session: any well-formed guid is then the new session's. */
+  /**
+   * Undefined for a RESET that starts a session: then a well-formed guid that names none of the
+   * sessions this client already has (`knownSessions`) is the new session's. A stale RESET answer of
+   * another session fits everything else.
+   */
   readonly guid: string | undefined;
   readonly actionId: number;
+  readonly knownSessions?: ReadonlySet<string>;
 }
 
 export function checkFrame(frame: FrameResponse, expected: FrameExpectation, what: string): FrameResponse {
   // Cheap comparisons first: they decide the common case without a regular expression.
   if (
-    (expected.guid === undefined ? !isUuid(frame.guid) : frame.guid !== expected.guid) ||
+    (expected.guid === undefined ? !isUuid(frame.guid) || expected.knownSessions?.has(frame.guid) === true : frame.guid !== expected.guid) ||
     frame.action_input.id !== expected.actionId ||
     !(frame.game_id === expected.gameId || isSameGame(expected.gameId, frame.game_id))
   ) {

@@ -72,6 +72,8 @@ export function buildRunReport(run: FinishedRun): RunReport {
       requests: outcome.stats.requests,
       retries: Object.values(retries).reduce((a, b) => a + b, 0),
       retries_by_cause: retries,
+      unconfirmed_card_opens: outcome.stats.unconfirmedOpens,
+      service_missing_fields: outcome.stats.missingFields,
       wall_seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000,
       outcomes,
     },

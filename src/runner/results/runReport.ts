@@ -57,6 +57,10 @@ export const runTotalsSchema = z.looseObject({
   requests: count,
   retries: count,
   retries_by_cause: z.record(z.string(), count),
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmed_card_opens: count.default(0),
+  /** Fields arcbench uses that the service's answers left out (each was warned about in run.log). */
+  service_missing_fields: z.array(z.string()).default([]),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
 });
