@@ -92,6 +92,8 @@ export class HttpTransport implements Transport {
   private readonly sessions = new Set<string>();
   private readonly missingFields = new Set<string>();
   private readonly logger: TransportLogger | undefined;
+  /** Aborted by interrupt(), then replaced: it cuts short only the requests under way at that moment. */
+  private interruption = new AbortController();
   private closed = false;
 
   constructor(options: HttpTransportOptions) {
@@ -135,6 +137,7 @@ export class HttpTransport implements Transport {
       },
       log: (message, fields) => logger?.debug({ target: this.target, ...fields }, message),
       onSpoiledConnection: () => this.retirePool(),
+      interruption: () => this.interruption.signal,
     };
   }
 
@@ -248,6 +251,12 @@ export class HttpTransport implements Transport {
 
   stats(): TransportStats {
     return { requests: this.requests, retries: { ...this.retries }, unconfirmedOpens: this.unconfirmedOpens, missingFields: [...this.missingFields] };
+  }
+
+  interrupt(): void {
+    const current = this.interruption;
+    this.interruption = new AbortController();
+    current.abort();
   }
 
   async close(): Promise<void> {

@@ -82,6 +82,9 @@ export class InProcessTransport implements Transport {
     return { requests: this.requests, retries: {}, unconfirmedOpens: 0, missingFields: [] };
   }
 
+  /** Nothing to cut short: every call here is over before the caller regains control. */
+  interrupt(): void {}
+
   async close(): Promise<void> {
     this.closed = true;
   }

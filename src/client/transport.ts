@@ -43,11 +43,17 @@ export interface Transport {
   /** One game action in a session of the card. */
   act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse>;
   stats(): TransportStats;
+  /**
+   * Cuts every request under way short (in flight, or waiting for a retry or a rate-limit slot): they
+   * reject with TransportError `interrupted`. Requests made afterwards go out as usual, so a stopping
+   * run can still close its cards.
+   */
+  interrupt(): void;
   /** Releases connections; the transport is unusable afterwards. */
   close(): Promise<void>;
 }
 
-export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol';
+export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol' | 'interrupted';
 
 /**
  * A failure below the API: see the kinds above; `protocol` is an answer that does not parse, or that

@@ -52,7 +52,16 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 
   const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const outcome = await schedule({ experiment, plan, target, runDir, recorder, stop, logger });
+  // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
+  // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
+  // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  let outcome;
+  try {
+    outcome = await schedule({ experiment, plan, target, runDir, recorder, stop, logger });
+  } finally {
+    clearInterval(keepAlive);
+  }
 
   const report = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted });
   const table = writeResults(runDir, report, experiment, recorder.episodes, logger);

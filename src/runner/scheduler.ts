@@ -52,7 +52,16 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   const { config } = experiment;
   const queue = new PQueue({ concurrency: config.concurrency });
   let runSequence = 0;
-  stop.signal.addEventListener('abort', () => queue.clear(), { once: true });
+  stop.signal.addEventListener(
+    'abort',
+    () => {
+      queue.clear();
+      // Interrupted: requests under way (and their retry waits) are cut short, so the run ends at once;
+      // the cards' close requests go out afterwards as usual. A spent wall time lets them finish.
+      if (stop.reason === 'cancelled') target.transport.interrupt();
+    },
+    { once: true },
+  );
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted) return;

@@ -12,7 +12,7 @@ import { apiErrorFromAnswer } from './answerBody.ts';
 import type { OriginRateLimiter } from './originRateLimiter.ts';
 import type { RetryCause, RetryPolicy } from './retryPolicy.ts';
 import { parseRetryAfter, retryDelayMs } from './retryPolicy.ts';
-import { AttemptFailure, sendOnce } from './sendOnce.ts';
+import { AttemptFailure, AttemptInterrupted, sendOnce } from './sendOnce.ts';
 import type { Answer, AttemptRequest, AttemptSettings } from './sendOnce.ts';
 
 /**
@@ -40,6 +40,8 @@ export interface ExchangeRequest<T> extends AttemptRequest<T> {
 }
 
 export interface ExchangeSettings extends AttemptSettings {
+  /** The signal that interrupts the exchanges starting now (HttpTransport.interrupt replaces it). */
+  interruption: () => AbortSignal;
   policy: RetryPolicy;
   limiter: OriginRateLimiter | undefined;
   onAttempt: () => void;
@@ -74,14 +76,31 @@ interface FailedAttempt {
   error: () => Error;
 }
 
+/**
+ * One request with its retries. An interruption (the signal current when it started) cuts a rate-limit
+ * wait, an attempt in flight (closing its connection) or a retry wait short: TransportError `interrupted`.
+ */
 export async function exchange<T>(settings: ExchangeSettings, request: ExchangeRequest<T>, trace: ExchangeTrace = { mayHaveLanded: 0 }): Promise<T> {
+  const signal = settings.interruption();
+  try {
+    return await exchangeUntilDone(settings, request, trace, signal);
+  } catch (error) {
+    if (signal.aborted && (error instanceof AttemptInterrupted || (error as Error)?.name === 'AbortError')) {
+      throw new TransportError('interrupted', `${request.what}: interrupted while in flight (the run is stopping); it may or may not have been applied`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function exchangeUntilDone<T>(settings: ExchangeSettings, request: ExchangeRequest<T>, trace: ExchangeTrace, signal: AbortSignal): Promise<T> {
   let waitedMs = 0;
   for (let retry = 0; ; retry++) {
-    await settings.limiter?.acquire();
+    signal.throwIfAborted();
+    await settings.limiter?.acquire(signal);
     settings.onAttempt();
     let failed: FailedAttempt;
     try {
-      const answer = await sendOnce(settings, request);
+      const answer = await sendOnce(settings, request, signal);
       if (answer.status >= 200 && answer.status < 300) return answer.value as T;
       failed = failedAnswer(answer, request.what);
     } catch (error) {
@@ -102,7 +121,7 @@ export async function exchange<T>(settings: ExchangeSettings, request: ExchangeR
     settings.onRetry(failed.cause);
     settings.log('retrying', { what: request.what, cause: failed.cause, retry: retry + 1, delayMs: delay });
     waitedMs += delay;
-    await sleep(delay);
+    await sleep(delay, undefined, { signal });
   }
 }
 

@@ -52,6 +52,14 @@ export interface Answer<T> extends RawAnswer {
   value: T | undefined;
 }
 
+/** The attempt was cut short because the caller interrupted it (its `signal` aborted). */
+export class AttemptInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'AttemptInterrupted';
+  }
+}
+
 /**
  * A failed attempt. `delivered`: `no` when the failure proves nothing was sent (the connection never
  * opened), `maybe` when the server may have received and acted on the request.
@@ -67,7 +75,8 @@ export class AttemptFailure extends Error {
   }
 }
 
-export function sendOnce<T>(settings: AttemptSettings, request: AttemptRequest<T>): Promise<Answer<T>> {
+/** One attempt; aborting `signal` cuts it short (its connection is closed) with AttemptInterrupted. */
+export function sendOnce<T>(settings: AttemptSettings, request: AttemptRequest<T>, signal?: AbortSignal): Promise<Answer<T>> {
   const headers: Record<string, string> = { 'x-api-key': settings.apiKey, accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const cookie = cookieHeaderFor(request.jar, settings.origin + request.path);
@@ -82,7 +91,7 @@ export function sendOnce<T>(settings: AttemptSettings, request: AttemptRequest<T
         headersTimeout: settings.requestTimeoutMs,
         bodyTimeout: settings.requestTimeoutMs,
       },
-      new AnswerCollector(settings, request, resolve, reject),
+      new AnswerCollector(settings, request, signal, resolve, reject),
     );
   });
 }
@@ -105,16 +114,24 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   private declaredLength = -1;
   private read: { value: T } | undefined;
   private readFailure: unknown;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly settings: AttemptSettings,
     private readonly request: AttemptRequest<T>,
+    private readonly signal: AbortSignal | undefined,
     private readonly resolve: (answer: Answer<T>) => void,
     private readonly reject: (failure: unknown) => void,
   ) {}
 
-  // Its presence is what tells undici this handler speaks the current interface.
-  onRequestStart(): void {}
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    const { signal } = this;
+    if (signal === undefined) return;
+    const abort = () => controller.abort(new AttemptInterrupted());
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    this.stopListening = () => signal.removeEventListener('abort', abort);
+  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
     if (statusCode < 200) return; // an informational answer; the real one follows
@@ -131,6 +148,7 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.stopListening?.();
     if (!isSuccess(this.status)) {
       this.resolve({ status: this.status, headers: this.headers, bytes: this.bytes(), value: undefined });
       return;
@@ -146,6 +164,11 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.stopListening?.();
+    if (error instanceof AttemptInterrupted || this.signal?.aborted === true) {
+      this.reject(new AttemptInterrupted());
+      return;
+    }
     if (this.readFailure !== undefined) {
       this.reject(this.readFailure); // our own abort, which closed the connection
       return;

@@ -9,11 +9,12 @@ import { AgentContractError, checkedAction, isStop } from '../../agent/actions.t
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
 import { createRng } from '../../agent/rng.ts';
 import { addCall } from '../../agent/usage.ts';
-import type { Transport } from '../../client/transport.ts';
+import { TransportError, type Transport } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf } from '../../protocol/index.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
 import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
+import { AgentCallCut, type CallLimits, isThenable, raceAgentCall } from './agentCall.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
@@ -52,18 +53,25 @@ interface EpisodePlay {
   readonly record: EpisodeRecord;
   readonly ledger: RunLedger;
   readonly deadline: number;
+  /** What every call into the agent is raced against. */
+  readonly limits: CallLimits;
   recording: RecordingWriter | undefined;
   agent: Agent | undefined;
 }
 
+/** Time `finish` still gets once the episode's deadline has passed or the run is stopping, to clean up. */
+const FINISH_GRACE_MS = 1000;
+
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
   const started = Date.now();
+  const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
   const play: EpisodePlay = {
     spec,
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
     ledger: new RunLedger(env.nextRunSequence),
-    deadline: env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000,
+    deadline,
+    limits: { deadline, signal: env.signal, stopOutcome: () => env.abortOutcome() },
     recording: undefined,
     agent: undefined,
   };
@@ -71,14 +79,31 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
     else play.record.final_state = (await playUntilEnd(play, await openSession(play))).state;
   } catch (error) {
-    play.record.outcome = 'error';
-    play.record.error = describeError(error);
+    endOnError(play, error);
   } finally {
     play.recording?.close();
     summarise(play, started);
     await finishAgent(play);
   }
   return play.record;
+}
+
+/**
+ * How an episode that threw ends: an agent call cut by the deadline or the stop ends it as `time` or
+ * as the stop says; a request cut short by the stop as the stop says; anything else is an error.
+ */
+function endOnError(play: EpisodePlay, error: unknown): void {
+  const { record, env } = play;
+  if (error instanceof AgentCallCut) {
+    record.outcome = error.outcome;
+    record.stop_reason = error.message;
+  } else if (error instanceof TransportError && error.kind === 'interrupted' && env.signal.aborted) {
+    record.outcome = env.abortOutcome();
+    record.stop_reason = error.message;
+  } else {
+    record.outcome = 'error';
+    record.error = describeError(error);
+  }
 }
 
 /** The first RESET, the recording, and the agent, which sees the session's first frame next. */
@@ -95,7 +120,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     record.recording = `recordings/${fileName}`;
     play.recording.write(frame, { id: 0, data: {} });
   }
-  play.agent = await spec.agent.definition.create(agentContext(play));
+  play.agent = await raceAgentCall(spec.agent.definition.create(agentContext(play)), play.limits, `agent "${spec.agent.label}": create()`);
   return frame;
 }
 
@@ -108,7 +133,7 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     seed: spec.seed,
     episode: spec.index,
     label: spec.agent.label,
-    signal: env.signal,
+    signal: play.deadline === Infinity ? env.signal : AbortSignal.any([env.signal, AbortSignal.timeout(Math.max(0, play.deadline - Date.now()))]),
     resolvePath: (path) => resolve(env.baseDir, path),
     reportUsage: (call) => addCall(record.usage, call),
   };
@@ -155,7 +180,7 @@ async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Pr
   // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
   // value still costs a trip through the microtask queue on every action.
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  const decision = isThenable(answer) ? await answer : answer;
+  const decision = isThenable(answer) ? await raceAgentCall(answer, play.limits, `agent "${play.spec.agent.label}": act()`) : answer;
   if (decision === null || typeof decision !== 'object') {
     throw new AgentContractError(`agent "${play.spec.agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
   }
@@ -172,10 +197,6 @@ async function send(play: EpisodePlay, action: AgentAction): Promise<FrameRespon
   return frame;
 }
 
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-}
-
 /** The record's counters, from the ledger: the service's own way of counting. */
 function summarise(play: EpisodePlay, started: number): void {
   const { record } = play;
@@ -190,7 +211,8 @@ async function finishAgent(play: EpisodePlay): Promise<void> {
   const { agent, record } = play;
   if (agent?.finish === undefined) return;
   try {
-    await agent.finish({ outcome: record.outcome, actions: record.actions, levelsCompleted: record.levels_completed });
+    const done = agent.finish({ outcome: record.outcome, actions: record.actions, levelsCompleted: record.levels_completed });
+    await raceAgentCall(done, { ...play.limits, graceMs: FINISH_GRACE_MS }, `agent "${play.spec.agent.label}": finish()`);
   } catch (error) {
     // A failing clean-up hook does not undo the episode's play; it is noted, not fatal.
     record.stop_details = { ...(record.stop_details as object), finish_error: (error as Error).message };
