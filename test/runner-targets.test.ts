@@ -1,6 +1,7 @@
 // The same experiment on every target: in-process, our server on loopback with 3 backends and a
-// rotating affinity cookie, and our server answering some requests 429. The same seed must give the same
-// episodes and scores everywhere, and each card's local score must equal the service's.
+// rotating affinity cookie, and our server answering some requests 429; both servers also in the
+// official toolkit's sparser dialect. The same seed must give the same episodes and scores everywhere,
+// and each card's local score must equal the service's.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,10 +46,10 @@ function expectCardsAgree(report: RunReport) {
 }
 
 describe('the same run on every target', () => {
-  it('gives the same episodes and scores in-process, over HTTP with 3 backends and rotation, and with 429s', async () => {
-    const local = await runWith('inprocess', 'reference', 4);
-    const rotated = await runWith('server', '{ server: { backends: 3, rotate_affinity: 1 } }', 6);
-    const throttled = await runWith('throttled', '{ server: { backends: 2, inject_429_every: 25 } }', 3);
+  it.each(['arcbench', 'toolkit'])('gives the same episodes and scores in-process, over HTTP (%s dialect) with 3 backends and rotation, and with 429s', async (dialect) => {
+    const local = await runWith(`inprocess-${dialect}`, 'reference', 4);
+    const rotated = await runWith(`server-${dialect}`, `{ server: { backends: 3, rotate_affinity: 1, dialect: ${dialect} } }`, 6);
+    const throttled = await runWith(`throttled-${dialect}`, `{ server: { backends: 2, inject_429_every: 25, dialect: ${dialect} } }`, 3);
 
     for (const run of [local, rotated, throttled]) {
       expect(run.report.status).toBe('completed');

@@ -29,8 +29,9 @@ export function register(program: Command): void {
       'after',
       `
 Results: run.json, episodes.jsonl, recordings/, table.md, run.log in the results folder.
-Exit codes: 0 every episode ran; 1 an episode or a scorecard close failed; 2 bad config or usage;
-130/143 interrupted by SIGINT/SIGTERM (cards closed, finished episodes kept).`,
+Exit codes: 0 every episode ran; 1 an episode or a scorecard close failed; 2 bad config or usage, or
+the run could not start (the key refused, the service out of reach); 130/143 interrupted by
+SIGINT/SIGTERM (cards closed, finished episodes kept).`,
     )
     .action(async (configPath: string, options: RunCommandOptions) => {
       process.exit(await runCommand(configPath, options));
@@ -68,6 +69,7 @@ async function runCommand(configPath: string, options: RunCommandOptions): Promi
       progress: tty ? terminalProgress(process.stderr) : undefined,
     });
     process.stdout.write(`${result.table}\nresults: ${result.runDir}\n`);
+    for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
     const { totals, status } = result.report;
     if (totals.errors > 0 || totals.close_errors > 0) {
       process.stderr.write(`arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);

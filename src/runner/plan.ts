@@ -14,6 +14,8 @@ import { basename } from 'node:path';
 
 export interface Plan {
   readonly games: readonly GameDescriptor[];
+  /** Every game the service offers (competition cards score the unplayed ones 0 at close). */
+  readonly offered: readonly GameDescriptor[];
   readonly episodes: readonly EpisodeSpec[];
 }
 
@@ -42,5 +44,5 @@ export async function resolvePlan(experiment: Experiment, transport: Transport):
     );
   }
   if (games.length === 0) throw new ConfigError(`${where}: games: the target offers no games`);
-  return { games, episodes: planEpisodes(experiment, games) };
+  return { games, offered: available, episodes: planEpisodes(experiment, games) };
 }

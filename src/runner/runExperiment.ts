@@ -16,6 +16,7 @@ import { createRunDirectory } from './results/runDirectory.ts';
 import { createRunLogger } from './results/runLogger.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import { type RunReport, writeRunReport } from './results/runReport.ts';
+import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
@@ -46,7 +47,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const startedAt = new Date();
   const target = await openTarget(config);
   const plan = await planOrClose(experiment, target);
-  const { runDir, logger } = openResultsFolder(experiment, startedAt, options);
+  const { runDir, logger } = await openResultsFolderOrClose(experiment, startedAt, options, target);
   const provenance = collectProvenance(config.seed, target.description);
   logger.info({ name: config.name, target: target.description, episodes: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
 
@@ -63,24 +64,36 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     clearInterval(keepAlive);
   }
 
-  const report = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted });
+  const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
+  const report = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted, failure });
   const table = writeResults(runDir, report, experiment, recorder.episodes, logger);
+  if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
   return { runDir, report, episodes: recorder.episodes, table };
 }
 
-/** The plan, or the target closed before the error goes on (a bad game list must not leak a server). */
+/**
+ * The plan, or the target closed before the error goes on (a bad game list must not leak a server). A
+ * key the service refuses or a service out of reach shows here first: the run did not start.
+ */
 async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<Plan> {
   try {
     return await resolvePlan(experiment, target.transport);
   } catch (error) {
     await target.close();
+    if (isServiceFailure(error)) throw new RunNotStartedError(notStartedMessage('list the games', target.description, error), undefined, { cause: error });
     throw error;
   }
 }
 
-function openResultsFolder(experiment: Experiment, at: Date, options: RunOptions): { runDir: string; logger: Logger } {
+async function openResultsFolderOrClose(experiment: Experiment, at: Date, options: RunOptions, target: OpenTarget): Promise<{ runDir: string; logger: Logger }> {
   const { config } = experiment;
-  const runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings });
+  let runDir: string;
+  try {
+    runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings });
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
   const logger = createRunLogger(join(runDir, 'run.log'), { console: options.consoleLog ?? false });
   return { runDir, logger };
 }

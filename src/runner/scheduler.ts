@@ -5,11 +5,14 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { TransportStats } from '../client/transport.ts';
+import type { TransportError, TransportStats } from '../client/transport.ts';
+import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
+import { GameBaselines } from './episode/gameBaselines.ts';
 import { runEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
+import { isServiceFailure } from './runNotStarted.ts';
 import type { RunStop } from './runStop.ts';
 import { type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
@@ -27,6 +30,10 @@ export interface ScheduledRun {
 export interface ScheduleOutcome {
   /** Card id per agent label, for every card that was opened. */
   readonly cards: ReadonlyMap<string, string>;
+  /** Root of the service's scorecard pages, when the target has one. */
+  readonly pageRoot: string | undefined;
+  /** Why no episode was played: opening a card failed (the service's or the network's error). */
+  readonly openFailure?: ApiError | TransportError;
   readonly closed: ReadonlyMap<string, ClosedCard>;
   readonly stats: TransportStats;
 }
@@ -34,22 +41,33 @@ export interface ScheduleOutcome {
 export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   const { experiment, target, logger } = run;
   const cards = new Map<string, string>();
+  let openFailure: ApiError | TransportError | undefined;
   let outcome: ScheduleOutcome;
   try {
-    await openCards(target.transport, experiment.agents.map((a) => a.label), experiment.config.scorecard, cards, logger);
-    await playEpisodes(run, cards);
+    try {
+      await openCards(target.transport, experiment.agents.map((a) => a.label), experiment.config.scorecard, cards, logger);
+    } catch (error) {
+      if (!isServiceFailure(error)) throw error;
+      openFailure = error;
+      logger.error({ error: error.message }, 'opening a scorecard failed: no episode is played');
+    }
+    if (openFailure === undefined) await playEpisodes(run, cards);
   } finally {
     run.stop.dispose();
     run.recorder.close();
     // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
     outcome = await closeEverything(run, cards);
   }
-  return outcome;
+  return openFailure === undefined ? outcome : { ...outcome, openFailure };
 }
 
 async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<void> {
-  const { experiment, plan, target, stop, recorder } = run;
+  const { experiment, plan, target, stop, recorder, logger } = run;
   const { config } = experiment;
+  const competition = config.scorecard.competition_mode;
+  const baselines = new GameBaselines(target.transport, !competition, (gameId, why) =>
+    logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
+  );
   const queue = new PQueue({ concurrency: config.concurrency });
   let runSequence = 0;
   stop.signal.addEventListener(
@@ -74,6 +92,8 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         abortOutcome: () => stop.reason,
         baseDir: experiment.baseDir,
         nextRunSequence: () => runSequence++,
+        baselines,
+        competition,
         onAction: () => recorder.countAction(),
       });
       recorder.add(record);
@@ -86,5 +106,5 @@ async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, str
   const closed = await closeCards(run.target.transport, cards, run.logger);
   const stats = run.target.transport.stats();
   await run.target.close().catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
-  return { cards, closed, stats };
+  return { cards, closed, stats, pageRoot: run.target.pageRoot };
 }

@@ -24,10 +24,16 @@ export async function openCards(
       tags,
       ...(settings.source_url === undefined ? {} : { source_url: settings.source_url }),
       ...(settings.opaque === undefined ? {} : { opaque: settings.opaque }),
+      ...(settings.competition_mode ? { competition_mode: true } : {}),
     });
     cards.set(label, cardId);
-    logger.info({ agent: label, card_id: cardId, tags }, 'scorecard opened');
+    logger.info({ agent: label, card_id: cardId, tags, ...(settings.competition_mode ? { competition_mode: true } : {}) }, 'scorecard opened');
   }
+}
+
+/** The page of a card on the service's site (as the official harness prints it), when the target has one. */
+export function scorecardPage(pageRoot: string | undefined, cardId: string): string | null {
+  return pageRoot === undefined || cardId === '' ? null : `${pageRoot.replace(/\/+$/, '')}/scorecards/${encodeURIComponent(cardId)}`;
 }
 
 /** Closes every card; a close that fails is recorded, never thrown, so the others still close. */

@@ -82,7 +82,7 @@ export async function parseExperiment(
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
 
-  const problems: string[] = [];
+  const problems: string[] = competitionProblems(config);
   const agents: ResolvedAgent[] = [];
   const labels = new Map<string, number>();
   for (const [i, entry] of config.agents.entries()) {
@@ -110,6 +110,25 @@ export async function parseExperiment(
   }
   if (problems.length > 0) fail(problems);
   return { file: options.file, baseDir: options.baseDir, config, agents };
+}
+
+/**
+ * What competition mode implies for the experiment (SPEC §5): a key may hold one open card, and a card
+ * one session per game, so one agent and one episode per game per run.
+ */
+function competitionProblems(config: ExperimentConfig): string[] {
+  if (!config.scorecard.competition_mode) return [];
+  const problems: string[] = [];
+  if (config.agents.length > 1) {
+    problems.push(
+      `scorecard.competition_mode: a key may hold one open competition card at a time, so a run can evaluate one agent, and this one lists ${config.agents.length}; ` +
+        'run them one at a time (one config per agent), or turn competition_mode off',
+    );
+  }
+  if (config.episodes > 1) {
+    problems.push(`scorecard.competition_mode: a competition card takes one session per game, so episodes must be 1, not ${config.episodes}`);
+  }
+  return problems;
 }
 
 /**

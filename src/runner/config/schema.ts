@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { describeFound } from '../../protocol/zodIssues.ts';
+import { DIALECTS } from '../../reference/server/dialect.ts';
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
 export const MAX_LABEL_LENGTH = 64;
@@ -45,6 +46,10 @@ export const serverTargetSchema = z.strictObject({
     .describe('Re-issue the affinity cookie with a new value every n answers (true: every answer), as the hosted balancer may.'),
   rate_limit_per_minute: positiveInt('rate_limit_per_minute').optional().describe('Requests per minute per key the server enforces (429 beyond).'),
   inject_429_every: z.int().min(2).optional().describe('Answer every n-th request 429, to exercise retries.'),
+  dialect: z
+    .enum(DIALECTS)
+    .default('arcbench')
+    .describe("`toolkit`: answer as the official toolkit's sparser server does (no baselines, sparse run entries, full_reset always false)."),
 });
 
 export const targetSchema = z
@@ -88,6 +93,17 @@ export const scorecardOptionsSchema = z.strictObject({
   tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
   source_url: z.string().optional().describe('Link to the code or write-up.'),
   opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
+  competition_mode: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Open competition cards: one open card per API key (so one agent per run), one session per game (so one episode), ' +
+        'the card unreadable until closed, every RESET a level reset, and unplayed games scored 0 at close.',
+    ),
+  page_root: z
+    .url({ error: 'expected the root of the scorecard pages, e.g. https://three.arcprize.org' })
+    .optional()
+    .describe("Where each card's page lives, as <page_root>/scorecards/<card_id>; default: the target URL."),
 });
 
 export const timeoutsSchema = z.strictObject({
@@ -113,7 +129,7 @@ export const experimentSchema = z
     budgets: budgetsSchema.default({ max_actions: 80 }),
     concurrency: positiveInt('concurrency').max(1024).default(4).describe('Episodes in flight at once.'),
     rate_limit: rateLimitSchema.optional(),
-    scorecard: scorecardOptionsSchema.default({ tags: [] }),
+    scorecard: scorecardOptionsSchema.default({ tags: [], competition_mode: false }),
     output: z.string().default('results').describe('Folder that receives <timestamp>-<name>/ run folders (relative to the working directory).'),
     recordings: z.boolean().default(true).describe('Write one JSONL recording per session; turn off for big sweeps.'),
     timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),

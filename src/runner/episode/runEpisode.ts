@@ -16,6 +16,7 @@ import type { ResolvedAgent } from '../config/loader.ts';
 import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { AgentCallCut, type CallLimits, isThenable, raceAgentCall } from './agentCall.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
+import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { describeError } from './episodeError.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { RunLedger } from './runLedger.ts';
@@ -42,9 +43,14 @@ export interface EpisodeEnvironment {
   abortOutcome(): EpisodeOutcome;
   readonly baseDir: string;
   readonly nextRunSequence: () => number;
+  /** The run's book of level baselines, for games whose descriptor has none. */
+  readonly baselines: GameBaselines;
+  /** The card is a competition card: every RESET of a session is a level reset (SPEC §5). */
+  readonly competition: boolean;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
 }
+
 
 /** What the steps of one episode share. */
 interface EpisodePlay {
@@ -55,6 +61,8 @@ interface EpisodePlay {
   readonly deadline: number;
   /** What every call into the agent is raced against. */
   readonly limits: CallLimits;
+  /** The game as the agent sees it: its descriptor, with the baselines once they are known. */
+  game: GameDescriptor;
   recording: RecordingWriter | undefined;
   agent: Agent | undefined;
 }
@@ -69,7 +77,8 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     spec,
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
-    ledger: new RunLedger(env.nextRunSequence),
+    ledger: new RunLedger(env.nextRunSequence, !env.competition),
+    game: spec.game,
     deadline,
     limits: { deadline, signal: env.signal, stopOutcome: () => env.abortOutcome() },
     recording: undefined,
@@ -114,6 +123,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   record.guid = frame.guid;
   record.win_levels = frame.win_levels;
   play.ledger.recordReset(frame);
+  await learnBaselines(play, frame);
   if (env.recordingsDir !== undefined) {
     const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid);
     play.recording = new RecordingWriter(env.recordingsDir, fileName);
@@ -124,11 +134,34 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   return frame;
 }
 
+/**
+ * The game's baselines, when the game list had none: from the scorecard (gameBaselines.ts). Per-level
+ * budgets cannot be kept without them: such an episode ends with an error that says so, rather than
+ * play on without its budget.
+ */
+async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<void> {
+  const { spec, env, record } = play;
+  if (spec.game.baseline_actions !== undefined) return;
+  const baselines = await env.baselines.of(spec.game, env.cardId, frame);
+  if (baselines !== undefined) {
+    record.baselines = [...baselines];
+    record.baselines_known = true;
+    play.game = { ...spec.game, baseline_actions: [...baselines] };
+    return;
+  }
+  if (env.budgets.max_actions_per_level !== undefined) {
+    throw new BaselinesUnknownError(
+      `budgets.max_actions_per_level needs each level's baseline, and the service gives none for ${spec.game.game_id} ` +
+        '(neither in its game list nor in its scorecard); remove max_actions_per_level and cap episodes with max_actions',
+    );
+  }
+}
+
 function agentContext(play: EpisodePlay): AgentContext<unknown> {
   const { spec, env, record } = play;
   return {
     params: spec.agent.params,
-    game: spec.game,
+    game: play.game,
     rng: createRng(spec.seed),
     seed: spec.seed,
     episode: spec.index,

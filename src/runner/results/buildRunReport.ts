@@ -5,7 +5,8 @@ import { configWithoutSecrets } from '../config/loader.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScheduleOutcome } from '../scheduler.ts';
-import { scoreDifferences, scoreEpisodes } from './localScoring.ts';
+import { scorecardPage } from '../scorecards.ts';
+import { gamesWithoutBaselines, scoreDifferences, scoreEpisodes } from './localScoring.ts';
 import { type AgentResult, type Provenance, RUN_FORMAT, type RunReport, type RunStatus } from './runReport.ts';
 
 export interface FinishedRun {
@@ -17,12 +18,19 @@ export interface FinishedRun {
   readonly startedAt: Date;
   readonly finishedAt: Date;
   readonly interrupted: boolean;
+  /** Why the run could not start, when it could not. */
+  readonly failure?: string;
 }
 
 function agentResults(run: FinishedRun): AgentResult[] {
   const { experiment, outcome, episodes } = run;
+  const competition = experiment.config.scorecard.competition_mode;
   return experiment.agents.map((agent) => {
-    const local = scoreEpisodes(episodes.filter((e) => e.agent === agent.label));
+    const mine = episodes.filter((e) => e.agent === agent.label);
+    // A competition card scores every game the service offers that no session played, 0 at close.
+    const unplayed = competition ? run.plan.offered.filter((game) => !mine.some((e) => e.game_id === game.game_id && e.runs.length > 0)) : [];
+    const local = scoreEpisodes(mine, unplayed);
+    const withoutBaselines = new Set([...gamesWithoutBaselines(mine), ...unplayed.filter((g) => g.baseline_actions === undefined).map((g) => g.game_id)]);
     const close = outcome.closed.get(agent.label) ?? { scorecard: null, error: 'never opened' };
     return {
       label: agent.label,
@@ -30,15 +38,17 @@ function agentResults(run: FinishedRun): AgentResult[] {
       agent: agent.definition.name,
       params: agent.params,
       card_id: outcome.cards.get(agent.label) ?? '',
+      scorecard_url: scorecardPage(outcome.pageRoot, outcome.cards.get(agent.label) ?? ''),
       scorecard: close.scorecard,
       close_error: close.error,
       local_score: local,
-      score_differences: close.scorecard ? scoreDifferences(local, close.scorecard) : null,
+      score_differences: close.scorecard ? scoreDifferences(local, close.scorecard, withoutBaselines) : null,
     };
   });
 }
 
-function runStatus(interrupted: boolean, errors: number, closeErrors: number): RunStatus {
+function runStatus(interrupted: boolean, errors: number, closeErrors: number, failed: boolean): RunStatus {
+  if (failed) return 'failed';
   if (interrupted) return 'interrupted';
   return errors > 0 || closeErrors > 0 ? 'failed' : 'completed';
 }
@@ -54,13 +64,15 @@ export function buildRunReport(run: FinishedRun): RunReport {
   return {
     format: RUN_FORMAT,
     name: experiment.config.name,
-    status: runStatus(run.interrupted, errors, closeErrors),
+    status: runStatus(run.interrupted, errors, closeErrors, run.failure !== undefined),
+    ...(run.failure === undefined ? {} : { failure: run.failure }),
     started_at: run.startedAt.toISOString(),
     finished_at: run.finishedAt.toISOString(),
     config_file: experiment.file,
     config: configWithoutSecrets(experiment.config),
     provenance: run.provenance,
     games: plan.games.map((g) => g.game_id),
+    games_without_baselines: gamesWithoutBaselines(episodes),
     agents,
     totals: {
       planned_episodes: plan.episodes.length,

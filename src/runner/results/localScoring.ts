@@ -2,33 +2,58 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentAnswer, RunEntry, ScorecardAnswer } from '../../protocol/index.ts';
+import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';
 import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../reference/scoring.ts';
 import type { EpisodeRecord } from '../episode/runEpisode.ts';
-import { runEntryOf } from '../episode/runLedger.ts';
+import { type RecordedRun, runEntryOf } from '../episode/runLedger.ts';
 
-/** The scored card of one agent's episodes: environments sorted by game id, runs in the order they began. */
-export function scoreEpisodes(episodes: readonly EpisodeRecord[]): ScoredCard {
-  const byGame = new Map<string, { tags: string[]; baselines: number[]; runs: Array<{ sequence: number; entry: RunEntry }> }>();
+/** Whether the episode knew its game's level baselines (records written before the field existed did). */
+export function knewBaselines(episode: EpisodeRecord): boolean {
+  return episode.baselines_known !== false;
+}
+
+/** Game ids among the episodes whose level baselines no episode knew. */
+export function gamesWithoutBaselines(episodes: readonly EpisodeRecord[]): string[] {
+  const known = new Set(episodes.filter(knewBaselines).map((e) => e.game_id));
+  return [...new Set(episodes.map((e) => e.game_id))].filter((id) => !known.has(id)).sort();
+}
+
+/**
+ * The scored card of one agent's episodes: environments sorted by game id, runs in the order they
+ * began. A game whose baselines no episode knew is scored against baselines of 0, one per level (its
+ * level count from `win_levels`): its actions and levels count, its scores are 0 (and reported unknown).
+ * `unplayed` games enter with no run, scoring 0, as a competition card's do at close (SPEC §5).
+ */
+export function scoreEpisodes(episodes: readonly EpisodeRecord[], unplayed: readonly GameDescriptor[] = []): ScoredCard {
+  const byGame = new Map<string, { tags: string[]; baselines: number[] | undefined; levels: number; runs: Array<{ sequence: number; run: RecordedRun }>; unplayed?: true }>();
   for (const episode of episodes) {
     let game = byGame.get(episode.game_id);
     if (game === undefined) {
-      game = { tags: episode.game_tags, baselines: episode.baselines, runs: [] };
+      game = { tags: episode.game_tags, baselines: undefined, levels: 0, runs: [] };
       byGame.set(episode.game_id, game);
     }
-    for (const run of episode.runs) game.runs.push({ sequence: run.sequence, entry: runEntryOf(episode.game_id, episode.baselines, run) });
+    if (game.baselines === undefined && knewBaselines(episode)) game.baselines = episode.baselines;
+    game.levels = Math.max(game.levels, episode.win_levels);
+    for (const run of episode.runs) game.runs.push({ sequence: run.sequence, run });
+  }
+  for (const game of unplayed) {
+    if ((byGame.get(game.game_id)?.runs.length ?? 0) > 0) continue;
+    byGame.set(game.game_id, { tags: game.tags ?? [], baselines: game.baseline_actions ?? [], levels: 0, runs: [], unplayed: true });
   }
   const environments = [...byGame.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .filter(([, game]) => game.runs.length > 0)
-    .map(([gameId, game]) => ({
-      gameTags: game.tags,
-      environment: buildEnvironmentEntry({
-        gameId,
-        levelCount: game.baselines.length,
-        runs: game.runs.sort((a, b) => a.sequence - b.sequence).map((run) => run.entry),
-      }),
-    }));
+    .filter(([, game]) => game.runs.length > 0 || game.unplayed === true)
+    .map(([gameId, game]) => {
+      const baselines = game.baselines ?? new Array<number>(game.levels).fill(0);
+      return {
+        gameTags: game.tags,
+        environment: buildEnvironmentEntry({
+          gameId,
+          levelCount: baselines.length,
+          runs: game.runs.sort((a, b) => a.sequence - b.sequence).map(({ run }) => runEntryOf(gameId, baselines, run)),
+        }),
+      };
+    });
   return scoreCard(environments);
 }
 
@@ -39,10 +64,14 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
  * card score, totals, and per environment its score, actions and levels. A field the service left out
  * is not compared (the transport has warned about it).
  */
-export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer): string[] {
+export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer, withoutBaselines: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
-  if (card.score != null && !close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
+  // Without a game's baselines its local scores are not computed, nor (if it was never played) its
+  // level count: only what is known compares.
+  const scoresKnown = withoutBaselines.size === 0;
+  if (scoresKnown && card.score != null && !close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
   for (const key of ['total_actions', 'total_levels_completed', 'total_levels', 'total_environments', 'total_environments_completed'] as const) {
+    if (key === 'total_levels' && !scoresKnown) continue;
     if (card[key] != null && local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
   }
   if (card.environments == null) return problems;
@@ -53,7 +82,7 @@ export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer): stri
       problems.push(`${env.id}: missing from the service's scorecard`);
       continue;
     }
-    if (other.score != null && !close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
+    if (!withoutBaselines.has(env.id) && other.score != null && !close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
     if (other.actions != null && env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
     if (other.levels_completed != null && env.levels_completed !== other.levels_completed)
       problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);

@@ -4,13 +4,14 @@
  */
 import Table from 'cli-table3';
 import type { EpisodeRecord } from '../episode/runEpisode.ts';
-import { scoreEpisodes } from './localScoring.ts';
+import { gamesWithoutBaselines, scoreEpisodes } from './localScoring.ts';
 
 export interface TableRow {
   agent: string;
   game: string;
   episodes: number;
-  score: number;
+  /** Null when the game's level baselines are unknown (for the total: any game's). */
+  score: number | null;
   levels: string;
   actions: number;
   wins: number;
@@ -24,13 +25,14 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
   for (const label of agentLabels) {
     const mine = episodes.filter((e) => e.agent === label);
     const card = scoreEpisodes(mine);
+    const unknown = new Set(gamesWithoutBaselines(mine));
     for (const env of card.environments) {
       const ofGame = mine.filter((e) => e.game_id === env.id);
       rows.push({
         agent: label,
         game: env.id,
         episodes: ofGame.length,
-        score: env.score,
+        score: unknown.has(env.id) ? null : env.score,
         levels: `${env.levels_completed}/${env.level_count}`,
         actions: env.actions,
         wins: ofGame.filter((e) => e.outcome === 'win').length,
@@ -41,7 +43,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
       agent: label,
       game: 'total',
       episodes: mine.length,
-      score: card.score,
+      score: unknown.size > 0 ? null : card.score,
       levels: `${card.total_levels_completed}/${card.total_levels}`,
       actions: card.total_actions,
       wins: mine.filter((e) => e.outcome === 'win').length,
@@ -51,12 +53,17 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
   return rows;
 }
 
-const cells = (row: TableRow) => [row.agent, row.game, String(row.episodes), row.score.toFixed(2), row.levels, String(row.actions), String(row.wins), String(row.errors)];
+const cells = (row: TableRow) => [row.agent, row.game, String(row.episodes), row.score === null ? 'unknown' : row.score.toFixed(2), row.levels, String(row.actions), String(row.wins), String(row.errors)];
+
+/** Said under a table with an unknown score. */
+const UNKNOWN_NOTE = "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its score can't be computed here";
+
+const note = (rows: readonly TableRow[]) => (rows.some((row) => row.score === null) ? `\n${UNKNOWN_NOTE}\n` : '');
 
 export function renderTerminalTable(rows: readonly TableRow[]): string {
   const table = new Table({ head: HEADER, colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'], style: { head: [], border: [] } });
   for (const row of rows) table.push(cells(row));
-  return table.toString();
+  return table.toString() + note(rows);
 }
 
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
@@ -66,5 +73,5 @@ export function renderMarkdownTable(rows: readonly TableRow[]): string {
     if (row.game === 'total') c.forEach((v, i) => (c[i] = i === 0 ? v : `**${v}**`));
     lines.push(`| ${c.join(' | ')} |`);
   }
-  return lines.join('\n') + '\n';
+  return lines.join('\n') + '\n' + note(rows);
 }

@@ -1,6 +1,7 @@
 /** The run folder: `--out <dir>`, or `<output>/<timestamp>-<name>/`, with its recordings/ subfolder. */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ConfigError } from '../config/loader.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 export function runTimestamp(at: Date): string {
@@ -17,7 +18,12 @@ export function createRunDirectory(options: { out?: string; output: string; name
     // Two runs started in the same second must not share a folder.
     for (let n = 2; existsSync(dir); n++) dir = `${base}-${n}`;
   }
-  mkdirSync(dir, { recursive: true });
-  if (options.recordings) mkdirSync(join(dir, 'recordings'), { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (options.recordings) mkdirSync(join(dir, 'recordings'), { recursive: true });
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new ConfigError(`cannot create the results folder ${dir} (${code ?? message}); choose another folder with --out (or \`output\` in the config)`);
+  }
   return dir;
 }

@@ -37,6 +37,8 @@ export const agentResultSchema = z.looseObject({
   agent: z.string(),
   params: z.unknown(),
   card_id: z.string(),
+  /** The card's page on the service's site (`<root>/scorecards/<card_id>`); null without one. */
+  scorecard_url: z.string().nullable().default(null),
   /** The scorecard as the service returned it on close; null when closing failed. */
   scorecard: serviceObject<ScorecardAnswer>().nullable(),
   close_error: z.string().nullable(),
@@ -69,12 +71,16 @@ export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
   name: z.string(),
   status: z.enum(RUN_STATUSES),
+  /** Why the run could not start (the key refused, the service out of reach, no card opened). */
+  failure: z.string().optional(),
   started_at: z.string(),
   finished_at: z.string().nullable(),
   config_file: z.string(),
   config: z.unknown(),
   provenance: provenanceSchema,
   games: z.array(z.string()),
+  /** Games whose level baselines the service gave nowhere: their local scores are not computed (0). */
+  games_without_baselines: z.array(z.string()).default([]),
   agents: z.array(agentResultSchema),
   totals: runTotalsSchema,
 });
