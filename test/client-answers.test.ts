@@ -4,14 +4,12 @@
  * with, sparse scorecards, and scorecard opens whose answer was lost. The servers are raw sockets
  * written here, so they can misbehave exactly; nothing of ours is mocked.
  */
-import { once } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeAction } from '../src/protocol/index.ts';
 import { HttpTransport } from '../src/client/httpTransport.ts';
 import { TransportError } from '../src/client/transport.ts';
-import { answerBytes, frameJson, readRequests, type WireRequest } from './support/httpWire.ts';
+import { answerBytes, frameJson, type WireRequest } from './support/httpWire.ts';
+import { startRawServer } from './support/rawServer.ts';
 
 const GAME = 'crat-0123abcd';
 const GUID_A = '11111111-1111-4111-8111-111111111111';
@@ -23,36 +21,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface Arrival {
-  connection: number;
-  request: WireRequest;
-}
-
-/**
- * A server whose `answer` decides the bytes sent for each request, given the request, its arrival index
- * and its socket (to misbehave on).
- */
-async function rawServer(answer: (request: WireRequest, index: number, socket: Socket) => void) {
-  const arrivals: Arrival[] = [];
-  const sockets = new Set<Socket>();
-  let connections = 0;
-  const server: Server = createServer((socket) => {
-    const connection = connections++;
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    readRequests(socket, (request) => {
-      arrivals.push({ connection, request });
-      answer(request, arrivals.length - 1, socket);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(async () => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-    await once(server, 'close');
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
+async function rawServer(answer: Parameters<typeof startRawServer>[0]) {
+  const server = await startRawServer(answer);
+  cleanups.push(() => server.close());
+  return server;
 }
 
 function http(url: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {

@@ -101,6 +101,10 @@ describe('experiment validation', () => {
   it('caps labels, which name files', async () => {
     const message = await configError(writeConfig('long.yaml', `name: l\nagents: [{ use: random, label: ${'a'.repeat(300)} }]\n`));
     expect(message).toContain('agents[0].label: a label is at most 64 characters');
+    // An agent's name stands in for a missing label: it is capped the same way.
+    writeFileSync(join(dir, 'long-name.ts'), `import { defineAgent, stop } from 'arcbench';\nexport default defineAgent({ name: '${'n'.repeat(300)}', create: () => ({ act: () => stop() }) });\n`);
+    const named = await configError(writeConfig('long-name.yaml', 'name: l\nagents: [{ use: ./long-name.ts }]\n'));
+    expect(named).toContain("agents[0].label: the agent's name (300 characters) would be the label, which names files; give the entry a label of at most 64");
   });
 
   it('takes an agent defined without params as one that takes none', async () => {

@@ -10,7 +10,7 @@ import { parseDocument, type YAMLError } from 'yaml';
 import type { AgentDefinition } from '../../agent/defineAgent.ts';
 import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
-import { type ExperimentConfig, experimentSchema } from './schema.ts';
+import { type ExperimentConfig, experimentSchema, MAX_LABEL_LENGTH } from './schema.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
 
 /** A problem with the experiment file or the command line; the CLI exits 2 on it. */
@@ -100,6 +100,10 @@ export async function parseExperiment(
       continue;
     }
     const label = entry.label ?? definition.name;
+    if (label.length > MAX_LABEL_LENGTH) {
+      problems.push(`agents[${i}].label: the agent's name (${label.length} characters) would be the label, which names files; give the entry a label of at most ${MAX_LABEL_LENGTH} characters`);
+      continue;
+    }
     const earlier = labels.get(label);
     if (earlier !== undefined) {
       problems.push(`agents[${i}].label: "${label}" is already used by agents[${earlier}]; give each entry its own label`);

@@ -10,11 +10,26 @@ import { Buffer } from 'node:buffer';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
-import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../../protocol/index.ts';
+import { isGameId, isUuid, MAX_ENCODED_GRID_BYTES, shownId, writeFrames } from '../../protocol/index.ts';
+import { ArcbenchError } from '../../errors.ts';
 
-/** `<game>.<agent>.<n>.<guid>.recording.jsonl`, the name existing tools look for. */
+/** A label as the config allows it (letters, digits, `.`, `-`, `_`), so it cannot leave the folder. */
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * `<game>.<agent>.<n>.<guid>.recording.jsonl`, the name existing tools look for. Built only from values
+ * checked here: the ids come from the service, and a `../../x` must not name a file outside the run.
+ */
 export function recordingFileName(gameId: string, agentLabel: string, episode: number, guid: string): string {
+  if (!isGameId(gameId)) throw unsafeName('game id', gameId);
+  if (!isUuid(guid)) throw unsafeName('session guid', guid);
+  if (!LABEL.test(agentLabel)) throw unsafeName('agent label', agentLabel);
+  if (!Number.isInteger(episode) || episode < 0) throw unsafeName('episode index', episode);
   return `${gameId}.${agentLabel}.${episode}.${guid}.recording.jsonl`;
+}
+
+function unsafeName(what: string, value: unknown): ArcbenchError {
+  return new ArcbenchError('RECORDING_NAME_UNSAFE', `the ${what} ${shownId(value)} cannot name a recording file; no recording was written for this session`);
 }
 
 /** A batch holds a few lines of one grid each (about 9 KB a line). */
