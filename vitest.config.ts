@@ -6,6 +6,7 @@ const ci = process.env.CI === 'true';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/tempRoot.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ci ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],

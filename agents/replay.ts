@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { defineAgent, z, action, click, reset, stop, CLICK_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
+import { defineAgent, z, action, click, reset, stop, CLICK_ACTION_ID, UNDO_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
 
 interface RecordedFrame {
   frame: number[][][];
@@ -40,7 +40,7 @@ function toDecision(recorded: RecordedFrame, line: number): AgentDecision {
   const { id, data, reasoning } = recorded.action_input;
   if (id === 0) return reset(reasoning);
   if (id === CLICK_ACTION_ID) return click(data?.x ?? -1, data?.y ?? -1, reasoning);
-  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === 7) return action(id, reasoning);
+  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === UNDO_ACTION_ID) return action(id, reasoning);
   return stop(`line ${line} of the recording holds action id ${String(id)}; ids run 0..7`);
 }
 

@@ -60,7 +60,9 @@ export async function timedRun(settings: BenchRunSettings): Promise<TimedRun> {
     const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (result.report.status !== 'completed') {
-      throw new Error(`bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`);
+      throw new Error(
+        `bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`,
+      );
     }
     const actions = result.report.totals.actions;
     return { result, actions, seconds, actionsPerSecond: actions / seconds, cpuSeconds, actionsPerCpuSecond: actions / cpuSeconds };

@@ -34,7 +34,8 @@ function timeOperations(operations: readonly Operation[]): CallTiming[] {
   const timings = timeInterleaved(calls, { callsPerRound: 500, rounds: ROUNDS });
   let next = 0;
   return operations.map((op) => {
-    const own = timings.slice(next, (next += op.grids.length));
+    const own = timings.slice(next, next + op.grids.length);
+    next += op.grids.length;
     const mean = (pick: (t: CallTiming) => number) => own.reduce((sum, t) => sum + pick(t), 0) / own.length;
     return { fastest: mean((t) => t.fastest), median: mean((t) => t.median) };
   });
@@ -42,7 +43,8 @@ function timeOperations(operations: readonly Operation[]): CallTiming[] {
 
 /** A codec figure: the fastest rounds' cost, with the median rounds' beside it. */
 function timed(figure: string, timing: CallTiming, extra?: string): BenchFigure {
-  const note = `fastest of ${ROUNDS} rounds; median round ${timing.median.toFixed(1)}` + (extra ? `; ${extra}` : '');
+  const more = extra ? `; ${extra}` : '';
+  const note = `fastest of ${ROUNDS} rounds; median round ${timing.median.toFixed(1)}${more}`;
   return { figure, value: timing.fastest, unit: 'µs/grid', note };
 }
 
@@ -54,13 +56,17 @@ function operationsFor(grids: readonly Grid[]): Operation[] {
   return [
     { grids, call: (grid) => encodeGrid(grid) },
     { grids, call: (_, i) => JSON.stringify(rows[i]) },
-    { grids, call: (_, i) => decodeGrid(bytes[i]) },
-    { grids, call: (_, i) => JSON.parse(texts[i]) },
+    { grids, call: (_, i) => decodeGrid(bytes[i]!) },
+    { grids, call: (_, i) => JSON.parse(texts[i]!) },
   ];
 }
 
 /** Figures for the four operations' timings; targets only when asked. */
-function figuresFor(label: string, [encode, stringify, decode, parse]: CallTiming[], targets: boolean): BenchFigure[] {
+function figuresFor(label: string, timings: readonly CallTiming[], targets: boolean): BenchFigure[] {
+  const [encode, stringify, decode, parse] = timings;
+  if (encode === undefined || stringify === undefined || decode === undefined || parse === undefined) {
+    throw new Error(`bench/codec.ts: ${label} has ${timings.length} timings, not one per operation of operationsFor`);
+  }
   return [
     { ...timed(`grid encode, ${label}`, encode), ...(targets ? { target: { op: '<=', value: 15 } } : {}) },
     timed(`JSON.stringify of the same, ${label}`, stringify, `encode is ${(stringify.fastest / encode.fastest).toFixed(1)}× faster`),

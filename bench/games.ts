@@ -21,9 +21,8 @@ function randomStepper(game: PuzzleGame<unknown, unknown>, random: () => number)
   const actions = game.info.availableActions;
   let play = game.start();
   return () => {
-    const id: GameActionId = actions[Math.floor(random() * actions.length)];
-    const result =
-      id === 6 ? play.step({ id, x: Math.floor(random() * GRID_SIZE), y: Math.floor(random() * GRID_SIZE) }) : play.step({ id });
+    const id: GameActionId = actions[Math.floor(random() * actions.length)]!;
+    const result = id === 6 ? play.step({ id, x: Math.floor(random() * GRID_SIZE), y: Math.floor(random() * GRID_SIZE) }) : play.step({ id });
     if (result.outcome === 'lost') play.resetLevel();
     else if (result.outcome === 'won') play = game.start();
   };

@@ -62,18 +62,29 @@ const suite: BenchSuite = {
     const together = await measure(SETTINGS);
     // The same runner against `arcbench serve`-like server of its own process: each gets a core.
     const server = await startServerProcess();
-    let apart;
-    try {
-      apart = await measure({ ...SETTINGS, url: server.url });
-    } finally {
-      await server.stop();
-    }
+    const apart = await measure({ ...SETTINGS, url: server.url }).finally(() => server.stop());
     const note = (what: string, m: { actions: number }) =>
       `${what}; median of ${ROUNDS} runs of ${m.actions.toLocaleString('en-US')} actions, ${SETTINGS.concurrency} episodes in flight, recordings off`;
     return [
-      { figure: 'loopback HTTP, runner + server in one process (target: server)', value: together.rate, unit: 'actions/s', note: note('random agent', together) },
-      { figure: 'loopback HTTP, same, latency per action p50 / p99', value: together.p50, unit: 'ms', note: `p99 ${together.p99.toFixed(1)} ms; request created to answer complete, as the client sees it` },
-      { figure: 'loopback HTTP, runner and server in two processes (target: url)', value: apart.rate, unit: 'actions/s', target: { op: '>=', value: 4_000 }, note: note('random agent', apart) },
+      {
+        figure: 'loopback HTTP, runner + server in one process (target: server)',
+        value: together.rate,
+        unit: 'actions/s',
+        note: note('random agent', together),
+      },
+      {
+        figure: 'loopback HTTP, same, latency per action p50 / p99',
+        value: together.p50,
+        unit: 'ms',
+        note: `p99 ${together.p99.toFixed(1)} ms; request created to answer complete, as the client sees it`,
+      },
+      {
+        figure: 'loopback HTTP, runner and server in two processes (target: url)',
+        value: apart.rate,
+        unit: 'actions/s',
+        target: { op: '>=', value: 4_000 },
+        note: note('random agent', apart),
+      },
       { figure: 'loopback HTTP, two processes, latency per action p50', value: apart.p50, unit: 'ms' },
       { figure: 'loopback HTTP, two processes, latency per action p99', value: apart.p99, unit: 'ms' },
     ];

@@ -31,19 +31,21 @@ function formatValue(value: number): string {
 }
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-const unknown = wanted.filter((name) => !(name in suiteModules));
+const unknown = wanted.filter((name) => !Object.hasOwn(suiteModules, name));
 if (unknown.length > 0) {
   console.error(`bench: no suite named ${unknown.join(', ')}; suites: ${Object.keys(suiteModules).join(', ')}`);
   process.exit(2);
 }
-const names = wanted.length > 0 ? wanted : Object.keys(suiteModules);
+const selected = Object.entries(suiteModules).filter(([name]) => wanted.length === 0 || wanted.includes(name));
 
-console.log(`arcbench bench on Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB`);
+console.log(
+  `arcbench bench on Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
+);
 const table = new Table({ head: ['suite', 'figure', 'value', 'unit', 'target', 'met'] });
 let missed = 0;
 const speedBefore = machineSpeedMicroseconds();
-for (const name of names) {
-  const suite = (await suiteModules[name]()).default;
+for (const [, load] of selected) {
+  const suite = (await load()).default;
   const started = Date.now();
   const figures = await suite.run();
   for (const figure of figures) {

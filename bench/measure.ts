@@ -15,7 +15,7 @@ export interface CallTiming {
 }
 
 export function timeCalls(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): CallTiming {
-  return timeInterleaved([fn], options)[0];
+  return timeInterleaved([fn], options)[0]!;
 }
 
 /**
@@ -32,16 +32,17 @@ export function timeInterleaved(fns: readonly (() => unknown)[], options: { call
     fns.forEach((fn, f) => {
       const start = cpuMicroseconds();
       for (let i = 0; i < callsPerRound; i++) fn();
-      samples[f].push((cpuMicroseconds() - start) / callsPerRound);
+      samples[f]!.push((cpuMicroseconds() - start) / callsPerRound);
     });
   }
   return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
 }
 
 export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The p-th percentile (0..100) of a sample, nearest-rank. */
@@ -49,7 +50,7 @@ export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
+  return sorted[rank]!;
 }
 
 /** CPU time of this process (user + system), in microseconds. */

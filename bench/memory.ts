@@ -36,7 +36,7 @@ async function openSessions(): Promise<Record<string, number>> {
   const cardId = await transport.openScorecard({ tags: ['bench'] });
   const before = rssAfterGc();
   const frames = [];
-  for (let i = 0; i < SESSIONS; i++) frames.push((await transport.reset(cardId, games[i % games.length].game_id)).guid);
+  for (let i = 0; i < SESSIONS; i++) frames.push((await transport.reset(cardId, games[i % games.length]!.game_id)).guid);
   return { before, open: rssAfterGc(), sessions: frames.length };
 }
 
@@ -68,8 +68,18 @@ const CHILD_FIGURES: Record<string, () => Promise<Record<string, number>>> = { s
 
 async function inChild(what: string): Promise<Record<string, number>> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', 'bin/run-ts.js', 'bench/memory.ts', '--child', what], { cwd: root, maxBuffer: MiB });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', 'bin/run-ts.js', 'bench/memory.ts', '--child', what], {
+    cwd: root,
+    maxBuffer: MiB,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
+}
+
+/** A figure the child reported, or an error naming it (a run that stopped short of LATE_ACTIONS has no `late`). */
+function reported(values: Record<string, number>, name: string): number {
+  const value = values[name];
+  if (value === undefined) throw new Error(`bench/memory.ts: the child reported no "${name}", only ${JSON.stringify(values)}`);
+  return value;
 }
 
 const suite: BenchSuite = {
@@ -78,19 +88,21 @@ const suite: BenchSuite = {
     const sessions = await inChild('sessions');
     const streamed = await inChild('streamed');
     const mib = (bytes: number) => bytes / MiB;
+    const early = reported(streamed, 'early');
+    const late = reported(streamed, 'late');
     return [
       {
         figure: `RSS with ${SESSIONS.toLocaleString('en-US')} sessions open in-process`,
-        value: mib(sessions.open),
+        value: mib(reported(sessions, 'open')),
         unit: 'MiB',
         target: { op: '<=', value: 400 },
-        note: `fresh process after GC; ${mib(sessions.before).toFixed(0)} MiB before the sessions`,
+        note: `fresh process after GC; ${mib(reported(sessions, 'before')).toFixed(0)} MiB before the sessions`,
       },
-      { figure: `RSS after ${EARLY_ACTIONS.toLocaleString('en-US')} actions of a run (recordings on)`, value: mib(streamed.early), unit: 'MiB' },
-      { figure: `RSS after ${LATE_ACTIONS.toLocaleString('en-US')} actions of the same run`, value: mib(streamed.late), unit: 'MiB' },
+      { figure: `RSS after ${EARLY_ACTIONS.toLocaleString('en-US')} actions of a run (recordings on)`, value: mib(early), unit: 'MiB' },
+      { figure: `RSS after ${LATE_ACTIONS.toLocaleString('en-US')} actions of the same run`, value: mib(late), unit: 'MiB' },
       {
         figure: `RSS growth from ${EARLY_ACTIONS.toLocaleString('en-US')} to ${LATE_ACTIONS.toLocaleString('en-US')} actions`,
-        value: (100 * (streamed.late - streamed.early)) / streamed.early,
+        value: (100 * (late - early)) / early,
         unit: '%',
         target: { op: '<=', value: 10 },
       },
@@ -101,7 +113,7 @@ export default suite;
 
 const childAt = process.argv.indexOf('--child');
 if (childAt !== -1 && process.argv[1] === fileURLToPath(import.meta.url)) {
-  const what = process.argv[childAt + 1];
+  const what = process.argv[childAt + 1] ?? '';
   const figure = CHILD_FIGURES[what];
   if (figure === undefined) throw new Error(`bench/memory.ts --child: expected one of ${Object.keys(CHILD_FIGURES).join(', ')}`);
   console.log(JSON.stringify(await figure()));

@@ -107,10 +107,12 @@ const suite: BenchSuite = {
       runner.push(run.actionsPerSecond);
       runnerCpu.push(run.actionsPerCpuSecond);
       const loop = await bareLoop(SETTINGS);
-      bare.push(loop.actions / loop.seconds);
-      bareCpu.push(loop.actions / loop.cpuSeconds);
-      ratios.push(bare[round] / runner[round]);
-      cpuRatios.push(bareCpu[round] / runnerCpu[round]);
+      const bareRate = loop.actions / loop.seconds;
+      const bareCpuRate = loop.actions / loop.cpuSeconds;
+      bare.push(bareRate);
+      bareCpu.push(bareCpuRate);
+      ratios.push(bareRate / run.actionsPerSecond);
+      cpuRatios.push(bareCpuRate / run.actionsPerCpuSecond);
     }
     const withRecordings = await timedRun({ ...SETTINGS, recordings: true });
     const rate = (value: number) => Math.round(value).toLocaleString('en-US');

@@ -56,7 +56,7 @@ async function load(url: string, guids: string[], gameId: string, seconds: numbe
         headers: { 'content-type': 'application/json', 'x-api-key': KEY },
         setupRequest(request: AutocannonRequest): AutocannonRequest {
           const n = sent++;
-          const guid = guids[n % guids.length];
+          const guid = guids[n % guids.length]!;
           if (lost.delete(guid)) {
             resets++;
             return { ...request, path: '/api/cmd/RESET', body: JSON.stringify({ game_id: gameId, guid }) };

@@ -19,7 +19,11 @@ export interface ServerProcess {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export async function startServerProcess(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.js', 'bench/serverProcess.ts', '--serve'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/run-ts.js', 'bench/serverProcess.ts', '--serve'],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout! });
   const [url] = (await once(lines, 'line')) as [string];
   lines.close();

@@ -29,4 +29,6 @@ const ERROR_NAMES = new Set([
   'GridCodecError',
   'FrameResponseDecodeError',
   'KeysError',
+  'RunFolderError',
+  'RunsNotComparableError',
 ]);

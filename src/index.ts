@@ -54,7 +54,7 @@ export type { TransportErrorKind } from './client/transport.ts';
 export { AgentLoadError } from './agent/pluginLoader.ts';
 
 // Running experiments from code: load (or parse) an experiment file, run it, read the results.
-export { loadExperiment, parseExperiment, ConfigError } from './runner/config/loader.ts';
+export { loadExperiment, parseExperiment, experimentFromFlags, ConfigError } from './runner/config/loader.ts';
 export type { Experiment, ResolvedAgent, LoadOptions } from './runner/config/loader.ts';
 export { experimentSchema, experimentJsonSchema } from './runner/config/schema.ts';
 export type { ExperimentConfig, AgentEntry } from './runner/config/schema.ts';
@@ -63,4 +63,17 @@ export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/run
 export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
 export { parseEpisodeLog } from './runner/results/episodeLog.ts';
 export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
+export type { TableRow } from './runner/results/runReport.ts';
+export { readRunFolder, runEpisodesOfFolder } from './runner/results/runFolder.ts';
+export type { RunFolder } from './runner/results/runFolder.ts';
+export type { BaselineOptions, BaselineOutcome } from './runner/results/baselineComparison.ts';
+
+// Statistics and comparisons: pure functions over run folders read as above.
+export { compareRuns, RunsNotComparableError } from './analysis/compareRuns.ts';
+export type { RunComparison, ComparisonRow, Verdict, CompareOptions } from './analysis/compareRuns.ts';
+export { comparisonDocument, regressions, COMPARISON_FORMAT } from './analysis/gate.ts';
+export type { ComparisonDocument, GateSettings } from './analysis/gate.ts';
+export { meanEstimate, stratifiedEstimate, meanStratum, differenceOfMeansStratum } from './analysis/bootstrap.ts';
+export type { Estimate, Interval, BootstrapOptions } from './analysis/bootstrap.ts';
+export type { RunEpisodes, ScoredEpisode } from './analysis/episodeSample.ts';
 export { BUILT_IN_AGENTS, loadAgent } from './agent/pluginLoader.ts';

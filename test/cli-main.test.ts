@@ -9,7 +9,7 @@ describe('arcbench command line', () => {
   it('lists every command in its help and exits 0', () => {
     const result = arcbench('--help');
     expect(result.status).toBe(0);
-    for (const command of ['run', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
+    for (const command of ['run', 'compare', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
@@ -23,12 +23,26 @@ describe('arcbench command line', () => {
     expect(badOption.stderr).toMatch(/port/);
     const missingArgument = arcbench('run');
     expect(missingArgument.status).toBe(2);
-    expect(missingArgument.stderr).toMatch(/missing required argument/);
+    expect(missingArgument.stderr).toMatch(/give an experiment file \(e\.g\. configs\/quickstart\.yaml\), or --agent for a first try/);
+  });
+
+  it.each([
+    [['run', 'x.yaml', '--concurrency', '0'], '--concurrency takes a whole number from 1 to 1024, got "0"'],
+    [['run', 'x.yaml', '--seed', '1.5'], '--seed takes a whole number from 0 to 4294967295, got "1.5"'],
+    [['plan', 'x.yaml', '--seed', '0x10'], '--seed takes a whole number from 0 to 4294967295, got "0x10"'],
+    [['plan', 'x.yaml', '--seed', ''], '--seed takes a whole number from 0 to 4294967295, got ""'],
+    [['serve', '--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"'],
+    [['serve', '--backends', '2e1'], '--backends takes a whole number from 1 to 64, got "2e1"'],
+    [['render', 'crat', '--level', '-1'], '--level takes a whole number from 1 to 254, got "-1"'],
+  ])('reads whole-number options with one parser and one sentence: %j', (args, sentence) => {
+    const result = arcbench(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(sentence);
   });
 
   it('prints a command help with exit 0', () => {
     const result = arcbench('run', '--help');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/Usage: arcbench run \[options\] <config>/);
+    expect(result.stdout).toMatch(/Usage: arcbench run \[options\] \[config\]/);
   });
 });

@@ -125,7 +125,7 @@ describe('cookie jar per scorecard', () => {
     expect(received).toEqual([undefined, 'short=lived', undefined]);
   });
 
-  it('keeps cards apart: one card\'s cookies never go with another card\'s requests', async () => {
+  it("keeps cards apart: one card's cookies never go with another card's requests", async () => {
     script = [{ status: 200, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true, absolute: true }] }];
     received = [];
     await transport.act('card-a', 'crat', 'g', makeAction(1)).catch(() => undefined);

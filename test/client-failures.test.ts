@@ -65,7 +65,7 @@ async function scriptedServer(answers: ((request: IncomingMessage, response: Ser
   const server = createHttpServer((request, response) => {
     arrivals.push(performance.now());
     request.resume();
-    answers[Math.min(arrivals.length - 1, answers.length - 1)](request, response);
+    answers[Math.min(arrivals.length - 1, answers.length - 1)]!(request, response);
   });
   const url = `http://127.0.0.1:${await listen(server)}`;
   cleanups.push(async () => {
@@ -178,7 +178,7 @@ describe('HttpTransport failures', () => {
     const transport = http(scripted.url);
     expect(await transport.listGames()).toEqual([]);
     expect(scripted.arrivals).toHaveLength(2);
-    expect(scripted.arrivals[1] - scripted.arrivals[0]).toBeGreaterThanOrEqual(990);
+    expect(scripted.arrivals[1]! - scripted.arrivals[0]!).toBeGreaterThanOrEqual(990);
     expect(transport.stats()).toEqual({ requests: 2, retries: { '429': 1 }, unconfirmedOpens: 0, missingFields: [] });
   });
 
@@ -198,14 +198,25 @@ describe('HttpTransport failures', () => {
       response.end(JSON.stringify(body));
     };
     const closedCard = {
-      card_id: 'card-9', score: 0, environments: [], published_at: '2025-01-01T00:00:00.000Z',
-      total_environments_completed: 0, total_environments: 0, total_levels_completed: 0, total_levels: 0, total_actions: 0,
+      card_id: 'card-9',
+      score: 0,
+      environments: [],
+      published_at: '2025-01-01T00:00:00.000Z',
+      total_environments_completed: 0,
+      total_environments: 0,
+      total_levels_completed: 0,
+      total_levels: 0,
+      total_actions: 0,
     };
     const paths: string[] = [];
+    const recordPath = (answer: (request: IncomingMessage, response: ServerResponse) => void) => (request: IncomingMessage, response: ServerResponse) => {
+      paths.push(`${request.method} ${request.url}`);
+      answer(request, response);
+    };
     const scripted = await scriptedServer([
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(500, { error: 'SERVER_ERROR', message: 'closed, then failed' })(request, response)),
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(404, { error: 'VALIDATION_ERROR', message: 'card not found' })(request, response)),
-      (request, response) => (paths.push(`${request.method} ${request.url}`), json(200, closedCard)(request, response)),
+      recordPath(json(500, { error: 'SERVER_ERROR', message: 'closed, then failed' })),
+      recordPath(json(404, { error: 'VALIDATION_ERROR', message: 'card not found' })),
+      recordPath(json(200, closedCard)),
     ]);
     const transport = http(scripted.url);
     const card = await transport.closeScorecard('card-9');
@@ -221,7 +232,8 @@ describe('HttpTransport failures', () => {
         response.end('{"card_id": 42}');
       },
     ]);
-    const failure = await http(scripted.url).openScorecard().catch((e: unknown) => e);
+    const transport = http(scripted.url);
+    const failure = await transport.openScorecard().catch((e: unknown) => e);
     expect((failure as TransportError).kind).toBe('protocol');
     expect((failure as TransportError).message).toMatch(/HTTP 200.*card_id.*\{"card_id": 42\}/);
   });

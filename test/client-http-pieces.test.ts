@@ -17,7 +17,7 @@ describe('normaliseBaseUrl', () => {
     const base = normaliseBaseUrl(input);
     expect(base.origin).toBe(origin);
     expect(base.pathPrefix).toBe(pathPrefix);
-    expect(base.display + '/api/games').not.toContain('//api');
+    expect(`${base.display}/api/games`).not.toContain('//api');
   });
 
   it('knows loopback from remote, for the default rate limit', () => {

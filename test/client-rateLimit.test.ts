@@ -19,7 +19,7 @@ describe('rate limit per origin', () => {
     const limit = { requests: 5, intervalMs: 400 };
     const first = new HttpTransport({ baseUrl: running.url, apiKey: 'rate-key', rateLimit: limit, logger });
     // Same origin, another budget asked for: the first one stays in force, and the caller is told.
-    const second = new HttpTransport({ baseUrl: running.url + '/', apiKey: 'rate-key', rateLimit: { requests: 1000, intervalMs: 400 }, logger });
+    const second = new HttpTransport({ baseUrl: `${running.url}/`, apiKey: 'rate-key', rateLimit: { requests: 1000, intervalMs: 400 }, logger });
     expect(warnings).toHaveLength(1);
     try {
       const started = performance.now();

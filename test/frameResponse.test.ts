@@ -20,7 +20,10 @@ const frameResponse: fc.Arbitrary<FrameResponse> = fc.record({
   state: fc.constantFrom(...GAME_STATES),
   levels_completed: fc.integer({ min: 0, max: 254 }),
   win_levels: fc.integer({ min: 0, max: 254 }),
-  action_input: fc.record({ id: fc.integer({ min: 0, max: 7 }), data: fc.dictionary(fc.string(), fc.jsonValue()), reasoning: fc.option(fc.jsonValue(), { nil: undefined }) }, { requiredKeys: ['id', 'data'] }),
+  action_input: fc.record(
+    { id: fc.integer({ min: 0, max: 7 }), data: fc.dictionary(fc.string(), fc.jsonValue()), reasoning: fc.option(fc.jsonValue(), { nil: undefined }) },
+    { requiredKeys: ['id', 'data'] },
+  ),
   available_actions: fc.array(fc.constantFrom(...GAME_ACTION_IDS), { maxLength: 7 }),
   full_reset: fc.boolean(),
 });
@@ -38,7 +41,7 @@ describe('frame response codec', () => {
           // JSON drops undefined members, as the wire does.
           expect(rest).toEqual(JSON.parse(JSON.stringify({ ...response, frame: undefined })));
           expect(frame.length).toBe(response.frame.length);
-          frame.forEach((g, i) => expect(sameBytes(g, response.frame[i])).toBe(true));
+          for (const [i, g] of frame.entries()) expect(sameBytes(g, response.frame[i]!)).toBe(true);
         }
       }),
       { numRuns: 40 },
@@ -73,8 +76,51 @@ describe('frame response codec', () => {
   });
 
   it('agrees with its zod schema on every field set to every edge value', () => {
-    const base = JSON.parse(asPlainJson({ game_id: 'g-1', guid: 'u', frame: [new Uint8Array(GRID_CELLS)], state: 'NOT_FINISHED', levels_completed: 1, win_levels: 3, action_input: { id: 1, data: {} }, available_actions: [1, 2], full_reset: false })) as Record<string, unknown>;
-    const edges: unknown[] = [undefined, null, true, 0, -1, 1.5, 7, 8, 254, 255, '', 'WIN', 'PLAYING', [], [0], [7], [8], [-1], [1.5], ['1'], {}, { id: 0 }, { id: 7, data: {} }, { id: 8, data: {} }, { id: -1 }, { id: 1.5 }, { id: 2, data: [] }, { id: 2, data: null }, { id: 2, data: 'x' }, { id: '1' }];
+    const base = JSON.parse(
+      asPlainJson({
+        game_id: 'g-1',
+        guid: 'u',
+        frame: [new Uint8Array(GRID_CELLS)],
+        state: 'NOT_FINISHED',
+        levels_completed: 1,
+        win_levels: 3,
+        action_input: { id: 1, data: {} },
+        available_actions: [1, 2],
+        full_reset: false,
+      }),
+    ) as Record<string, unknown>;
+    const edges: unknown[] = [
+      undefined,
+      null,
+      true,
+      0,
+      -1,
+      1.5,
+      7,
+      8,
+      254,
+      255,
+      '',
+      'WIN',
+      'PLAYING',
+      [],
+      [0],
+      [7],
+      [8],
+      [-1],
+      [1.5],
+      ['1'],
+      {},
+      { id: 0 },
+      { id: 7, data: {} },
+      { id: 8, data: {} },
+      { id: -1 },
+      { id: 1.5 },
+      { id: 2, data: [] },
+      { id: 2, data: null },
+      { id: 2, data: 'x' },
+      { id: '1' },
+    ];
     for (const field of ['game_id', 'guid', 'state', 'levels_completed', 'win_levels', 'action_input', 'available_actions', 'full_reset']) {
       for (const value of edges) {
         const body = { ...base, [field]: value };
@@ -108,7 +154,7 @@ describe('frame response codec', () => {
     ];
     for (const [text, expected] of cases) {
       const decoded = decodeFrameResponse(text);
-      expect(sameBytes(decoded.frame[0], expected), text.slice(0, 60)).toBe(true);
+      expect(sameBytes(decoded.frame[0]!, expected), text.slice(0, 60)).toBe(true);
       expect(decoded).toMatchObject({ game_id: 'g', state: 'WIN', levels_completed: 2, action_input: { id: 1, data: {} }, full_reset: false });
       expect(Object.keys(decoded).filter((key) => key === 'frame')).toHaveLength(1);
     }
@@ -128,7 +174,16 @@ describe('frame response codec', () => {
   });
 
   it('names the field that is wrong', () => {
-    const body = { game_id: 'g', guid: 'x', state: 'PLAYING', levels_completed: 0, win_levels: 1, action_input: { id: 1 }, available_actions: [], frame: [gridToRows(new Uint8Array(GRID_CELLS))] };
+    const body = {
+      game_id: 'g',
+      guid: 'x',
+      state: 'PLAYING',
+      levels_completed: 0,
+      win_levels: 1,
+      action_input: { id: 1 },
+      available_actions: [],
+      frame: [gridToRows(new Uint8Array(GRID_CELLS))],
+    };
     expect(() => decodeFrameResponse(JSON.stringify(body))).toThrow(/frame response: state: /);
     expect(() => decodeFrameResponse(JSON.stringify({ ...body, state: 'WIN', frame: [] }))).toThrow(/frame response: frame: expected at least one grid/);
   });

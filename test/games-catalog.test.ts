@@ -42,7 +42,7 @@ describe('the catalog', () => {
   });
 
   it('changes a game id when a level changes, and only then', () => {
-    const game = puzzleCatalog()[0];
+    const game = puzzleCatalog()[0]!;
     const { definition } = game;
     expect(gameIdOf(definition.slug, definition.rulesVersion, definition.levels)).toBe(game.info.id);
     const edited = definition.levels.map((level, index) => (index === 0 ? { ...level, map: level.map.replace('.', '#') } : level));
@@ -64,12 +64,12 @@ describe.each(puzzleCatalog().map((game) => [game.info.slug, game] as const))('l
       expect(solution.moves.length).toBeLessThan(play.stepBudget);
       // Replayed as a player would send it, through the display: proves the solution on the real game.
       solution.moves.forEach((move, at) => {
-        const outcome = play.step(gameInputOf(game.layouts[index], move)).outcome;
+        const outcome = play.step(gameInputOf(game.layouts[index]!, move)).outcome;
         const expected = at < solution.moves.length - 1 ? 'playing' : index < game.levels.length - 1 ? 'level_completed' : 'won';
         expect(outcome, `level ${index + 1}, move ${at + 1}`).toBe(expected);
       });
     }
     // rising difficulty: no level is easier than the one before it
-    for (let index = 1; index < optima.length; index++) expect(optima[index]).toBeGreaterThanOrEqual(optima[index - 1]);
+    for (let index = 1; index < optima.length; index++) expect(optima[index]).toBeGreaterThanOrEqual(optima[index - 1]!);
   });
 });

@@ -6,13 +6,13 @@ import { gameInputOf } from '../src/games/engine/moveInput.ts';
 import type { PuzzleGame, PuzzlePlay } from '../src/games/engine/puzzleGame.ts';
 import { solveLevel } from '../src/games/engine/solver.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
+import type { StepResult } from '../src/games/types.ts';
 
 export function gameBySlug(slug: string): PuzzleGame<unknown, unknown> {
   const game = puzzleCatalog().find((candidate) => candidate.info.slug === slug);
   if (game === undefined) throw new Error(`no game ${slug}`);
   return game;
 }
-
 
 export function sameGrid(a: Grid, b: Grid): boolean {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
@@ -27,8 +27,8 @@ export function playArea(grid: Grid): Grid {
 export function solveCurrentLevel(game: PuzzleGame<unknown, unknown>, play: PuzzlePlay<unknown, unknown>) {
   const index = play.levelIndex;
   const solution = solveLevel(game.definition, game.levels[index]);
-  let last;
-  for (const move of solution.moves) last = play.step(gameInputOf(game.layouts[index], move));
+  let last: StepResult | undefined;
+  for (const move of solution.moves) last = play.step(gameInputOf(game.layouts[index]!, move));
   if (last === undefined) throw new Error('empty solution');
   return last;
 }

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  createGrid,
-  decodeFrames,
-  decodeGrid,
-  encodeFrames,
-  encodeGrid,
-  GRID_CELLS,
-  GridCodecError,
-  gridFromRows,
-  gridToRows,
-} from '../src/protocol/index.ts';
+import { createGrid, decodeFrames, decodeGrid, encodeFrames, encodeGrid, GRID_CELLS, GridCodecError, gridFromRows, gridToRows } from '../src/protocol/index.ts';
 
 const gridArbitrary = fc.uint8Array({ minLength: GRID_CELLS, maxLength: GRID_CELLS, max: 15 });
 const rowsOf = (grid: Uint8Array) => gridToRows(grid);
@@ -46,7 +36,8 @@ describe('grid codec', () => {
         const grid = new Uint8Array(GRID_CELLS);
         let y = 0;
         for (let i = 0; y < 64; i = (i + 1) % runs.length) {
-          for (let k = 0; k < runs[i][1] && y < 64; k++, y++) grid.set(runs[i][0], y * 64);
+          const [row, repeats] = runs[i]!;
+          for (let k = 0; k < repeats && y < 64; k++, y++) grid.set(row, y * 64);
         }
         return grid;
       });
@@ -70,7 +61,7 @@ describe('grid codec', () => {
       fc.property(fc.array(gridArbitrary, { minLength: 1, maxLength: 4 }), (grids) => {
         const decoded = decodeFrames(encodeFrames(grids));
         expect(decoded.length).toBe(grids.length);
-        decoded.forEach((grid, i) => expectSameGrid(grid, grids[i]));
+        for (const [i, grid] of decoded.entries()) expectSameGrid(grid, grids[i]!);
       }),
       { numRuns: 50 },
     );
@@ -89,7 +80,7 @@ describe('grid codec', () => {
     const good = rowsOf(createGrid(1));
     const cases: [unknown, RegExp][] = [
       [good.slice(1), /expected 64 rows, got 63/],
-      [[...good.slice(0, 63), good[0].slice(1)], /grid\[63\]: expected 64 colours, got 63/],
+      [[...good.slice(0, 63), good[0]!.slice(1)], /grid\[63\]: expected 64 colours, got 63/],
       [good.map((row, y) => (y === 2 ? row.map((v, x) => (x === 7 ? 16 : v)) : row)), /grid\[2\]\[7\].*got 16/],
       [good.map((row, y) => (y === 0 ? row.map((v, x) => (x === 0 ? -1 : v)) : row)), /grid\[0\]\[0\].*got -1/],
       [good.map((row, y) => (y === 0 ? row.map((v, x) => (x === 0 ? 2.5 : v)) : row)), /got 2\.5/],

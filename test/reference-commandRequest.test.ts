@@ -24,9 +24,27 @@ function expectSameAsZod(schema: z.ZodType, handChecked: (body: unknown) => unkn
 }
 
 const cases = [
-  { name: 'RESET', schema: resetRequestSchema, check: resetRequest, base: { game_id: 'crat', card_id: 'c-1', guid: 'g-1' }, fields: ['game_id', 'card_id', 'guid', 'reasoning'] },
-  { name: 'ACTION1', schema: simpleActionRequestSchema, check: (body: unknown) => actionRequest(1, body), base: { game_id: 'crat', guid: 'g-1' }, fields: ['game_id', 'guid', 'reasoning'] },
-  { name: 'ACTION6', schema: clickActionRequestSchema, check: (body: unknown) => actionRequest(6, body), base: { game_id: 'crat', guid: 'g-1', x: 5, y: 63 }, fields: ['game_id', 'guid', 'x', 'y', 'reasoning'] },
+  {
+    name: 'RESET',
+    schema: resetRequestSchema,
+    check: resetRequest,
+    base: { game_id: 'crat', card_id: 'c-1', guid: 'g-1' },
+    fields: ['game_id', 'card_id', 'guid', 'reasoning'],
+  },
+  {
+    name: 'ACTION1',
+    schema: simpleActionRequestSchema,
+    check: (body: unknown) => actionRequest(1, body),
+    base: { game_id: 'crat', guid: 'g-1' },
+    fields: ['game_id', 'guid', 'reasoning'],
+  },
+  {
+    name: 'ACTION6',
+    schema: clickActionRequestSchema,
+    check: (body: unknown) => actionRequest(6, body),
+    base: { game_id: 'crat', guid: 'g-1', x: 5, y: 63 },
+    fields: ['game_id', 'guid', 'x', 'y', 'reasoning'],
+  },
 ] as const;
 
 describe('hand-checked command bodies', () => {
@@ -46,7 +64,17 @@ describe('hand-checked command bodies', () => {
   it('agree with the zod schemas on random bodies', () => {
     const body = fc.oneof(
       fc.jsonValue(),
-      fc.record({ game_id: fc.oneof(fc.string(), fc.jsonValue()), guid: fc.oneof(fc.uuid(), fc.jsonValue()), card_id: fc.oneof(fc.uuid(), fc.constant(null)), x: fc.oneof(fc.integer({ min: -2, max: 66 }), fc.double()), y: fc.integer({ min: -2, max: 66 }), reasoning: fc.jsonValue() }, { requiredKeys: [] }),
+      fc.record(
+        {
+          game_id: fc.oneof(fc.string(), fc.jsonValue()),
+          guid: fc.oneof(fc.uuid(), fc.jsonValue()),
+          card_id: fc.oneof(fc.uuid(), fc.constant(null)),
+          x: fc.oneof(fc.integer({ min: -2, max: 66 }), fc.double()),
+          y: fc.integer({ min: -2, max: 66 }),
+          reasoning: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
     );
     fc.assert(
       fc.property(body, (value) => {

@@ -26,12 +26,12 @@ describe('command sequences against a model of SPEC §4', () => {
         const { card_id } = service.openScorecard(KEY, { competition_mode: competition });
         const first = service.command(KEY, 'RESET', { game_id: gameId, card_id });
         const guid = first.guid;
-        const runs: ModelRun[] = [{ actions: 0, resets: 0 }];
+        let run: ModelRun = { actions: 0, resets: 0 };
+        const runs = [run];
         let state = 'NOT_FINISHED';
         let actionsOnLevel = 0;
         let levels = 0;
         for (const name of script) {
-          const run = runs[runs.length - 1];
           const body = name === 'ACTION6' ? { game_id: gameId, guid, x: 63, y: 63 } : { game_id: gameId, guid };
           if (name === 'RESET') {
             if (competition && state === 'WIN') {
@@ -42,7 +42,8 @@ describe('command sequences against a model of SPEC §4', () => {
             const full = !competition && (state === 'WIN' || actionsOnLevel === 0);
             expect(frame.full_reset).toBe(full);
             if (full) {
-              runs.push({ actions: 0, resets: 0 });
+              run = { actions: 0, resets: 0 };
+              runs.push(run);
               levels = 0;
             } else {
               run.actions++;

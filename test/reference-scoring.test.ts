@@ -34,7 +34,7 @@ describe('scoreRun (SPEC §5 checks)', () => {
     const expected = [4.76, 14.29, 28.57, 47.62, 71.43, 100];
     for (let k = 1; k <= 6; k++) {
       const { score } = scoreRun({ baselines: Array(6).fill(10), levelActions: Array(6).fill(8), levelsCompleted: k });
-      expect(score).toBeCloseTo(expected[k - 1], 2);
+      expect(score).toBeCloseTo(expected[k - 1]!, 2);
     }
   });
 
@@ -54,30 +54,53 @@ describe('levelActionsFromCompletions', () => {
 
 describe('tags_scores (SPEC §5 check)', () => {
   it('pools game A [10,20] level 1 in 20 and game B [15,30,45] level 1 in 25: 61/9', () => {
-    const runA = buildRunEntry({ gameId: 'aaaa-00000001', guid: 'g1', baselines: [10, 20], levelActions: [20, 0], levelsCompleted: 1, actions: 20, resets: 0, state: 'NOT_FINISHED' });
-    const runB = buildRunEntry({ gameId: 'bbbb-00000001', guid: 'g2', baselines: [15, 30, 45], levelActions: [25, 0, 0], levelsCompleted: 1, actions: 25, resets: 0, state: 'NOT_FINISHED' });
+    const runA = buildRunEntry({
+      gameId: 'aaaa-00000001',
+      guid: 'g1',
+      baselines: [10, 20],
+      levelActions: [20, 0],
+      levelsCompleted: 1,
+      actions: 20,
+      resets: 0,
+      state: 'NOT_FINISHED',
+    });
+    const runB = buildRunEntry({
+      gameId: 'bbbb-00000001',
+      guid: 'g2',
+      baselines: [15, 30, 45],
+      levelActions: [25, 0, 0],
+      levelsCompleted: 1,
+      actions: 25,
+      resets: 0,
+      state: 'NOT_FINISHED',
+    });
     const envA = buildEnvironmentEntry({ gameId: 'aaaa-00000001', levelCount: 2, runs: [runA] });
     const envB = buildEnvironmentEntry({ gameId: 'bbbb-00000001', levelCount: 3, runs: [runB] });
     const [tag] = buildTagsScores([
       { gameTags: ['keyboard'], environment: envA },
       { gameTags: ['keyboard'], environment: envB },
     ]);
-    expect(tag.id).toBe('keyboard');
-    expect(tag.score).toBeCloseTo(61 / 9, 10);
-    expect(tag.score.toFixed(2)).toBe('6.78');
-    expect(tag.number_of_levels).toBe(5);
-    expect(tag.number_of_environments).toBe(2);
-    expect(tag.levels_completed).toBe(2);
-    expect(tag.actions).toBe(45);
+    expect(tag).toMatchObject({ id: 'keyboard', number_of_levels: 5, number_of_environments: 2, levels_completed: 2, actions: 45 });
+    expect(tag?.score).toBeCloseTo(61 / 9, 10);
+    expect(tag?.score.toFixed(2)).toBe('6.78');
   });
 
   it('takes the first run with the most levels completed', () => {
     const run = (guid: string, levelsCompleted: number, a: number) =>
-      buildRunEntry({ gameId: 'aaaa-00000001', guid, baselines: [10, 10], levelActions: [a, a], levelsCompleted, actions: 2 * a, resets: 0, state: 'NOT_FINISHED' });
+      buildRunEntry({
+        gameId: 'aaaa-00000001',
+        guid,
+        baselines: [10, 10],
+        levelActions: [a, a],
+        levelsCompleted,
+        actions: 2 * a,
+        resets: 0,
+        state: 'NOT_FINISHED',
+      });
     const env = buildEnvironmentEntry({ gameId: 'aaaa-00000001', levelCount: 2, runs: [run('r1', 0, 5), run('r2', 1, 20), run('r3', 1, 10)] });
     const [tag] = buildTagsScores([{ gameTags: ['click'], environment: env }]);
-    expect(tag.score).toBeCloseTo(25 / 3, 10);
-    expect(tag.actions).toBe(40);
+    expect(tag?.score).toBeCloseTo(25 / 3, 10);
+    expect(tag?.actions).toBe(40);
   });
 });
 
@@ -95,25 +118,36 @@ describe('environment and card aggregates', () => {
     expect(r1.completed).toBe(false);
     const empty = buildEnvironmentEntry({ gameId: 'bbbb-00000001', levelCount: 2, runs: [] });
     const totals = summarizeEnvironments([env, empty]);
-    expect(totals).toEqual({ score: 50, total_environments_completed: 1, total_environments: 2, total_levels_completed: 3, total_levels: 5, total_actions: 20 });
-    const card = scoreCard([{ gameTags: ['keyboard'], environment: env }, { gameTags: ['click'], environment: empty }]);
+    expect(totals).toEqual({
+      score: 50,
+      total_environments_completed: 1,
+      total_environments: 2,
+      total_levels_completed: 3,
+      total_levels: 5,
+      total_actions: 20,
+    });
+    const card = scoreCard([
+      { gameTags: ['keyboard'], environment: env },
+      { gameTags: ['click'], environment: empty },
+    ]);
     expect(card.score).toBe(50);
-    expect(card.tags_scores.map((t) => [t.id, t.score])).toEqual([['click', 0], ['keyboard', 100]]);
+    expect(card.tags_scores.map((t) => [t.id, t.score])).toEqual([
+      ['click', 0],
+      ['keyboard', 100],
+    ]);
     expect(summarizeEnvironments([]).score).toBe(0);
   });
 });
 
 describe('scoring properties', () => {
-  const runArb = fc
-    .integer({ min: 1, max: 8 })
-    .chain((n) =>
-      fc.record({
-        baselines: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: n, maxLength: n }),
-        // a completed level always took at least its completing action
-        levelActions: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: n, maxLength: n }),
-        levelsCompleted: fc.integer({ min: 0, max: n }),
-      }),
-    );
+  const runArb = fc.integer({ min: 1, max: 8 }).chain((n) =>
+    fc.record({
+      baselines: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: n, maxLength: n }),
+      // a completed level always took at least its completing action
+      levelActions: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: n, maxLength: n }),
+      levelsCompleted: fc.integer({ min: 0, max: n }),
+    }),
+  );
 
   it('level scores stay in 0..115, run scores in 0..100 and under the completed-weight cap', () => {
     fc.assert(

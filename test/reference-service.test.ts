@@ -60,7 +60,9 @@ describe('seeded ids', () => {
 describe('construction', () => {
   it('offers the catalog by default', () => {
     const service = new ReferenceService();
-    expect(service.listGames('k').map((g) => g.game_id).sort()).toEqual(gameCatalog().map((g) => g.info.id).sort());
+    const listed = service.listGames('k').map((g) => g.game_id);
+    const catalog = gameCatalog().map((g) => g.info.id);
+    expect(listed.sort()).toEqual(catalog.sort());
   });
 
   it('refuses lifetimes that are not positive', () => {
@@ -125,7 +127,12 @@ describe('keys', () => {
   });
 
   it('resolve configured keys to their users and scope by key, not by user', () => {
-    const ring = new KeyRing(new Map([['a', { user_name: 'ada', user_id: 'u1' }], ['b', { user_name: 'ada', user_id: 'u1' }]]));
+    const ring = new KeyRing(
+      new Map([
+        ['a', { user_name: 'ada', user_id: 'u1' }],
+        ['b', { user_name: 'ada', user_id: 'u1' }],
+      ]),
+    );
     expect(ring.authenticate('a').identity).toEqual({ user_name: 'ada', user_id: 'u1' });
     expect(ring.authenticate('a').owner).not.toBe(ring.authenticate('b').owner);
     expect(() => ring.authenticate('c')).toThrow(ApiError);

@@ -92,7 +92,7 @@ describe('against the toolkit dialect', () => {
     const unknown = await run('unknown', target);
     expect(unknown.report.games_without_baselines).toEqual([crat.info.id]);
     expect(unknown.episodes[0]).toMatchObject({ baselines_known: false, win_levels: crat.info.baselineActions.length, stop_details: { baselines: null } });
-    expect(unknown.tableMd).toMatch(/\| walker \| crat-\w+ \| 1 \| unknown \| 0\/\d+ \| 3 \|/);
+    expect(unknown.tableMd).toMatch(/\| walker \| crat-\w+ \| 1 \| unknown \| unknown \| unknown \| 0\/\d+ \| 3 \|/);
     expect(unknown.tableMd).toMatch(/unknown: the service gives no level baselines/);
     expect(unknown.report.agents[0].score_differences).toEqual([]);
 

@@ -11,7 +11,8 @@ describe('AffinityRouter', () => {
   it('sends requests without a known cookie round robin, and a known cookie to its backend', () => {
     const router = new AffinityRouter(3);
     const first = router.resolve(undefined);
-    expect([first.backend, router.resolve('AWSALB=unknown.0').backend, router.resolve('junk').backend, router.resolve(undefined).backend]).toEqual([0, 1, 2, 0]);
+    const next = [router.resolve('AWSALB=unknown.0'), router.resolve('junk'), router.resolve(undefined)];
+    expect([first, ...next].map((affinity) => affinity.backend)).toEqual([0, 1, 2, 0]);
     const value = router.respond(first);
     for (let i = 0; i < 5; i++) expect(router.resolve(cookie(router.respond(first))).backend).toBe(0);
     expect(router.resolve(cookie(value))).toBe(first);
@@ -31,12 +32,12 @@ describe('AffinityRouter', () => {
     const affinity = router.resolve(undefined);
     // With rotation on every response, values[i] is generation i + 1.
     const values = Array.from({ length: AFFINITY_GRACE_GENERATIONS + 10 }, () => router.respond(affinity));
-    expect(router.resolve(cookie(values[0]))).toBe(affinity); // old, but superseded just now
+    expect(router.resolve(cookie(values[0]!))).toBe(affinity); // old, but superseded just now
     now += GRACE_MS + 1000;
-    expect(router.resolve(cookie(values[0]))).not.toBe(affinity);
-    expect(router.resolve(cookie(values[9]))).toBe(affinity); // exactly AFFINITY_GRACE_GENERATIONS old
-    expect(router.resolve(cookie(values[8]))).not.toBe(affinity);
-    const [id] = values[0].split('.');
+    expect(router.resolve(cookie(values[0]!))).not.toBe(affinity);
+    expect(router.resolve(cookie(values[9]!))).toBe(affinity); // exactly AFFINITY_GRACE_GENERATIONS old
+    expect(router.resolve(cookie(values[8]!))).not.toBe(affinity);
+    const [id] = values[0]!.split('.');
     expect(router.resolve(cookie(`${id}.zzzz`))).not.toBe(affinity);
   });
 
@@ -50,7 +51,7 @@ describe('AffinityRouter', () => {
     for (let i = 0; i < AFFINITY_GRACE_GENERATIONS + 5; i++) router.respond(affinity);
     expect(router.resolve(cookie(before))).toBe(affinity);
     expect(router.resolve(cookie(first))).toBe(affinity);
-    expect(router.resolve('AWSALB=' + before.replace(/\.1$/, '.0'))).not.toBe(affinity); // generation 0: superseded at t = 0
+    expect(router.resolve(`AWSALB=${before.replace(/\.1$/, '.0')}`)).not.toBe(affinity); // generation 0: superseded at t = 0
   });
 
   it('by default routes a value superseded hours ago, as the hosted balancer does, until a day has passed', () => {

@@ -33,7 +33,10 @@ class CardClient {
   async send(path: string, json?: unknown): Promise<RawAnswer> {
     const url = this.baseUrl + path;
     const cookie = await this.jar.getCookieString(url);
-    const answer = await sendRequest(this.baseUrl, path, { headers: { 'x-api-key': KEY, ...(cookie ? { cookie } : {}) }, ...(json === undefined ? {} : { json }) });
+    const answer = await sendRequest(this.baseUrl, path, {
+      headers: { 'x-api-key': KEY, ...(cookie ? { cookie } : {}) },
+      ...(json === undefined ? {} : { json }),
+    });
     for (const setCookie of answer.setCookies) await this.jar.setCookie(setCookie, url);
     return answer;
   }
@@ -54,7 +57,7 @@ async function playSession(client: CardClient, cardId: string, gameId: string, a
   expect(reset.status, reset.text).toBe(200);
   const guid = reset.body.guid as string;
   for (let i = 0; i < actions; i++) {
-    const name = IDLE_ACTIONS[i % IDLE_ACTIONS.length];
+    const name = IDLE_ACTIONS[i % IDLE_ACTIONS.length]!;
     const answer = await client.send(`/api/cmd/${name}`, action(name, gameId, guid, i));
     expect(answer.status, answer.text).toBe(200);
   }
@@ -68,7 +71,7 @@ async function playCard(baseUrl: string, sessions: number, actionsPerSession: nu
   expect(open.status, open.text).toBe(200);
   const cardId = open.body.card_id as string;
   const games = [threeLevels.info.id, sixLevels.info.id];
-  await Promise.all(Array.from({ length: sessions }, (_, i) => playSession(client, cardId, games[i % games.length], actionsPerSession)));
+  await Promise.all(Array.from({ length: sessions }, (_, i) => playSession(client, cardId, games[i % games.length]!, actionsPerSession)));
   const close = await client.send('/api/scorecard/close', { card_id: cardId });
   expect(close.status, close.text).toBe(200);
   expect(close.body.total_actions).toBe(sessions * actionsPerSession);
@@ -130,9 +133,9 @@ describe('affinity over 3 backends', () => {
     const server = await serve({ rotateAffinity: 1, affinityGraceMs: GRACE_MS, now: () => now });
     const client = new CardClient(server.url);
     const cardId = (await client.send('/api/scorecard/open', {})).body.card_id as string;
-    const openCookie = await client.jar.getCookieString(server.url + '/');
+    const openCookie = await client.jar.getCookieString(`${server.url}/`);
     const guid = await playSession(client, cardId, threeLevels.info.id, AFFINITY_GRACE_GENERATIONS - 30);
-    const recentCookie = await client.jar.getCookieString(server.url + '/');
+    const recentCookie = await client.jar.getCookieString(`${server.url}/`);
     await playSession(client, cardId, sixLevels.info.id, 40);
     const act = (cookie: string) => sendWithCookie(server.url, '/api/cmd/ACTION2', cookie, { game_id: threeLevels.info.id, guid });
 

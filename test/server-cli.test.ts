@@ -3,11 +3,11 @@
  * clean exit; and a malformed keys file refused with exit 2 and a message naming the line.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sendRequest } from './support/httpDriver.ts';
+import { tempDir } from './support/tempDir.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
 
@@ -21,7 +21,7 @@ function runServe(args: string[], env: Record<string, string> = {}) {
   const url = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const match = /^arcbench serve: listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match) resolve(match[1]);
+      if (match?.[1] !== undefined) resolve(match[1]);
     });
     exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
   });
@@ -78,7 +78,7 @@ describe('arcbench serve', () => {
   }, 30_000);
 
   it('refuses a malformed keys file with exit 2, naming the file and line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-serve-'));
+    const dir = tempDir('serve');
     const file = join(dir, 'keys.txt');
     writeFileSync(file, '# keys\nkey-1 alice\nkey-2\n');
     const serve = runServe(['--port', '0', '--keys', file]);

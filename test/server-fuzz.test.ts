@@ -33,11 +33,30 @@ const anyText = fc.string({ unit: 'binary', maxLength: 40 });
 const idLike = () => fc.oneof(fc.constant(cardId), fc.constant(guid), fc.constant(threeLevels.info.id), fc.constant('thre'), anyText, printable(600));
 
 const pathArb = fc.oneof(
-  fc.constantFrom('/api/healthcheck', '/api/games', '/api/scorecard/open', '/api/scorecard/close', '/api/cmd/RESET', '/api/cmd/ACTION1', '/api/cmd/ACTION6', '/api/cmd/ACTION7'),
+  fc.constantFrom(
+    '/api/healthcheck',
+    '/api/games',
+    '/api/scorecard/open',
+    '/api/scorecard/close',
+    '/api/cmd/RESET',
+    '/api/cmd/ACTION1',
+    '/api/cmd/ACTION6',
+    '/api/cmd/ACTION7',
+  ),
   fc.tuple(fc.constantFrom('/api/games/', '/api/scorecard/', '/api/cmd/', '/api/', '/'), idLike()).map(([prefix, id]) => prefix + encodeURIComponent(id)),
   fc.tuple(idLike(), idLike()).map(([a, b]) => `/api/scorecard/${encodeURIComponent(a)}/${encodeURIComponent(b)}`),
-  fc.constantFrom('/api/%', '/api/games/%zz', '/api/games/%C0%AF', '//api//games', '/api/games/../games', '/api/cmd/RESET/', '/api/cmd/RESET?x=1&x=2', '/api/games?' + 'q'.repeat(5000), '/api/scorecard/' + 'a'.repeat(600)),
-  printable(80).map((p) => '/' + p.replace(/[ #?%]/g, '_')),
+  fc.constantFrom(
+    '/api/%',
+    '/api/games/%zz',
+    '/api/games/%C0%AF',
+    '//api//games',
+    '/api/games/../games',
+    '/api/cmd/RESET/',
+    '/api/cmd/RESET?x=1&x=2',
+    `/api/games?${'q'.repeat(5000)}`,
+    `/api/scorecard/${'a'.repeat(600)}`,
+  ),
+  printable(80).map((p) => `/${p.replace(/[ #?%]/g, '_')}`),
 );
 
 const methodArb = fc.constantFrom('GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'FOO');
@@ -47,7 +66,17 @@ const keyArb = fc.oneof({ arbitrary: fc.constant(KEY), weight: 6 }, fc.constant(
 // Mostly JSON, so most requests get past the parser and reach the service's validation.
 const contentTypeArb = fc.oneof(
   { arbitrary: fc.constant('application/json'), weight: 6 },
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonp', ';;;'),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'APPLICATION/JSON',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data',
+    'application/jsonp',
+    ';;;',
+  ),
   printable(30),
   fc.constant(undefined),
 );
@@ -55,7 +84,17 @@ const contentTypeArb = fc.oneof(
 const fieldValue = fc.oneof(idLike(), fc.jsonValue({ maxDepth: 2 }), fc.integer({ min: -100, max: 100 }), fc.double(), fc.constant(null));
 const nearValidBody = fc
   .record(
-    { game_id: fieldValue, card_id: fieldValue, guid: fieldValue, x: fieldValue, y: fieldValue, reasoning: fc.jsonValue({ maxDepth: 3 }), tags: fieldValue, opaque: fc.jsonValue(), competition_mode: fieldValue },
+    {
+      game_id: fieldValue,
+      card_id: fieldValue,
+      guid: fieldValue,
+      x: fieldValue,
+      y: fieldValue,
+      reasoning: fc.jsonValue({ maxDepth: 3 }),
+      tags: fieldValue,
+      opaque: fc.jsonValue(),
+      competition_mode: fieldValue,
+    },
     { requiredKeys: [] },
   )
   .map((body) => JSON.stringify(body));
@@ -68,7 +107,7 @@ const bodyArb = fc.oneof(
   nearValidBody.map((text) => text.slice(0, Math.floor(text.length / 2))),
   anyText,
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
-  fc.constantFrom('', ' ', 'null', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"game_id":"thre"', '[' .repeat(5000)),
+  fc.constantFrom('', ' ', 'null', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"game_id":"thre"', '['.repeat(5000)),
   fc.constant(JSON.stringify({ game_id: 'thre', reasoning: 'r'.repeat(BODY_LIMIT + 10) })),
 );
 
@@ -132,7 +171,10 @@ describe('HTTP server under bad input', () => {
     expect((await sendRequest(server.url, '/api/healthcheck')).status).toBe(200);
     const open = await sendRequest(server.url, '/api/scorecard/open', { headers: { 'x-api-key': KEY }, json: {} });
     expect(open.status).toBe(200);
-    const reset = await sendRequest(server.url, '/api/cmd/RESET', { headers: { 'x-api-key': KEY }, json: { game_id: threeLevels.info.id, card_id: open.body.card_id } });
+    const reset = await sendRequest(server.url, '/api/cmd/RESET', {
+      headers: { 'x-api-key': KEY },
+      json: { game_id: threeLevels.info.id, card_id: open.body.card_id },
+    });
     expect(reset.status).toBe(200);
     expect(reset.body.state).toBe('NOT_FINISHED');
   });

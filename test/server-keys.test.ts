@@ -1,9 +1,9 @@
 /** The keys formats of `arcbench serve --keys` and ARCBENCH_KEYS, and their error messages. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeysError, loadKeysFile, parseKeys } from '../src/reference/server/index.ts';
+import { tempDir } from './support/tempDir.ts';
 
 describe('keys for arcbench serve', () => {
   it('reads lines `KEY user_name [user_id]`, skipping blanks and comments; derives a stable user_id', () => {
@@ -75,7 +75,7 @@ describe('keys for arcbench serve', () => {
   });
 
   it('names a keys file that cannot be read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-keys-'));
+    const dir = tempDir('keys');
     expect(() => loadKeysFile(join(dir, 'missing.txt'))).toThrow(/missing\.txt: cannot read the keys file \(ENOENT\)/);
     writeFileSync(join(dir, 'ok.txt'), 'key-a alice\n');
     expect(loadKeysFile(join(dir, 'ok.txt')).size).toBe(1);

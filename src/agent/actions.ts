@@ -3,7 +3,7 @@
  * exactly what it records; `checkedAction` is the runner's check of a value that came from a plugin.
  */
 import { ArcbenchError } from '../errors.ts';
-import { CLICK_ACTION_ID, isCoordinate, makeAction, type GameAction, type GameActionId } from '../protocol/index.ts';
+import { CLICK_ACTION_ID, UNDO_ACTION_ID, isCoordinate, makeAction, type GameAction, type PlainActionId } from '../protocol/index.ts';
 import type { AgentAction, AgentDecision, ResetAction, StopDecision } from './contract.ts';
 
 /** An agent broke the API contract; the message says what to return instead. */
@@ -14,7 +14,7 @@ export class AgentContractError extends ArcbenchError {
 }
 
 /** Any game action by id: ACTION1..5 and ACTION7 as they are, ACTION6 with its cell (use `click`). */
-export function action(id: Exclude<GameActionId, typeof CLICK_ACTION_ID>, reasoning?: unknown): GameAction {
+export function action(id: PlainActionId, reasoning?: unknown): GameAction {
   return makeAction(id, reasoning);
 }
 
@@ -48,6 +48,6 @@ export function checkedAction(decision: AgentDecision, label: string): AgentActi
     }
     return click(x, y, reasoning);
   }
-  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === 7) return action(id, reasoning);
+  if (id === 1 || id === 2 || id === 3 || id === 4 || id === 5 || id === UNDO_ACTION_ID) return action(id, reasoning);
   throw new AgentContractError(`agent "${label}" returned ${JSON.stringify(decision)}; return action(1..5|7), click(x, y), reset() or stop()`);
 }

@@ -16,7 +16,7 @@ const AGENTS_DIR = new URL('../../agents/', import.meta.url);
 const PACKAGE_ENTRY = new URL('../index.ts', import.meta.url);
 
 /** A `use` that a user meant as a file rather than a built-in name. */
-export function looksLikePath(use: string): boolean {
+function looksLikePath(use: string): boolean {
   return use.includes('/') || use.includes('\\') || /\.(m?ts|m?js|cjs|cts)$/.test(use);
 }
 
@@ -49,7 +49,7 @@ function ensureHooks(file: string): NamespacedUnregister {
 const cache = new Map<string, Promise<AgentDefinition>>();
 
 /** Where `use` points: the built-in's file or the user's file (relative to `baseDir`). */
-export function agentModuleFile(use: string, baseDir: string): string | undefined {
+function agentModuleFile(use: string, baseDir: string): string | undefined {
   if (looksLikePath(use)) return isAbsolute(use) ? use : resolvePath(baseDir, use);
   if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return new URL(`${use}.ts`, AGENTS_DIR).pathname;
   return undefined;

@@ -1,8 +1,10 @@
-/** What the run, validate and plan commands share: argument parsers and how a failure becomes an exit code. */
-import { InvalidArgumentError } from 'commander';
-import { AgentLoadError } from '../agent/pluginLoader.ts';
-import { ConfigError } from '../runner/config/loader.ts';
-import { isServiceFailure, RunNotStartedError } from '../runner/runNotStarted.ts';
+/**
+ * What every command shares and nothing heavy: exit codes and the whole-number option parser. (How a
+ * failure is reported lives in reportFailure.ts, since it knows the config and plugin errors, and
+ * `serve` should not load the config loader to parse its port.)
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { MAX_LEVEL_COUNTER } from '../protocol/limits.ts';
 
 export const EXIT_OK = 0;
 /** Some episode or a scorecard close failed. */
@@ -10,29 +12,24 @@ export const EXIT_FAILED = 1;
 /** Bad config or usage, or a run that could not start (the key refused, the service out of reach). */
 export const EXIT_USAGE = 2;
 
-export function integerOption(name: string, min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}`);
-    return n;
+/**
+ * The one parser of whole-number options (commander's argParser): decimal digits only, so that "",
+ * "1.5", "2e1" and "0x10" are refused rather than read as the numbers JavaScript would make of them.
+ */
+export function integerOption(flag: string, min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\s*-?\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${flag} takes a whole number from ${min} to ${max}, got "${text}"`);
+    }
+    return value;
   };
 }
 
-/** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
-export function reportFailure(command: string, error: unknown): number {
-  if (error instanceof ConfigError || error instanceof AgentLoadError) {
-    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
-    return EXIT_USAGE;
-  }
-  if (error instanceof RunNotStartedError) {
-    process.stderr.write(`arcbench ${command}: ${error.message}${error.runDir === undefined ? '' : ` (run.json in ${error.runDir} says so too)`}\n`);
-    return EXIT_USAGE;
-  }
-  // The service's or the network's answer (a refused key, a host out of reach): a sentence, not a stack.
-  if (isServiceFailure(error)) {
-    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
-    return EXIT_USAGE;
-  }
-  process.stderr.write(`arcbench ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return EXIT_FAILED;
+/**
+ * `--level <n>` of play and render: a level number from 1. Whether the game has that level is the
+ * game's to say; the bound here is the most levels a frame response can count.
+ */
+export function levelOption(description: string): Option {
+  return new Option('--level <n>', description).default(1).argParser(integerOption('--level', 1, MAX_LEVEL_COUNTER));
 }

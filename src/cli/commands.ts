@@ -9,8 +9,9 @@ export interface CommandModule {
   register(program: Command): void;
 }
 
-export const commandLoaders: Record<string, () => Promise<CommandModule>> = {
+const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
+  compare: () => import('./compare.ts'),
   validate: () => import('./validate.ts'),
   plan: () => import('./plan.ts'),
   schema: () => import('./schema.ts'),

@@ -5,7 +5,8 @@
 import Table from 'cli-table3';
 import { Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
+import { EXIT_OK, integerOption } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
 import { resolvePlan } from '../runner/plan.ts';
 import { openTarget, referenceTransport } from '../runner/targets.ts';
 

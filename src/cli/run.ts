@@ -1,47 +1,91 @@
 /**
- * `arcbench run <config>`: plays an experiment and writes its results folder. The first SIGINT or
- * SIGTERM stops scheduling, lets in-flight episodes stop at their next step, closes every scorecard and
- * writes the results; a second one exits at once.
+ * `arcbench run [config]`: plays an experiment and writes its results folder; with --baseline, compares
+ * the finished run with an earlier one and can gate on it. Without a config, `--agent random --game
+ * crat` is a first try. The first SIGINT or SIGTERM stops scheduling, lets in-flight episodes stop at
+ * their next step, closes every scorecard and writes the results; a second one exits at once.
  */
-import { Command, Option } from 'commander';
-import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_FAILED, EXIT_OK, integerOption, reportFailure } from './commandSupport.ts';
+import { Command } from 'commander';
+import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
+import { RunsNotComparableError } from '../analysis/compareRuns.ts';
+import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
 import { terminalProgress } from '../runner/progress.ts';
-import { runExperiment } from '../runner/runExperiment.ts';
-
-interface RunCommandOptions {
-  out?: string;
-  concurrency?: number;
-  seed?: number;
-}
+import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
+import { readRunFolder } from '../runner/results/runFolder.ts';
+import { type RunResult, runExperiment } from '../runner/runExperiment.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
+import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
+/** Version of the `--json` summary's layout. */
+export const RUN_SUMMARY_FORMAT = 'arcbench.run-summary/1';
+
 export function register(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('Play an experiment (agents × games × episodes) and write its results folder.')
-    .argument('<config>', 'experiment file (YAML), e.g. configs/quickstart.yaml')
-    .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config)'))
-    .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
-    .addOption(new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)))
+    .argument('[config]', 'experiment file (YAML), e.g. configs/quickstart.yaml; leave out for a first try with --agent and --game');
+  addRunOptions(command)
     .addHelpText(
       'after',
       `
-Results: run.json, episodes.jsonl, recordings/, table.md, run.log in the results folder.
-Exit codes: 0 every episode ran; 1 an episode or a scorecard close failed; 2 bad config or usage, or
-the run could not start (the key refused, the service out of reach); 130/143 interrupted by
-SIGINT/SIGTERM (cards closed, finished episodes kept).`,
+Examples:
+  arcbench run configs/quickstart.yaml
+  arcbench run configs/compare.yaml --games lamp,crat --agents explorer-default --episodes 5 --max-actions 200
+  arcbench run --agent random --game crat
+  arcbench run configs/nightly.yaml --baseline results/last-nightly --fail-on-regression --threshold 2
+
+Results: run.json, episodes.jsonl, recordings/, table.md, junit.xml, run.log in the results folder, and
+comparison.json / comparison.md with --baseline. When GITHUB_STEP_SUMMARY is set, the table (and the
+comparison) is appended to it as markdown.
+Exit codes: 0 every episode ran (and no regression under --fail-on-regression); 1 an episode or a
+scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage, a
+baseline that cannot be compared, or a run that could not start (the key refused, the service out of
+reach); 130/143 interrupted by SIGINT/SIGTERM (cards closed, finished
+episodes kept).`,
     )
-    .action(async (configPath: string, options: RunCommandOptions) => {
+    .action(async (configPath: string | undefined, options: RunCommandOptions) => {
       process.exit(await runCommand(configPath, options));
     });
 }
 
-async function runCommand(configPath: string, options: RunCommandOptions): Promise<number> {
-  let experiment;
+async function loadRunExperiment(configPath: string | undefined, options: RunCommandOptions): Promise<Experiment> {
+  const overrides = configOverrides(options);
+  if (configPath !== undefined) return loadExperiment(configPath, { overrides });
+  return experimentFromFlags(selectedAgents(options) ?? [], { baseDir: process.cwd(), overrides });
+}
+
+/** The baseline, read before playing, so a wrong folder or foreign run fails at once. */
+function loadBaseline(path: string, experiment: Experiment, options: RunCommandOptions): BaselineOptions {
+  const folder = readRunFolder(path);
+  const labels = experiment.agents.map((a) => a.label);
+  const baselineLabels = folder.report.agents.map((a) => a.label);
+  if (!labels.some((label) => baselineLabels.includes(label))) {
+    throw new RunsNotComparableError(
+      `--baseline ${path}: it shares no agent label with this run (baseline: ${baselineLabels.join(', ') || 'none'}; this run: ${labels.join(', ')}); give a run of the same config`,
+    );
+  }
+  return {
+    folder,
+    name: path,
+    ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+    perGame: options.perGame === true,
+    failOnRegression: options.failOnRegression === true,
+  };
+}
+
+async function runCommand(configPath: string | undefined, options: RunCommandOptions): Promise<number> {
+  const conflict = conflictingOptions(configPath, options);
+  if (conflict !== null) {
+    process.stderr.write(`arcbench run: ${conflict}\n`);
+    return EXIT_USAGE;
+  }
+  let experiment: Experiment;
+  let baseline: BaselineOptions | undefined;
   try {
-    experiment = await loadExperiment(configPath, { overrides: { seed: options.seed, concurrency: options.concurrency } });
+    experiment = await loadRunExperiment(configPath, options);
+    if (options.baseline !== undefined) baseline = loadBaseline(options.baseline, experiment, options);
   } catch (error) {
     return reportFailure('run', error);
   }
@@ -65,18 +109,55 @@ async function runCommand(configPath: string, options: RunCommandOptions): Promi
     const result = await runExperiment(experiment, {
       out: options.out,
       signal: interrupt.signal,
-      consoleLog: !tty,
+      ...(tty ? {} : { consoleLog: process.stderr }),
       progress: tty ? terminalProgress(process.stderr) : undefined,
+      ...(baseline ? { baseline } : {}),
+      ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
     });
-    process.stdout.write(`${result.table}\nresults: ${result.runDir}\n`);
-    for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
-    const { totals, status } = result.report;
-    if (totals.errors > 0 || totals.close_errors > 0) {
-      process.stderr.write(`arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);
-    }
-    if (status === 'interrupted') return SIGNAL_EXIT_CODES[firstSignal ?? 'SIGINT'];
-    return status === 'completed' ? EXIT_OK : EXIT_FAILED;
+    const exitCode = exitCodeOf(result, firstSignal);
+    report(result, options, exitCode);
+    return exitCode;
   } catch (error) {
     return reportFailure('run', error);
   }
+}
+
+function exitCodeOf(result: RunResult, signal: string | undefined): number {
+  const { status } = result.report;
+  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  if (status !== 'completed') return EXIT_FAILED;
+  if (result.baseline?.error) return EXIT_USAGE;
+  if (result.baseline?.document?.failed) return EXIT_FAILED;
+  return EXIT_OK;
+}
+
+/** The results on stdout (the table, or with --json one summary and nothing else), problems on stderr. */
+function report(result: RunResult, options: RunCommandOptions, exitCode: number): void {
+  const { totals, status } = result.report;
+  const comparison = result.baseline?.document ?? null;
+  if (options.json === true) {
+    const summary = {
+      format: RUN_SUMMARY_FORMAT,
+      run_dir: result.runDir,
+      name: result.report.name,
+      status,
+      exit_code: exitCode,
+      totals,
+      table: result.report.table ?? [],
+      scorecard_urls: Object.fromEntries(result.report.agents.filter((a) => a.scorecard_url).map((a) => [a.label, a.scorecard_url])),
+      comparison,
+      comparison_error: result.baseline?.error ?? null,
+    };
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  } else {
+    const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
+    process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);
+    // Each card's page on the service's site, as the official harness prints it.
+    for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
+  }
+  if (totals.errors > 0 || totals.close_errors > 0) {
+    process.stderr.write(`arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);
+  }
+  if (result.baseline?.error) process.stderr.write(`arcbench run: ${result.baseline.error}\n`);
+  if (comparison?.failed) process.stderr.write(`arcbench run: regression against ${options.baseline}; see comparison.md in the results folder\n`);
 }

@@ -4,7 +4,8 @@
  */
 import { Command } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_OK, reportFailure } from './commandSupport.ts';
+import { EXIT_OK } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
 import { resolvePlan } from '../runner/plan.ts';
 import { referenceTransport } from '../runner/targets.ts';
 import { basename } from 'node:path';

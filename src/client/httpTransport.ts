@@ -7,7 +7,7 @@
 import { Pool } from 'undici';
 import { z } from 'zod';
 import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, ScorecardAnswer } from '../protocol/index.ts';
-import { ApiError, gameDescriptorSchema, openScorecardResponseSchema, scorecardAnswerSchema } from '../protocol/index.ts';
+import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardAnswerSchema } from '../protocol/index.ts';
 import { actionCommand, resetCommand } from './commandBody.ts';
 import type { Command } from './commandBody.ts';
 import { TransportError } from './transport.ts';
@@ -49,7 +49,7 @@ export interface HttpTransportOptions {
   maxRetryWaitMs?: number;
   /**
    * Requests per interval for this origin, shared by every transport of the process talking to it.
-   * Default: 600 per 60 s (the hosted limit) for a remote URL, none for localhost/loopback. `false`: none.
+   * Default: HOSTED_RATE_LIMIT (the hosted service's) for a remote URL, none for localhost/loopback. `false`: none.
    */
   rateLimit?: RateLimit | false;
   /** Requests this transport has in flight at most, and the pool's connection count. Default 16. */
@@ -245,7 +245,7 @@ export class HttpTransport implements Transport {
 
   async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
     const command = actionCommand(gameId, guid, action);
-    const at = action.id === 6 ? ` at (${action.x}, ${action.y})` : '';
+    const at = action.id === CLICK_ACTION_ID ? ` at (${action.x}, ${action.y})` : '';
     return this.command(cardId, command, { gameId, guid, actionId: action.id }, `${command.name}${at} on session ${guid} (${gameId})`);
   }
 

@@ -25,7 +25,7 @@ export interface InProcessTransportOptions {
   key?: string;
 }
 
-export const DEFAULT_IN_PROCESS_KEY = 'local';
+const DEFAULT_IN_PROCESS_KEY = 'local';
 
 export class InProcessTransport implements Transport {
   readonly target = 'in-process';

@@ -13,11 +13,10 @@ export function findPuzzleGame(idOrSlug: string): PuzzleGame<unknown, unknown> {
   return game;
 }
 
-/** A 1-based level number from the command line, checked against the game. */
-export function levelIndexOf(game: PuzzleGame<unknown, unknown>, levelNumber: string | number): number {
-  const number = Number(levelNumber);
-  if (!Number.isInteger(number) || number < 1 || number > game.levels.length) {
-    throw new Error(`${game.info.slug} has levels 1 to ${game.levels.length}; "${levelNumber}" is not one of them`);
+/** The 0-based index of a 1-based level number (parsed by the CLI), checked against the game. */
+export function levelIndexOf(game: PuzzleGame<unknown, unknown>, levelNumber: number): number {
+  if (!Number.isInteger(levelNumber) || levelNumber < 1 || levelNumber > game.levels.length) {
+    throw new Error(`${game.info.slug} has levels 1 to ${game.levels.length}; ${levelNumber} is not one of them`);
   }
-  return number - 1;
+  return levelNumber - 1;
 }

@@ -17,7 +17,9 @@ for (const game of puzzleCatalog()) {
     const optimal = solution.moves.length;
     baselines.push(baselineForOptimal(optimal));
     const ms = (performance.now() - started).toFixed(0);
-    console.log(`${game.info.slug} level ${index + 1}: optimal ${optimal}, baseline ${baselineForOptimal(optimal)} (stored ${game.info.baselineActions[index]}), ${solution.statesVisited} states, ${ms} ms`);
+    console.log(
+      `${game.info.slug} level ${index + 1}: optimal ${optimal}, baseline ${baselineForOptimal(optimal)} (stored ${game.info.baselineActions[index]}), ${solution.statesVisited} states, ${ms} ms`,
+    );
   }
   console.log(`${game.info.slug} baselines: [${baselines.join(', ')}]`);
 }

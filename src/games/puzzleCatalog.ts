@@ -14,6 +14,13 @@ import { puzzleGame, type PuzzleGame } from './engine/puzzleGame.ts';
 let catalog: readonly PuzzleGame<unknown, unknown>[] | undefined;
 
 export function puzzleCatalog(): readonly PuzzleGame<unknown, unknown>[] {
-  catalog ??= [puzzleGame(crateYard), puzzleGame(frostSlide), puzzleGame(lampGrid), puzzleGame(keyKeeper), puzzleGame(paintSpill), puzzleGame(plankWalk)] as unknown as readonly PuzzleGame<unknown, unknown>[];
+  catalog ??= [
+    puzzleGame(crateYard),
+    puzzleGame(frostSlide),
+    puzzleGame(lampGrid),
+    puzzleGame(keyKeeper),
+    puzzleGame(paintSpill),
+    puzzleGame(plankWalk),
+  ] as unknown as readonly PuzzleGame<unknown, unknown>[];
   return catalog;
 }

@@ -1,13 +1,7 @@
 /** SPEC §6: error codes and the error every layer throws for them. */
 import { ArcbenchError } from '../errors.ts';
 
-export const API_ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'SERVER_ERROR',
-  'GAME_NOT_STARTED_ERROR',
-  'RATE_LIMIT_EXCEEDED',
-  'UNAUTHORIZED',
-] as const;
+export const API_ERROR_CODES = ['VALIDATION_ERROR', 'SERVER_ERROR', 'GAME_NOT_STARTED_ERROR', 'RATE_LIMIT_EXCEEDED', 'UNAUTHORIZED'] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /** The wire body of every error answer. */
@@ -44,7 +38,5 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 export const validationError = (message: string) => new ApiError(400, 'VALIDATION_ERROR', message);
-export const unauthorized = (message = 'missing or unknown X-API-Key header; send the key you were given') =>
-  new ApiError(401, 'UNAUTHORIZED', message);
-export const gameNotFound = (what: string) => new ApiError(400, 'SERVER_ERROR', `game ${what} not found`);
+export const unauthorized = (message = 'missing or unknown X-API-Key header; send the key you were given') => new ApiError(401, 'UNAUTHORIZED', message);
 export const gameNotStarted = (message: string) => new ApiError(400, 'GAME_NOT_STARTED_ERROR', message);

@@ -5,13 +5,13 @@
  */
 import { ArcbenchError } from '../errors.ts';
 import { Buffer } from 'node:buffer';
-import type { GameActionId } from './actions.ts';
+import { CLICK_ACTION_ID, type GameActionId } from './actions.ts';
 import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
 import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
 import { formatIssues } from './zodIssues.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
-import { framesFromRows, GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
+import { framesFromRows, type GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 
 export interface ActionInput {
   /** 0 is RESET, 1..7 the game actions. */
@@ -27,7 +27,7 @@ export interface ActionInput {
  * The service echoes it; a client records it as sent.
  */
 export function actionInputOf(gameId: string, action: { id: number; x?: number; y?: number; reasoning?: unknown }): ActionInput {
-  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === 6 ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
+  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
   return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
 }
 
@@ -114,7 +114,9 @@ function isWellFormedMeta(value: Record<string, unknown>): value is FrameRespons
     isCount(value.levels_completed, MAX_LEVEL_COUNTER) &&
     isCount(value.win_levels, MAX_LEVEL_COUNTER) &&
     (value.full_reset === undefined || typeof value.full_reset === 'boolean') &&
-    typeof input === 'object' && input !== null && !Array.isArray(input) &&
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
     isCount(input.id, 7) &&
     (input.data === undefined || (typeof input.data === 'object' && input.data !== null && !Array.isArray(input.data))) &&
     isActionList(value.available_actions)
@@ -196,7 +198,7 @@ function scanTopLevel(text: Buffer): { rest: Record<string, unknown>; frames: Gr
   if (skipSpace(text, i + 1) !== text.length || frames === undefined) return undefined;
   let rest: Record<string, unknown>;
   try {
-    rest = JSON.parse(utf8(text, 0, frameStart) + 'null' + utf8(text, frameEnd, text.length)) as Record<string, unknown>;
+    rest = JSON.parse(`${utf8(text, 0, frameStart)}null${utf8(text, frameEnd, text.length)}`) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -210,7 +212,8 @@ function scanTopLevel(text: Buffer): { rest: Record<string, unknown>; frames: Gr
 function skipString(text: Uint8Array, pos: number): number {
   for (let i = pos + 1; i < text.length; i++) {
     const c = text[i];
-    if (c === 92) i++; // backslash: skip the escaped character
+    // A backslash (92) escapes the character after it; a quote (34) ends the string.
+    if (c === 92) i++;
     else if (c === 34) return i + 1;
   }
   return -1;

@@ -106,7 +106,7 @@ function sameRows(words: Float64Array, grid: Grid, a: number, b: number): boolea
 function writeRow(out: Uint8Array, pos: number, grid: Grid, y: number): number {
   const start = y * GRID_SIZE;
   out[pos++] = OPEN;
-  let v = grid[start];
+  let v = grid[start]!;
   if (v < 10) {
     out[pos++] = ZERO + v;
   } else if (v < COLOUR_COUNT) {
@@ -116,7 +116,7 @@ function writeRow(out: Uint8Array, pos: number, grid: Grid, y: number): number {
     throwBadColour(0, y, v);
   }
   for (let x = 1; x < GRID_SIZE; x++) {
-    v = grid[start + x];
+    v = grid[start + x]!;
     out[pos++] = COMMA;
     if (v < 10) {
       out[pos++] = ZERO + v;
@@ -155,7 +155,7 @@ export function writeFrames(out: Uint8Array, pos: number, grids: readonly Grid[]
   out[pos++] = OPEN;
   for (let i = 0; i < grids.length; i++) {
     if (i !== 0) out[pos++] = COMMA;
-    pos = writeGrid(out, pos, grids[i]);
+    pos = writeGrid(out, pos, grids[i]!);
   }
   out[pos++] = CLOSE;
   return pos;
@@ -260,21 +260,21 @@ function readGridFast(text: Buffer, words: DataView, pos: number, grid: Grid): n
   let i = pos;
   if (i >= limit || text[i++] !== OPEN) return -1;
   for (let y = 0; y < GRID_SIZE; ) {
-    if (i < limit && text[i] <= SPACE) i = skipSpace(text, i);
+    if (i < limit && text[i]! <= SPACE) i = skipSpace(text, i);
     const rowStart = i;
     i = readRowFast(text, i, grid, y * GRID_SIZE);
     if (i < 0) return -1;
     const rowLength = i - rowStart;
     let repeats = 0;
     for (;;) {
-      if (i < limit && text[i] <= SPACE) i = skipSpace(text, i);
+      if (i < limit && text[i]! <= SPACE) i = skipSpace(text, i);
       if (i >= limit) return -1;
       if (y + repeats === GRID_SIZE - 1) {
         if (text[i++] !== CLOSE) return -1;
         break;
       }
       if (text[i++] !== COMMA) return -1;
-      if (i < limit && text[i] <= SPACE) i = skipSpace(text, i);
+      if (i < limit && text[i]! <= SPACE) i = skipSpace(text, i);
       if (i + rowLength > limit || !sameText(words, rowStart, i, rowLength)) break;
       i += rowLength;
       repeats++;
@@ -310,26 +310,26 @@ function readRowFast(text: Buffer, pos: number, grid: Grid, cell: number): numbe
   for (let x = 0; x < 64; x++) {
     // A cell is at least a digit and a separator; a second digit is checked before it is read.
     if (i + 2 > limit) return -1;
-    let c = text[i];
+    let c = text[i]!;
     if (c <= SPACE) {
       i = skipSpace(text, i);
       if (i + 2 > limit) return -1;
-      c = text[i];
+      c = text[i]!;
     }
     let v = c - ZERO;
     if (v < 0 || v > 9) return -1;
-    c = text[++i];
+    c = text[++i]!;
     if (c >= ZERO && c <= ZERO + 9) {
       if (v !== 1 || c > ZERO + 5) return -1; // a leading zero, or a value above 15
       v = 10 + c - ZERO;
       if (++i >= limit) return -1;
-      c = text[i];
+      c = text[i]!;
     }
     grid[cell++] = v;
     if (c <= SPACE) {
       i = skipSpace(text, i);
       if (i >= limit) return -1;
-      c = text[i];
+      c = text[i]!;
     }
     if (c !== (x === 63 ? CLOSE : COMMA)) return -1;
     i++;
@@ -360,7 +360,7 @@ function parseJsonText(bytes: Uint8Array, what: string): unknown {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`;
   if (typeof value === 'number') return String(value);
   return typeof value;
 }

@@ -12,17 +12,17 @@ import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
-export const gameStateSchema = z.enum(GAME_STATES);
+const gameStateSchema = z.enum(GAME_STATES);
 
 /** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (SPEC §3). */
 const answeredGameStateSchema = z.enum([...GAME_STATES, 'NOT_STARTED']).transform((state): GameState => (state === 'NOT_STARTED' ? 'NOT_PLAYED' : state));
 
 /** Game input kinds (SPEC §2 descriptor `tags`). */
-export const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
+const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
 export type GameTag = (typeof GAME_TAGS)[number];
 
 /** Size of a JSON value once serialized, in UTF-8 bytes; undefined when it is not JSON. */
-export function serializedJsonBytes(value: unknown): number | undefined {
+function serializedJsonBytes(value: unknown): number | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -40,8 +40,7 @@ const sizedJsonValue = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: `is ${bytes} bytes serialized; the limit is ${MAX_JSON_FIELD_BYTES} (16 KiB)` });
 });
 
-const idString = (what: string) =>
-  z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
+const idString = (what: string) => z.string({ error: `expected ${what} as a string` }).min(1, { error: `${what} must not be empty` });
 
 const coordinate = (axis: string) =>
   z
@@ -125,7 +124,7 @@ export type GameDescriptor = {
 export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
 export type OpenScorecardResponse = { card_id: string };
 
-export const runEntrySchema = z.looseObject({
+const runEntrySchema = z.looseObject({
   id: z.string(),
   guid: z.string(),
   score: z.number(),
@@ -142,7 +141,7 @@ export const runEntrySchema = z.looseObject({
 });
 export type RunEntry = z.infer<typeof runEntrySchema>;
 
-export const environmentEntrySchema = z.looseObject({
+const environmentEntrySchema = z.looseObject({
   id: z.string(),
   runs: z.array(runEntrySchema),
   score: z.number(),
@@ -154,7 +153,7 @@ export const environmentEntrySchema = z.looseObject({
 });
 export type EnvironmentEntry = z.infer<typeof environmentEntrySchema>;
 
-export const tagScoreSchema = z.looseObject({
+const tagScoreSchema = z.looseObject({
   id: z.string(),
   score: z.number(),
   levels_completed: count,

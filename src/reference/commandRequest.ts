@@ -4,13 +4,7 @@
  * wrong field, reasoning to size up) goes through the zod schema, which alone words the errors. zod on
  * every action was a twentieth of an in-process action.
  */
-import {
-  clickActionRequestSchema,
-  isCoordinate,
-  parseRequest,
-  resetRequestSchema,
-  simpleActionRequestSchema,
-} from '../protocol/index.ts';
+import { CLICK_ACTION_ID, clickActionRequestSchema, isCoordinate, parseRequest, resetRequestSchema, simpleActionRequestSchema } from '../protocol/index.ts';
 
 export type CommandBody = { game_id: string; guid?: string | null; card_id?: string | null; reasoning?: unknown; x?: number; y?: number };
 
@@ -39,8 +33,8 @@ export function resetRequest(body: unknown): CommandBody {
 export function actionRequest(actionId: number, body: unknown): CommandBody {
   const fields = plainObject(body);
   if (fields !== undefined && isId(fields.game_id) && isId(fields.guid) && fields.reasoning === undefined) {
-    if (actionId !== 6) return { game_id: fields.game_id, guid: fields.guid };
+    if (actionId !== CLICK_ACTION_ID) return { game_id: fields.game_id, guid: fields.guid };
     if (isCoordinate(fields.x) && isCoordinate(fields.y)) return { game_id: fields.game_id, guid: fields.guid, x: fields.x, y: fields.y };
   }
-  return parseRequest(actionId === 6 ? clickActionRequestSchema : simpleActionRequestSchema, body);
+  return parseRequest(actionId === CLICK_ACTION_ID ? clickActionRequestSchema : simpleActionRequestSchema, body);
 }

@@ -15,24 +15,28 @@ export class SeededIdGenerator {
 
   /** The next id, e.g. `3f6c0a4e-8d1b-4c2a-9e77-0b5f1d2c3a4b`. */
   nextUuid(): string {
-    const words = [this.next(), this.next(), this.next(), this.next()];
     // Version 4 in the high nibble of byte 6, variant 10xx in byte 8.
-    words[1] = (words[1] & 0xffff0fff) | 0x00004000;
-    words[2] = (words[2] & 0x3fffffff) | 0x80000000;
-    const hex = words.map((w) => (w >>> 0).toString(16).padStart(8, '0')).join('');
+    const first = this.next();
+    const second = (this.next() & 0xffff0fff) | 0x00004000;
+    const third = (this.next() & 0x3fffffff) | 0x80000000;
+    const fourth = this.next();
+    const hex = [first, second, third, fourth].map((w) => (w >>> 0).toString(16).padStart(8, '0')).join('');
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
   }
 
   private next(): number {
-    const s = this.state;
-    const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9);
-    const t = s[1] << 9;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 11);
+    const state = this.state; // always four words
+    const s0 = state[0]!;
+    const s1 = state[1]!;
+    const s2 = state[2]!;
+    const s3 = state[3]!;
+    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+    const t = s1 << 9;
+    const next2 = s2 ^ s0;
+    const next3 = s3 ^ s1;
+    const next1 = s1 ^ next2;
+    const next0 = s0 ^ next3;
+    state.set([next0, next1, next2 ^ t, rotl(next3, 11)]);
     return result >>> 0;
   }
 }

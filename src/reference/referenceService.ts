@@ -8,6 +8,7 @@
 import {
   ApiError,
   actionIdOf,
+  CLICK_ACTION_ID,
   actionInputOf,
   closeScorecardRequestSchema,
   DEFAULT_CLOSED_RETENTION_MS,
@@ -61,7 +62,6 @@ export interface ReferenceServiceOptions {
    */
   anonymousKeySecret?: Uint8Array;
 }
-
 
 export class ReferenceService {
   private readonly directory: GameDirectory;
@@ -140,7 +140,11 @@ export class ReferenceService {
     const card = this.ownedCard(caller, request.card_id);
     if (card === undefined) throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} not found; open one with POST /api/scorecard/open`);
     if (!card.isOpen)
-      throw new ApiError(404, 'VALIDATION_ERROR', `scorecard ${request.card_id} is already closed (at ${new Date(card.closedAt!).toISOString()}); read it with GET /api/scorecard/${request.card_id}`);
+      throw new ApiError(
+        404,
+        'VALIDATION_ERROR',
+        `scorecard ${request.card_id} is already closed (at ${new Date(card.closedAt!).toISOString()}); read it with GET /api/scorecard/${request.card_id}`,
+      );
     this.close(card, this.now());
     return card.toScorecard();
   }
@@ -262,9 +266,8 @@ export class ReferenceService {
   private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
     const game = this.findGame(request.game_id);
     const session = this.liveSession(caller, request.guid!, game);
-    if (session.state !== 'NOT_FINISHED')
-      throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
-    const input: GameInput = actionId === 6 ? { id: 6, x: request.x!, y: request.y! } : { id: actionId };
+    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    const input: GameInput = actionId === CLICK_ACTION_ID ? { id: CLICK_ACTION_ID, x: request.x!, y: request.y! } : { id: actionId };
     const result = session.play.step(input);
     const run = session.run;
     session.actionsOnLevel += 1;
@@ -327,7 +330,10 @@ export class ReferenceService {
     if (session === undefined || session.owner !== caller.owner || this.expireIfDue(session.card, this.now()))
       throw notFound(game.info.id, `no live session ${guid} for this key (unknown, or ended when its scorecard closed); start one with RESET and a card_id`);
     if (session.game !== game)
-      throw notFound(game.info.id, `session ${guid} plays ${session.game.info.id}; send that game_id, or start a session of this game with RESET and a card_id`);
+      throw notFound(
+        game.info.id,
+        `session ${guid} plays ${session.game.info.id}; send that game_id, or start a session of this game with RESET and a card_id`,
+      );
     return session;
   }
 

@@ -49,9 +49,7 @@ export interface RunScoreInput {
 
 /** The run score of SPEC §5: weights w_i = i over all levels, capped by the completed weight. */
 export function scoreRun(input: RunScoreInput): { score: number; levelScores: number[] } {
-  const levelScores = input.baselines.map((baseline, i) =>
-    i < input.levelsCompleted ? levelScore(baseline, input.levelActions[i] ?? 0) : 0,
-  );
+  const levelScores = input.baselines.map((baseline, i) => (i < input.levelsCompleted ? levelScore(baseline, input.levelActions[i] ?? 0) : 0));
   return { score: weightedPoolScore(runLevels(levelScores, input.levelsCompleted)), levelScores };
 }
 
@@ -65,21 +63,17 @@ function runLevels(levelScores: readonly number[], levelsCompleted: number): Wei
  * a_k = c_k − c_{k−1}; actions after the last completion go to the first unfinished level; later
  * levels get 0. The result has one entry per level.
  */
-export function levelActionsFromCompletions(
-  completionActionCounts: readonly number[],
-  totalActions: number,
-  levelCount: number,
-): number[] {
+export function levelActionsFromCompletions(completionActionCounts: readonly number[], totalActions: number, levelCount: number): number[] {
   const result = new Array<number>(levelCount).fill(0);
   let previous = 0;
   for (let k = 0; k < levelCount; k++) {
-    if (k < completionActionCounts.length) {
-      result[k] = completionActionCounts[k] - previous;
-      previous = completionActionCounts[k];
-    } else {
+    const completion = completionActionCounts[k];
+    if (completion === undefined) {
       result[k] = totalActions - previous;
       break;
     }
+    result[k] = completion - previous;
+    previous = completion;
   }
   return result;
 }
@@ -175,9 +169,7 @@ export function buildTagsScores(environments: readonly TaggedEnvironment[]): Tag
   const pools = new Map<string, { levels: WeightedLevel[]; levelsCompleted: number; actions: number; environments: number }>();
   for (const { gameTags, environment } of environments) {
     const run = bestRun(environment.runs);
-    const levels = run
-      ? runLevels(run.level_scores, run.levels_completed)
-      : runLevels(new Array<number>(environment.level_count).fill(0), 0);
+    const levels = run ? runLevels(run.level_scores, run.levels_completed) : runLevels(new Array<number>(environment.level_count).fill(0), 0);
     for (const tag of new Set(gameTags)) {
       let pool = pools.get(tag);
       if (pool === undefined) {

@@ -22,7 +22,7 @@ function clock(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-export function progressLine(snapshot: ProgressSnapshot, elapsedSeconds: number): string {
+function progressLine(snapshot: ProgressSnapshot, elapsedSeconds: number): string {
   const rate = elapsedSeconds > 0 ? snapshot.actions / elapsedSeconds : 0;
   const eta = snapshot.done > 0 ? (elapsedSeconds / snapshot.done) * (snapshot.total - snapshot.done) : Infinity;
   return (

@@ -2,7 +2,6 @@
  * Runs an experiment end to end. It reads as the run does: open the target, lay out the plan, open the
  * results folder, schedule the episodes (cards opened, played, always closed), then write the results.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
@@ -11,11 +10,13 @@ import { type Plan, resolvePlan } from './plan.ts';
 import type { ProgressDisplay } from './progress.ts';
 import { buildRunReport } from './results/buildRunReport.ts';
 import { collectProvenance } from './results/provenance.ts';
-import { renderMarkdownTable, renderTerminalTable, tableRows } from './results/resultsTable.ts';
+import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
+import type { LineSink } from './results/readableLog.ts';
 import { createRunDirectory } from './results/runDirectory.ts';
 import { createRunLogger } from './results/runLogger.ts';
 import { RunRecorder } from './results/runRecorder.ts';
-import { type RunReport, writeRunReport } from './results/runReport.ts';
+import type { RunReport } from './results/runReport.ts';
+import { writeResults } from './results/writeResults.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { schedule } from './scheduler.ts';
@@ -29,9 +30,13 @@ export interface RunOptions {
   out?: string;
   /** Abort to interrupt: no new episode starts, in-flight ones stop at their next step, cards close. */
   signal?: AbortSignal;
-  /** Also log plain lines to stderr (CI); run.log is always written. */
-  consoleLog?: boolean;
+  /** Also log short readable lines here (the CLI's stderr in CI); run.log is always written. */
+  consoleLog?: LineSink;
   progress?: ProgressDisplay;
+  /** Compare the finished run with this baseline run and write comparison.json / comparison.md. */
+  baseline?: BaselineOptions;
+  /** Append the results (and comparison) as markdown to this file: GitHub's GITHUB_STEP_SUMMARY. */
+  stepSummary?: string;
 }
 
 export interface RunResult {
@@ -40,6 +45,8 @@ export interface RunResult {
   episodes: EpisodeRecord[];
   /** The results table, drawn for a terminal. */
   table: string;
+  /** The comparison with `options.baseline` (or why there is none); null without a baseline. */
+  baseline: BaselineOutcome | null;
 }
 
 export async function runExperiment(experiment: Experiment, options: RunOptions = {}): Promise<RunResult> {
@@ -65,10 +72,18 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   }
 
   const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
-  const report = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted, failure });
-  const table = writeResults(runDir, report, experiment, recorder.episodes, logger);
+  const built = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted, failure });
+  const { report, table, baseline } = writeResults({
+    runDir,
+    report: built,
+    agentLabels: experiment.agents.map((a) => a.label),
+    episodes: recorder.episodes,
+    logger,
+    ...(options.baseline ? { baseline: options.baseline } : {}),
+    ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
+  });
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
-  return { runDir, report, episodes: recorder.episodes, table };
+  return { runDir, report, episodes: recorder.episodes, table, baseline };
 }
 
 /**
@@ -94,25 +109,10 @@ async function openResultsFolderOrClose(experiment: Experiment, at: Date, option
     await target.close();
     throw error;
   }
-  const logger = createRunLogger(join(runDir, 'run.log'), { console: options.consoleLog ?? false });
+  const logger = createRunLogger(join(runDir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
   return { runDir, logger };
 }
 
 function retryCount(target: OpenTarget): number {
   return Object.values(target.transport.stats().retries).reduce((a, b) => a + b, 0);
-}
-
-/** run.json, table.md, the warnings a reader of run.log needs, and the table for the terminal. */
-function writeResults(runDir: string, report: RunReport, experiment: Experiment, episodes: readonly EpisodeRecord[], logger: Logger): string {
-  for (const agent of report.agents) {
-    if (agent.score_differences && agent.score_differences.length > 0) {
-      logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
-    }
-  }
-  writeRunReport(runDir, report);
-  const rows = tableRows(experiment.agents.map((a) => a.label), episodes);
-  writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${renderMarkdownTable(rows)}`);
-  logger.info({ status: report.status, totals: report.totals }, 'run finished');
-  logger.flush();
-  return renderTerminalTable(rows);
 }

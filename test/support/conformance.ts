@@ -33,7 +33,19 @@ export interface TestClock {
 
 export function createTestClock(start = T0): TestClock {
   let current = start;
-  return { now: () => current, advance: (ms) => void (current += ms) };
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+/** The first grid of a frame body (every answer has at least one, SPEC §3). */
+export function firstGridOf(body: { frame: unknown }): Uint8Array {
+  const [first] = gridsOf(body);
+  if (first === undefined) throw new Error('a frame response with no grid; SPEC §3 says there is at least one');
+  return first;
 }
 
 /** The grids of a frame body, whether the driver kept Uint8Arrays or carried rows of numbers. */
@@ -43,7 +55,7 @@ export function gridsOf(body: { frame: unknown }): Uint8Array[] {
     if (grid instanceof Uint8Array) return grid;
     const rows = grid as number[][];
     const flat = new Uint8Array(GRID_CELLS);
-    rows.forEach((row, y) => row.forEach((v, x) => (flat[y * GRID_SIZE + x] = v)));
+    for (const [y, row] of rows.entries()) flat.set(row, y * GRID_SIZE);
     return flat;
   });
 }
@@ -211,7 +223,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const grids = gridsOf(frame);
         expect(grids).toHaveLength(1);
         expect(grids[0]).toHaveLength(GRID_CELLS);
-        expect(grids[0].every((v) => v >= 0 && v <= 15)).toBe(true);
+        expect(grids[0]!.every((v) => v >= 0 && v <= 15)).toBe(true);
         if (!(frame.frame[0] instanceof Uint8Array)) {
           expect(frame.frame[0]).toHaveLength(64);
           expect(frame.frame[0][0]).toHaveLength(64);
@@ -235,7 +247,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const frame = await act(CLICK, guid, 'ACTION6', { x: 5, y: 9, reasoning: 'click' });
         expect(frame.action_input).toEqual({ id: 6, data: { game_id: CLICK, x: 5, y: 9 }, reasoning: 'click' });
         expect(frame.available_actions).toEqual([6]);
-        expect(gridsOf(frame)[0][9 * GRID_SIZE + 5]).toBe(15);
+        expect(firstGridOf(frame)[9 * GRID_SIZE + 5]).toBe(15);
       });
 
       it('answers a level transition with the old level’s last look then the new level, and animations with several grids', async () => {
@@ -245,10 +257,10 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const transition = await act(THREE, guid, 'ACTION1');
         const grids = gridsOf(transition);
         expect(grids.length).toBeGreaterThanOrEqual(2);
-        expect(grids[0][PROGRESS_CELL]).toBe(2);
-        expect(grids[0][LEVEL_CELL]).toBe(0);
-        expect(grids[grids.length - 1][LEVEL_CELL]).toBe(1);
-        expect(sameGrid(grids[0], gridsOf(before)[0])).toBe(false);
+        expect(grids[0]![PROGRESS_CELL]).toBe(2);
+        expect(grids[0]![LEVEL_CELL]).toBe(0);
+        expect(grids.at(-1)![LEVEL_CELL]).toBe(1);
+        expect(sameGrid(grids[0]!, firstGridOf(before))).toBe(false);
         expect(transition.levels_completed).toBe(1);
         const animation = await act(THREE, guid, 'ACTION4');
         expect(gridsOf(animation)).toHaveLength(ANIMATION_FRAMES);
@@ -257,12 +269,12 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
       it('hands out grids the caller may keep and change', async () => {
         const { open, reset, act } = await start();
         const first = await reset(THREE, { card_id: await open() });
-        const grid = gridsOf(first)[0];
+        const grid = firstGridOf(first);
         const copy = Uint8Array.from(grid);
         grid.fill(9);
         const next = await act(THREE, first.guid, 'ACTION2');
-        expect(gridsOf(next)[0][0]).toBe(copy[0]);
-        expect(gridsOf(next)[0][100]).toBe(copy[100]);
+        expect(firstGridOf(next)[0]).toBe(copy[0]);
+        expect(firstGridOf(next)[100]).toBe(copy[100]);
       });
     });
 
@@ -292,7 +304,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const levelReset = await reset(THREE, { guid });
         expect(levelReset).toMatchObject({ full_reset: false, levels_completed: 1, state: 'NOT_FINISHED', guid });
         expect(levelReset.action_input).toEqual({ id: 0, data: {} });
-        expect(sameGrid(gridsOf(levelReset)[0], levelStart)).toBe(true);
+        expect(sameGrid(firstGridOf(levelReset), levelStart)).toBe(true);
         const run = (await card(cardId)).environments[0].runs[0];
         expect(run).toMatchObject({ actions: 5, resets: 1, levels_completed: 1 });
         // The level still needs its full goal after the reset.
@@ -309,7 +321,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         expect(levelReset.full_reset).toBe(false);
         const full = await reset(THREE, { guid: first.guid });
         expect(full).toMatchObject({ full_reset: true, levels_completed: 0, state: 'NOT_FINISHED', guid: first.guid });
-        expect(sameGrid(gridsOf(full)[0], gridsOf(first)[0])).toBe(true);
+        expect(sameGrid(firstGridOf(full), firstGridOf(first))).toBe(true);
         const env = (await card(cardId)).environments[0];
         expect(env.runs).toHaveLength(2);
         expect(env.runs.map((r: any) => r.guid)).toEqual([first.guid, first.guid]);
@@ -351,7 +363,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         expect(lost).toMatchObject({ state: 'GAME_OVER', levels_completed: 1 });
         const again = await reset(THREE, { guid });
         expect(again).toMatchObject({ full_reset: false, levels_completed: 1, state: 'NOT_FINISHED' });
-        expect(gridsOf(again)[0][LEVEL_CELL]).toBe(1);
+        expect(firstGridOf(again)[LEVEL_CELL]).toBe(1);
         const run = (await card(cardId)).environments[0].runs[0];
         expect(run).toMatchObject({ actions: 5, resets: 1, state: 'GAME_OVER', level_actions: [2, 3, 0] });
       });
@@ -411,8 +423,8 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const { guid } = await reset(THREE, { card_id: cardId });
         const one = await act(THREE, guid, 'ACTION1');
         const undone = await act(THREE, guid, 'ACTION7');
-        expect(gridsOf(undone)[0][PROGRESS_CELL]).toBe(0);
-        expect(gridsOf(one)[0][PROGRESS_CELL]).toBe(1);
+        expect(firstGridOf(undone)[PROGRESS_CELL]).toBe(0);
+        expect(firstGridOf(one)[PROGRESS_CELL]).toBe(1);
         const done = await play(THREE, guid, ['ACTION1', 'ACTION1']);
         expect(done.levels_completed).toBe(1);
         expect((await card(cardId)).environments[0].runs[0].level_actions[0]).toBe(4);
@@ -421,7 +433,14 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
       it('rule 7: the same actions from the same reset give the same grids', async () => {
         const { open, reset, act } = await start();
         const cardId = await open();
-        const script: [string, object][] = [['ACTION1', {}], ['ACTION6', { x: 3, y: 4 }], ['ACTION4', {}], ['ACTION1', {}], ['ACTION7', {}], ['ACTION1', {}]];
+        const script: [string, object][] = [
+          ['ACTION1', {}],
+          ['ACTION6', { x: 3, y: 4 }],
+          ['ACTION4', {}],
+          ['ACTION1', {}],
+          ['ACTION7', {}],
+          ['ACTION1', {}],
+        ];
         const trace = async () => {
           const first = await reset(THREE, { card_id: cardId });
           const grids = [...gridsOf(first)];
@@ -431,7 +450,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const a = await trace();
         const b = await trace();
         expect(a.length).toBe(b.length);
-        a.forEach((grid, i) => expect(sameGrid(grid, b[i]), `grid ${i}`).toBe(true));
+        for (const [i, grid] of a.entries()) expect(sameGrid(grid, b[i]!), `grid ${i}`).toBe(true);
       });
 
       it('run state: GAME_OVER is sticky until the run wins; completed means WIN only', async () => {
@@ -464,7 +483,17 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         expect(run.level_scores[2]).toBe(0);
         expect(run.level_actions).toEqual([2, 5, 1]);
         expect(run.level_baseline_actions).toEqual([2, 4, 4]);
-        expect(run).toMatchObject({ id: THREE, guid, number_of_levels: 3, number_of_environments: 1, levels_completed: 2, actions: 8, resets: 0, state: 'NOT_FINISHED', completed: false });
+        expect(run).toMatchObject({
+          id: THREE,
+          guid,
+          number_of_levels: 3,
+          number_of_environments: 1,
+          levels_completed: 2,
+          actions: 8,
+          resets: 0,
+          state: 'NOT_FINISHED',
+          completed: false,
+        });
         expect(run.score).toBeCloseTo(38, 10);
         expect(body.score).toBeCloseTo(38, 10);
         expect(body.environments[0].score).toBeCloseTo(38, 10);
@@ -532,7 +561,13 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const body = await card(cardId);
         expect(body.environments.map((e: any) => e.id)).toEqual([THREE, CLICK, SIX]);
         expect(body.score).toBeCloseTo((38 + 0 + 0) / 3, 10);
-        expect(body).toMatchObject({ total_environments: 3, total_environments_completed: 0, total_levels_completed: 2, total_levels: 3 + 1 + 6, total_actions: 7 + 1 + 1 });
+        expect(body).toMatchObject({
+          total_environments: 3,
+          total_environments_completed: 0,
+          total_levels_completed: 2,
+          total_levels: 3 + 1 + 6,
+          total_actions: 7 + 1 + 1,
+        });
       });
 
       it('card: a won environment counts as completed', async () => {
@@ -741,15 +776,15 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const first = await reset(THREE, { card_id: cardId });
         const atStart = await reset(THREE, { guid: first.guid });
         expect(atStart).toMatchObject({ full_reset: false, levels_completed: 0, state: 'NOT_FINISHED' });
-        expect(sameGrid(gridsOf(atStart)[0], gridsOf(first)[0])).toBe(true);
+        expect(sameGrid(firstGridOf(atStart), firstGridOf(first))).toBe(true);
         const transition = await play(THREE, first.guid, ['ACTION1', 'ACTION1']);
         const afterCompletion = await reset(THREE, { guid: first.guid });
         expect(afterCompletion).toMatchObject({ full_reset: false, levels_completed: 1 });
-        expect(sameGrid(gridsOf(afterCompletion)[0], gridsOf(transition).at(-1)!)).toBe(true);
+        expect(sameGrid(firstGridOf(afterCompletion), gridsOf(transition).at(-1)!)).toBe(true);
         await play(THREE, first.guid, ['ACTION1', 'ACTION2']);
         const midLevel = await reset(THREE, { guid: first.guid });
         expect(midLevel).toMatchObject({ full_reset: false, levels_completed: 1 });
-        expect(sameGrid(gridsOf(midLevel)[0], gridsOf(transition).at(-1)!)).toBe(true);
+        expect(sameGrid(firstGridOf(midLevel), gridsOf(transition).at(-1)!)).toBe(true);
         const twice = await reset(THREE, { guid: first.guid });
         expect(twice).toMatchObject({ full_reset: false, levels_completed: 1 });
         const body = await close(cardId);
@@ -796,13 +831,13 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver): v
         const { d, ok } = await start({ keys: new Map([[DEFAULT_TEST_KEY, { user_name: 'ada', user_id: 'u1' }]]) });
         ok(await d.games());
         expectError(await d.games('not-a-key'), 401, 'UNAUTHORIZED');
-        expectError(await d.open({}, DEFAULT_TEST_KEY + 'x'), 401, 'UNAUTHORIZED');
+        expectError(await d.open({}, `${DEFAULT_TEST_KEY}x`), 401, 'UNAUTHORIZED');
       });
 
       it('400 VALIDATION_ERROR for a body that is not an object, or a field of the wrong type', async () => {
         const { d, open, reset } = await start();
         const cardId = await open();
-        const { guid } = await reset(THREE, { card_id: cardId });
+        await reset(THREE, { card_id: cardId }); // a live session: each refusal below is about the body alone
         for (const body of [null, [], 'text', 42, true]) {
           expectError(await d.open(body), 400, 'VALIDATION_ERROR');
           expectError(await d.close(body), 400, 'VALIDATION_ERROR');

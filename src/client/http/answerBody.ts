@@ -13,10 +13,10 @@ import type { RawAnswer } from './sendOnce.ts';
 
 const SNIPPET_CHARS = 200;
 
-export function bodySnippet(bytes: Uint8Array): string {
+function bodySnippet(bytes: Uint8Array): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, SNIPPET_CHARS * 4)).toString('utf8');
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > SNIPPET_CHARS ? flat.slice(0, SNIPPET_CHARS) + '…' : flat === '' ? '(empty body)' : flat;
+  return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat === '' ? '(empty body)' : flat;
 }
 
 /**
@@ -49,7 +49,10 @@ export function parseJsonAnswer<S extends z.ZodType>(answer: RawAnswer, schema: 
   }
   const result = schema.safeParse(parsed, ISSUE_OPTIONS);
   if (!result.success) {
-    throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer has an unexpected shape (${formatIssues(result.error.issues)}): ${bodySnippet(answer.bytes)}`);
+    throw new TransportError(
+      'protocol',
+      `${what}: HTTP ${answer.status} answer has an unexpected shape (${formatIssues(result.error.issues)}): ${bodySnippet(answer.bytes)}`,
+    );
   }
   return result.data;
 }
@@ -58,7 +61,11 @@ export function parseFrameAnswer(answer: RawAnswer, what: string): FrameResponse
   try {
     return decodeFrameResponse(answer.bytes);
   } catch (error) {
-    throw new TransportError('protocol', `${what}: HTTP ${answer.status} answer is not a frame response (${(error as Error).message}): ${bodySnippet(answer.bytes)}`, { cause: error });
+    throw new TransportError(
+      'protocol',
+      `${what}: HTTP ${answer.status} answer is not a frame response (${(error as Error).message}): ${bodySnippet(answer.bytes)}`,
+      { cause: error },
+    );
   }
 }
 

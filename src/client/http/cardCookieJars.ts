@@ -57,9 +57,9 @@ export function storeSetCookies(jar: CookieJar, origin: string, setCookie: strin
   // A balancer repeats the same Set-Cookie on answer after answer; storing it again changes nothing
   // (same value, same absolute expiry) but parsing it cost a tenth of a loopback action. Max-Age is
   // relative, so such a cookie is stored every time to move its expiry on.
-  const key = origin + '\n' + headers.join('\n');
+  const key = `${origin}\n${headers.join('\n')}`;
   if (lastStored.get(jar) === key && !/max-age/i.test(key)) return;
-  const root = origin + '/';
+  const root = `${origin}/`;
   for (const header of headers) jar.setCookieSync(header, root, { ignoreError: true });
   lastStored.set(jar, key);
   cookieHeaders.delete(jar);
@@ -87,7 +87,10 @@ export function cookieHeaderFor(jar: CookieJar, url: string): string | undefined
     if (expiry !== undefined && expiry < validUntil) validUntil = expiry;
   }
   const header = cookies.length === 0 ? undefined : cookies.map((cookie) => cookie.cookieString()).join('; ');
-  if (byUrl === undefined) cookieHeaders.set(jar, (byUrl = new Map()));
+  if (byUrl === undefined) {
+    byUrl = new Map();
+    cookieHeaders.set(jar, byUrl);
+  }
   byUrl.set(url, { header, validUntil });
   return header;
 }

@@ -1,10 +1,11 @@
 /**
- * One request budget per origin for the whole process (SPEC §8: the hosted service allows 600 requests
- * a minute per key, and every transport of a run talks to the same origin). A p-queue in strict
+ * One request budget per origin for the whole process (SPEC §8: the hosted service allows
+ * HOSTED_RATE_LIMIT_PER_MINUTE requests a minute per key, and every transport of a run talks to the same origin). A p-queue in strict
  * (sliding-window) mode: no burst at a window boundary can exceed the budget. Each attempt, retries
  * included, takes one slot, since the service counts every request it receives.
  */
 import PQueue from 'p-queue';
+import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/index.ts';
 
 export interface RateLimit {
   requests: number;
@@ -12,7 +13,7 @@ export interface RateLimit {
 }
 
 /** Hosted service default. */
-export const HOSTED_RATE_LIMIT: RateLimit = { requests: 600, intervalMs: 60_000 };
+export const HOSTED_RATE_LIMIT: RateLimit = { requests: HOSTED_RATE_LIMIT_PER_MINUTE, intervalMs: 60_000 };
 
 export interface OriginRateLimiter {
   readonly limit: RateLimit;

@@ -195,7 +195,7 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   private bytes(): Buffer {
     // One chunk (the usual case on loopback) is a view of the socket's read buffer, used as it is.
     if (this.chunks.length !== 1) this.chunks.splice(0, this.chunks.length, Buffer.concat(this.chunks, this.length));
-    return this.chunks[0];
+    return this.chunks[0]!;
   }
 }
 
@@ -206,7 +206,7 @@ function isSuccess(status: number): boolean {
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 /** Maps a socket or undici error to what it proves about delivery. */
-export function classifyNetworkError(error: unknown, when: string): AttemptFailure {
+function classifyNetworkError(error: unknown, when: string): AttemptFailure {
   const code = errorCode(error);
   const detail = `${code ?? 'error'}: ${(error as Error)?.message ?? String(error)}`;
   if (code !== undefined && NEVER_CONNECTED.has(code)) {

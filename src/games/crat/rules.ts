@@ -54,7 +54,8 @@ function parseCrateLevel(text: string): CrateLevel {
   const player = findOne(map, 'PQ', 'player');
   const padCount = pads.reduce((sum, v) => sum + v, 0);
   const crateCount = startCrates.reduce((sum, v) => sum + v, 0);
-  if (padCount !== crateCount || padCount === 0) throw new Error(`a level needs as many crates as pads (and at least one), found ${crateCount} crates and ${padCount} pads`);
+  if (padCount !== crateCount || padCount === 0)
+    throw new Error(`a level needs as many crates as pads (and at least one), found ${crateCount} crates and ${padCount} pads`);
   return { width: map.width, height: map.height, blocked, outside, pads, startCrates, startPlayer: player.y * map.width + player.x, padCount };
 }
 

@@ -6,6 +6,7 @@ export interface AsciiMap {
   readonly width: number;
   readonly height: number;
   readonly rows: readonly string[];
+  /** The cell at (x, y); a space outside the map, as in a short row. */
   at(x: number, y: number): string;
   /** Every (x, y) holding one of `chars`, row-major. */
   find(chars: string): { x: number; y: number; char: string }[];
@@ -13,8 +14,8 @@ export interface AsciiMap {
 
 export function parseAsciiMap(text: string): AsciiMap {
   const lines = text.replace(/\r/g, '').split('\n');
-  while (lines.length > 0 && lines[0].trim() === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  while (lines[0]?.trim() === '') lines.shift();
+  while (lines.at(-1)?.trim() === '') lines.pop();
   if (lines.length === 0) throw new Error('a level map is empty; write at least one row of cells');
   const indent = Math.min(...lines.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
   const trimmed = lines.map((line) => line.slice(indent).trimEnd());
@@ -24,11 +25,13 @@ export function parseAsciiMap(text: string): AsciiMap {
     width,
     height: rows.length,
     rows,
-    at: (x, y) => rows[y][x],
+    at: (x, y) => rows[y]?.[x] ?? ' ',
     find(chars) {
       const found: { x: number; y: number; char: string }[] = [];
       rows.forEach((row, y) => {
-        for (let x = 0; x < width; x++) if (chars.includes(row[x])) found.push({ x, y, char: row[x] });
+        row.split('').forEach((char, x) => {
+          if (chars.includes(char)) found.push({ x, y, char });
+        });
       });
       return found;
     },
@@ -38,6 +41,8 @@ export function parseAsciiMap(text: string): AsciiMap {
 /** Exactly one of `chars` on the map, or an error that names the level problem. */
 export function findOne(map: AsciiMap, chars: string, what: string): { x: number; y: number; char: string } {
   const found = map.find(chars);
-  if (found.length !== 1) throw new Error(`a level needs exactly one ${what} ('${chars}'), found ${found.length}:\n${map.rows.join('\n')}`);
-  return found[0];
+  const [only] = found;
+  if (only === undefined || found.length !== 1)
+    throw new Error(`a level needs exactly one ${what} ('${chars}'), found ${found.length}:\n${map.rows.join('\n')}`);
+  return only;
 }

@@ -27,7 +27,7 @@ export interface Animation {
 /** A level as stored next to its game: the ASCII map and the first-time-human baseline. */
 export interface LevelSource {
   readonly map: string;
-  /** Computed offline by the solver and the baseline rule (baselineRule.ts); the tests recheck it. */
+  /** Computed offline by the solver and `baselineForOptimal` (rules.ts; printBaselines.ts prints them); the tests recheck it. */
   readonly baseline: number;
 }
 
@@ -36,7 +36,7 @@ export interface PuzzleDefinition<Level, State> {
   readonly title: string;
   readonly tag: GameTag;
   readonly defaultFps: number;
-  /** Includes 7 exactly when the game offers undo; the engine then keeps the undo stack. */
+  /** Includes UNDO_ACTION_ID exactly when the game offers undo; the engine then keeps the undo stack. */
   readonly availableActions: readonly GameActionId[];
   /** Bumped when the rules change, so the game id changes with them. */
   readonly rulesVersion: string;
@@ -50,7 +50,7 @@ export interface PuzzleDefinition<Level, State> {
   cloneState(state: State): State;
   /** A string equal for equal states: the solver's visited-set key. */
   stateKey(state: State): string;
-  /** Applies a move in place. Unused action ids never reach it; undo (7) is the engine's. */
+  /** Applies a move in place. Unused action ids never reach it; undo (UNDO_ACTION_ID) is the engine's. */
   apply(level: Level, state: State, move: Move, animation: Animation | null): MoveEffect;
   /** Writes every cell of the board, row-major, `width * height` entries. */
   draw(level: Level, state: State, cells: Uint8Array): void;

@@ -11,7 +11,7 @@ export const STEP_Y: readonly number[] = [0, -1, 1, 0, 0];
  */
 export function neighbour(cell: number, direction: number, width: number, height: number): number {
   const dx = STEP_X[direction];
-  const dy = STEP_Y[direction];
+  const dy = STEP_Y[direction]!; // read only when dx is there: the tables are the same length
   if (dx === undefined || (dx === 0 && dy === 0)) return -1;
   const x = (cell % width) + dx;
   const y = Math.floor(cell / width) + dy;

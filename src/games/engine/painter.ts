@@ -39,7 +39,7 @@ export class Painter {
     const display = this.display;
     for (let cy = 0, i = 0; cy < height; cy++) {
       for (let cx = 0; cx < width; cx++, i++) {
-        const colour = cells[i];
+        const colour = cells[i]!;
         if (painted[i] === colour) continue;
         painted[i] = colour;
         let row = (offsetY + cy * scale) * GRID_SIZE + offsetX + cx * scale;

@@ -4,7 +4,7 @@
  */
 import { CLICK_ACTION_ID, UNDO_ACTION_ID, type GameActionId, type Grid } from '../../protocol/index.ts';
 import type { Game, GameInfo, GameInput, GamePlay, StepOutcome, StepResult } from '../types.ts';
-import type { Animation, Move, MoveEffect, PuzzleDefinition } from './definition.ts';
+import type { Animation, MoveEffect, PuzzleDefinition } from './definition.ts';
 import { gameIdOf } from './gameId.ts';
 import { boardLayout, cellAtDisplay, type BoardLayout } from './layout.ts';
 import { Painter } from './painter.ts';
@@ -90,14 +90,14 @@ export class PuzzlePlay<Level, State> implements GamePlay {
     const actions = game.definition.availableActions;
     for (const id of actions) this.available[id] = true;
     this.offersUndo = actions.includes(UNDO_ACTION_ID);
-    this.level = game.levels[firstLevel];
+    this.level = game.levels[firstLevel]!;
     this.state = game.definition.initialState(this.level);
-    this.painter = new Painter(game.layouts[firstLevel], game.definition.letterbox);
+    this.painter = new Painter(game.layouts[firstLevel]!, game.definition.letterbox);
     this.enterLevel(firstLevel);
   }
 
   get stepBudget(): number {
-    return this.game.stepBudgets[this.levelIndex];
+    return this.game.stepBudgets[this.levelIndex]!;
   }
 
   get outcome(): 'won' | 'lost' | null {
@@ -159,7 +159,7 @@ export class PuzzlePlay<Level, State> implements GamePlay {
     move.x = -1;
     move.y = -1;
     if (id === CLICK_ACTION_ID) {
-      const layout = this.game.layouts[this.levelIndex];
+      const layout = this.game.layouts[this.levelIndex]!;
       const cell = cellAtDisplay(layout, input.x ?? -1, input.y ?? -1);
       if (cell < 0) return 'none';
       move.x = cell % layout.width;
@@ -175,13 +175,14 @@ export class PuzzlePlay<Level, State> implements GamePlay {
   private enterLevel(index: number): void {
     const definition = this.game.definition;
     this.levelIndex = index;
-    this.level = this.game.levels[index];
+    this.level = this.game.levels[index]!;
     this.state = definition.initialState(this.level);
     this.stepsTaken = 0;
     this.undoStack = [];
     this.finished = null;
     // The same level again (a reset) keeps its painter: only the cells that differ get repainted.
-    if (this.painter.layout !== this.game.layouts[index]) this.painter = new Painter(this.game.layouts[index], definition.letterbox);
+    const layout = this.game.layouts[index]!;
+    if (this.painter.layout !== layout) this.painter = new Painter(layout, definition.letterbox);
     this.render();
   }
 

@@ -15,7 +15,7 @@ export function solveLevel<Level, State>(definition: PuzzleDefinition<Level, Sta
   return breadthFirstSolve(definition, level, maxStates);
 }
 
-export function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Level, State>, level: Level, maxStates: number): Solution {
+function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Level, State>, level: Level, maxStates: number): Solution {
   const start = definition.initialState(level);
   // Parent links instead of stored paths: one number and one move per visited state.
   const parents: number[] = [-1];
@@ -23,14 +23,14 @@ export function breadthFirstSolve<Level, State>(definition: PuzzleDefinition<Lev
   const states: State[] = [start];
   const seen = new Map<string, number>([[definition.stateKey(start), 0]]);
   for (let head = 0; head < states.length; head++) {
-    const state = states[head];
+    const state = states[head]!;
     for (const move of definition.solverMoves(level, state)) {
       const next = definition.cloneState(state);
       const effect = definition.apply(level, next, move, null);
       if (effect === 'none' || effect === 'lost') continue;
       if (effect === 'solved') {
         const moves: Move[] = [{ ...move }];
-        for (let at = head; parents[at] !== -1; at = parents[at]) moves.push(viaMoves[at] as Move);
+        for (let at = head; parents[at] !== -1; at = parents[at]!) moves.push(viaMoves[at] as Move);
         return { moves: moves.reverse(), statesVisited: states.length };
       }
       const key = definition.stateKey(next);

@@ -4,6 +4,7 @@
  * neighbouring patches of that colour join it. Make the board one colour. Undo (ACTION7) takes back a
  * click.
  */
+import { CLICK_ACTION_ID, UNDO_ACTION_ID } from '../../protocol/index.ts';
 import { parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { paintSpillLevels } from './levels.ts';
@@ -31,9 +32,9 @@ function parseSpillLevel(text: string): SpillLevel {
   const startColours = new Uint8Array(size);
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
-      const letter = LETTERS.indexOf(map.at(x, y));
-      if (letter < 0) throw new Error(`unknown cell '${map.at(x, y)}' at ${x},${y}; every cell is a colour letter of "${LETTERS}"`);
-      startColours[y * map.width + x] = LETTER_COLOUR[letter];
+      const colour = LETTER_COLOUR[LETTERS.indexOf(map.at(x, y))];
+      if (colour === undefined) throw new Error(`unknown cell '${map.at(x, y)}' at ${x},${y}; every cell is a colour letter of "${LETTERS}"`);
+      startColours[y * map.width + x] = colour;
     }
   }
   return { width: map.width, height: map.height, startColours, stack: new Int32Array(size), mark: new Uint8Array(size) };
@@ -48,13 +49,25 @@ function spill(level: SpillLevel, colours: Uint8Array, colour: number): number {
   stack[top++] = 0;
   mark[0] = 1;
   while (top > 0) {
-    const cell = stack[--top];
+    const cell = stack[--top]!;
     colours[cell] = colour;
     const x = cell % width;
-    if (x > 0 && mark[cell - 1] === 0 && colours[cell - 1] === from) (mark[cell - 1] = 1), (stack[top++] = cell - 1);
-    if (x < width - 1 && mark[cell + 1] === 0 && colours[cell + 1] === from) (mark[cell + 1] = 1), (stack[top++] = cell + 1);
-    if (cell >= width && mark[cell - width] === 0 && colours[cell - width] === from) (mark[cell - width] = 1), (stack[top++] = cell - width);
-    if (cell < (height - 1) * width && mark[cell + width] === 0 && colours[cell + width] === from) (mark[cell + width] = 1), (stack[top++] = cell + width);
+    if (x > 0 && mark[cell - 1] === 0 && colours[cell - 1] === from) {
+      mark[cell - 1] = 1;
+      stack[top++] = cell - 1;
+    }
+    if (x < width - 1 && mark[cell + 1] === 0 && colours[cell + 1] === from) {
+      mark[cell + 1] = 1;
+      stack[top++] = cell + 1;
+    }
+    if (cell >= width && mark[cell - width] === 0 && colours[cell - width] === from) {
+      mark[cell - width] = 1;
+      stack[top++] = cell - width;
+    }
+    if (cell < (height - 1) * width && mark[cell + width] === 0 && colours[cell + width] === from) {
+      mark[cell + width] = 1;
+      stack[top++] = cell + width;
+    }
   }
   let same = 0;
   for (let i = 0; i < colours.length; i++) if (colours[i] === colour) same++;
@@ -66,7 +79,7 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
   title: 'Paint Spill',
   tag: 'click',
   defaultFps: 5,
-  availableActions: [6, 7],
+  availableActions: [CLICK_ACTION_ID, UNDO_ACTION_ID],
   rulesVersion: 'paint-spill/1',
   letterbox: 4,
   levels: paintSpillLevels,
@@ -76,8 +89,8 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
   cloneState: (state) => ({ colours: state.colours.slice() }),
   stateKey: (state) => String.fromCharCode(...state.colours),
   apply(level, state, move) {
-    if (move.id !== 6) return 'none';
-    const colour = state.colours[move.y * level.width + move.x];
+    if (move.id !== CLICK_ACTION_ID) return 'none';
+    const colour = state.colours[move.y * level.width + move.x]!;
     // Clicking the spill's own colour changes nothing.
     if (colour === state.colours[0]) return 'none';
     return spill(level, state.colours, colour) === state.colours.length ? 'solved' : 'changed';
@@ -88,12 +101,12 @@ export const paintSpill: PuzzleDefinition<SpillLevel, SpillState> = {
   solverMoves(level, state) {
     // Any cell of a colour does the same, so one click per colour other than the spill's.
     const moves: Move[] = [];
-    const seen = new Set<number>([state.colours[0]]);
+    const seen = new Set<number>([state.colours[0]!]);
     for (let i = 0; i < state.colours.length; i++) {
-      const colour = state.colours[i];
+      const colour = state.colours[i]!;
       if (seen.has(colour)) continue;
       seen.add(colour);
-      moves.push({ id: 6, x: i % level.width, y: Math.floor(i / level.width) });
+      moves.push({ id: CLICK_ACTION_ID, x: i % level.width, y: Math.floor(i / level.width) });
     }
     return moves;
   },

@@ -14,7 +14,7 @@ import { neighbour } from '../engine/directions.ts';
 /** Cells of the drawn block per maze cell, in each direction. */
 const TILE = 3;
 
-const FLOOR = 0;
+/** Ground kinds of a cell besides floor, which is 0 (a new array's value). */
 const WALL = 1;
 const EXIT = 2;
 
@@ -104,7 +104,7 @@ export const keyKeeper: PuzzleDefinition<KeyLevel, KeyState> = {
   stateKey: (state) => `${state.player}:${state.held}:${state.keys.join('')}:${state.doors.join('')}`,
   apply(level, state, move) {
     if (move.id === 5) {
-      const onFloor = state.keys[state.player];
+      const onFloor = state.keys[state.player]!;
       if (onFloor !== 0) {
         state.keys[state.player] = state.held;
         state.held = onFloor;
@@ -126,19 +126,19 @@ export const keyKeeper: PuzzleDefinition<KeyLevel, KeyState> = {
     const centre = boardWidth + 1;
     for (let y = 0, i = 0; y < level.height; y++) {
       for (let x = 0; x < level.width; x++, i++) {
-        const ground = level.ground[i];
-        const door = state.doors[i];
-        const key = state.keys[i];
+        const ground = level.ground[i]!;
+        const door = state.doors[i]!;
+        const key = state.keys[i]!;
         const at = y * TILE * boardWidth + x * TILE;
         if (i === state.player) {
           fillTile(cells, boardWidth, x, y, COLOUR.player);
-          if (state.held !== 0) cells[at + centre] = KEY_COLOUR[state.held];
+          if (state.held !== 0) cells[at + centre] = KEY_COLOUR[state.held]!;
         } else if (door !== 0) {
-          fillTile(cells, boardWidth, x, y, KEY_COLOUR[door]);
+          fillTile(cells, boardWidth, x, y, KEY_COLOUR[door]!);
           cells[at + centre] = COLOUR.keyhole;
         } else {
           fillTile(cells, boardWidth, x, y, ground === WALL ? COLOUR.wall : ground === EXIT ? COLOUR.exit : COLOUR.floor);
-          if (key !== 0) cells[at + centre] = KEY_COLOUR[key];
+          if (key !== 0) cells[at + centre] = KEY_COLOUR[key]!;
         }
       }
     }

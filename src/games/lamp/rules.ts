@@ -6,6 +6,7 @@
  * set of lamps, found by Gaussian elimination over GF(2); the fewest clicks is the lightest solution,
  * found by trying every combination of the null space (small for these boards).
  */
+import { CLICK_ACTION_ID } from '../../protocol/index.ts';
 import { parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { lampGridLevels } from './levels.ts';
@@ -65,7 +66,7 @@ function flip(level: LampLevel, lit: Uint8Array, x: number, y: number): number {
     if (cx < 0 || cy < 0 || cx >= level.width || cy >= level.height) return;
     const i = cy * level.width + cx;
     if (level.isLamp[i] === 0) return;
-    lit[i] ^= 1;
+    lit[i]! ^= 1;
     change += lit[i] === 1 ? -1 : 1;
   };
   flipOne(x, y);
@@ -85,7 +86,13 @@ function lightestSolution(level: LampLevel): Move[] {
     const x = cell % level.width;
     const y = (cell - x) / level.width;
     let row = level.startLit[cell] === 0 ? 1 << n : 0;
-    for (const [nx, ny] of [[x, y], [x, y - 1], [x, y + 1], [x - 1, y], [x + 1, y]]) {
+    for (const [nx, ny] of [
+      [x, y],
+      [x, y - 1],
+      [x, y + 1],
+      [x - 1, y],
+      [x + 1, y],
+    ] as const) {
       if (nx < 0 || ny < 0 || nx >= level.width || ny >= level.height) continue;
       const other = indexOfCell.get(ny * level.width + nx);
       if (other !== undefined) row |= 1 << other;
@@ -97,12 +104,16 @@ function lightestSolution(level: LampLevel): Move[] {
   for (let column = 0; column < n && rank < rows.length; column++) {
     const pivot = rows.findIndex((row, index) => index >= rank && (row & (1 << column)) !== 0);
     if (pivot < 0) continue;
-    [rows[rank], rows[pivot]] = [rows[pivot], rows[rank]];
-    for (let r = 0; r < rows.length; r++) if (r !== rank && (rows[r] & (1 << column)) !== 0) rows[r] ^= rows[rank];
+    const pivotRow = rows[pivot]!;
+    rows[pivot] = rows[rank]!;
+    rows[rank] = pivotRow;
+    rows.forEach((row, r) => {
+      if (r !== rank && (row & (1 << column)) !== 0) rows[r] = row ^ pivotRow;
+    });
     pivotColumns.push(column);
     rank++;
   }
-  for (let r = rank; r < rows.length; r++) if (rows[r] !== 0) throw new Error('level has no solution: no set of clicks lights every lamp');
+  if (rows.slice(rank).some((row) => row !== 0)) throw new Error('level has no solution: no set of clicks lights every lamp');
   const freeColumns = [...Array(n).keys()].filter((column) => !pivotColumns.includes(column));
   let best = -1;
   let bestWeight = Infinity;
@@ -112,8 +123,9 @@ function lightestSolution(level: LampLevel): Move[] {
       if ((choice >> bit) & 1) clicks |= 1 << column;
     });
     pivotColumns.forEach((column, r) => {
-      let value = (rows[r] >> n) & 1;
-      for (const free of freeColumns) if (clicks & (1 << free) && rows[r] & (1 << free)) value ^= 1;
+      const row = rows[r]!; // pivot column r's row: r < rank <= rows.length
+      let value = (row >> n) & 1;
+      for (const free of freeColumns) if (clicks & (1 << free) && row & (1 << free)) value ^= 1;
       if (value) clicks |= 1 << column;
     });
     let weight = 0;
@@ -125,7 +137,7 @@ function lightestSolution(level: LampLevel): Move[] {
   }
   const moves: Move[] = [];
   level.lampCells.forEach((cell, index) => {
-    if (best & (1 << index)) moves.push({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) });
+    if (best & (1 << index)) moves.push({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) });
   });
   return moves;
 }
@@ -135,7 +147,7 @@ export const lampGrid: PuzzleDefinition<LampLevel, LampState> = {
   title: 'Lamp Grid',
   tag: 'click',
   defaultFps: 5,
-  availableActions: [6],
+  availableActions: [CLICK_ACTION_ID],
   rulesVersion: 'lamp-grid/1',
   letterbox: GAP_COLOUR,
   levels: lampGridLevels,
@@ -145,13 +157,13 @@ export const lampGrid: PuzzleDefinition<LampLevel, LampState> = {
   cloneState: (state) => ({ lit: state.lit.slice(), unlit: state.unlit }),
   stateKey: (state) => state.lit.join(''),
   apply(level, state, move) {
-    if (move.id !== 6 || level.isLamp[move.y * level.width + move.x] === 0) return 'none';
+    if (move.id !== CLICK_ACTION_ID || level.isLamp[move.y * level.width + move.x] === 0) return 'none';
     state.unlit += flip(level, state.lit, move.x, move.y);
     return state.unlit === 0 ? 'solved' : 'changed';
   },
   draw(level, state, cells) {
     for (let i = 0; i < cells.length; i++) cells[i] = level.isLamp[i] === 0 ? GAP_COLOUR : state.lit[i] === 1 ? LIT_COLOUR : UNLIT_COLOUR;
   },
-  solverMoves: (level) => level.lampCells.map((cell) => ({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) })),
+  solverMoves: (level) => level.lampCells.map((cell) => ({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) })),
   solveOptimally: lightestSolution,
 };

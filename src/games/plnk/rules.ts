@@ -6,12 +6,13 @@
  *
  * The row under the river shows the planks carried, one orange cell each.
  */
+import { CLICK_ACTION_ID } from '../../protocol/index.ts';
 import { findOne, parseAsciiMap } from '../engine/asciiMap.ts';
 import type { Move, PuzzleDefinition } from '../engine/definition.ts';
 import { plankWalkLevels } from './levels.ts';
 import { neighbour } from '../engine/directions.ts';
 
-const GROUND = 0;
+/** Ground kinds of a cell besides plain ground, which is 0 (a new array's value). */
 const ROCK = 1;
 const WATER = 2;
 const EXIT = 3;
@@ -53,8 +54,10 @@ function parsePlankLevel(text: string): PlankLevel {
       const i = y * map.width + x;
       if (char === '#' || char === ' ') ground[i] = ROCK;
       else if (char === '~') ground[i] = WATER;
-      else if (char === '=') (ground[i] = WATER), (startBridges[i] = 1);
-      else if (char === 'E') ground[i] = EXIT;
+      else if (char === '=') {
+        ground[i] = WATER;
+        startBridges[i] = 1;
+      } else if (char === 'E') ground[i] = EXIT;
       else if (char === 'p') startLoose[i] = 1;
       else if (char !== '.' && char !== 'P') throw new Error(`unknown cell '${char}' at ${x},${y}; use # . ~ = p P E`);
     }
@@ -76,7 +79,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   title: 'Plank Walk',
   tag: 'keyboard_click',
   defaultFps: 5,
-  availableActions: [1, 2, 3, 4, 6],
+  availableActions: [1, 2, 3, 4, CLICK_ACTION_ID],
   rulesVersion: 'plank-walk/1',
   letterbox: 5,
   levels: plankWalkLevels,
@@ -86,7 +89,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   cloneState: (state) => ({ ...state, bridges: state.bridges.slice(), loose: state.loose.slice() }),
   stateKey: (state) => `${state.player}:${state.carried}:${state.bridges.join('')}:${state.loose.join('')}`,
   apply(level, state, move) {
-    if (move.id === 6) {
+    if (move.id === CLICK_ACTION_ID) {
       // Clicks below the map (spacer, inventory) do nothing.
       if (move.y >= level.height || !nextToPlayer(level, state, move.x, move.y)) return 'none';
       const cell = move.y * level.width + move.x;
@@ -119,7 +122,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
   draw(level, state, cells) {
     const mapCells = level.width * level.height;
     for (let i = 0; i < mapCells; i++) {
-      cells[i] = state.bridges[i] === 1 ? COLOUR.bridge : state.loose[i] === 1 ? COLOUR.loose : GROUND_COLOUR[level.ground[i]];
+      cells[i] = state.bridges[i] === 1 ? COLOUR.bridge : state.loose[i] === 1 ? COLOUR.loose : GROUND_COLOUR[level.ground[i]!]!;
     }
     cells[state.player] = state.drowned ? COLOUR.drowned : COLOUR.player;
     cells.fill(COLOUR.spacer, mapCells);
@@ -129,7 +132,7 @@ export const plankWalk: PuzzleDefinition<PlankLevel, PlankState> = {
     const moves: Move[] = [...KEY_MOVES];
     for (let direction = 1; direction <= 4; direction++) {
       const cell = neighbour(state.player, direction, level.width, level.height);
-      if (cell >= 0 && level.ground[cell] === WATER) moves.push({ id: 6, x: cell % level.width, y: Math.floor(cell / level.width) });
+      if (cell >= 0 && level.ground[cell] === WATER) moves.push({ id: CLICK_ACTION_ID, x: cell % level.width, y: Math.floor(cell / level.width) });
     }
     return moves;
   },

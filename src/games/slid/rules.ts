@@ -81,7 +81,7 @@ export const frostSlide: PuzzleDefinition<SlideLevel, SlideState> = {
   stateKey: (state) => `${state.player}`,
   apply(level, state, move, animation) {
     const dx = STEP_X[move.id];
-    const dy = STEP_Y[move.id];
+    const dy = STEP_Y[move.id]!; // read only when dx is there: the tables are the same length
     if (dx === undefined || (dx === 0 && dy === 0)) return 'none';
     let x = state.player % level.width;
     let y = (state.player - x) / level.width;
@@ -112,7 +112,7 @@ export const frostSlide: PuzzleDefinition<SlideLevel, SlideState> = {
     return moved ? 'changed' : 'none';
   },
   draw(level, state, cells) {
-    for (let i = 0; i < cells.length; i++) cells[i] = GROUND_COLOUR[level.ground[i]];
+    for (let i = 0; i < cells.length; i++) cells[i] = GROUND_COLOUR[level.ground[i]!]!;
     cells[state.player] = state.fallen ? FALLEN_COLOUR : PLAYER_COLOUR;
   },
   solverMoves: () => KEY_MOVES,

@@ -13,11 +13,11 @@ export function gridToAnsi(grid: Grid): string {
     let lastTop = -1;
     let lastBottom = -1;
     for (let x = 0; x < GRID_SIZE; x++) {
-      const top = grid[y * GRID_SIZE + x];
-      const bottom = grid[(y + 1) * GRID_SIZE + x];
+      const top = grid[y * GRID_SIZE + x]!;
+      const bottom = grid[(y + 1) * GRID_SIZE + x]!;
       // Colour codes only where they change: a line is then a few hundred bytes, not 2,500.
-      if (top !== lastTop) line += `\x1b[38;2;${PALETTE_RGB[top].join(';')}m`;
-      if (bottom !== lastBottom) line += `\x1b[48;2;${PALETTE_RGB[bottom].join(';')}m`;
+      if (top !== lastTop) line += `\x1b[38;2;${PALETTE_RGB[top]!.join(';')}m`;
+      if (bottom !== lastBottom) line += `\x1b[48;2;${PALETTE_RGB[bottom]!.join(';')}m`;
       lastTop = top;
       lastBottom = bottom;
       line += '▀';

@@ -9,7 +9,7 @@ export function gridToPng(grid: Grid, scale: number): Buffer {
   for (let py = 0; py < side; py++) {
     const row = Math.floor(py / scale) * GRID_SIZE;
     for (let px = 0; px < side; px++) {
-      const [r, g, b] = PALETTE_RGB[grid[row + Math.floor(px / scale)]];
+      const [r, g, b] = PALETTE_RGB[grid[row + Math.floor(px / scale)]!]!;
       const at = (py * side + px) * 4;
       png.data[at] = r;
       png.data[at + 1] = g;

@@ -3,18 +3,19 @@
  * r RESET, q quit, SGR mouse presses (mode 1006) as clicks, and `c` followed by "x y" and Enter for
  * a typed click where the terminal reports no mouse. Input may arrive in any chunking.
  */
-import { isCoordinate } from '../../protocol/index.ts';
-import type { GameActionId } from '../../protocol/index.ts';
+import { isCoordinate, UNDO_ACTION_ID, type PlainActionId } from '../../protocol/index.ts';
 import { gridCellOfTerminal } from './ansiGrid.ts';
 
 export type TerminalCommand =
-  | { readonly kind: 'action'; readonly id: Exclude<GameActionId, 6> }
+  | { readonly kind: 'action'; readonly id: PlainActionId }
   | { readonly kind: 'click'; readonly x: number; readonly y: number }
   | { readonly kind: 'reset' }
   | { readonly kind: 'quit' }
   /** `c` was typed: the next line holds coordinates. */
   | { readonly kind: 'typing-coordinates' }
-  | { readonly kind: 'bad-coordinates'; readonly text: string };
+  | { readonly kind: 'bad-coordinates'; readonly text: string }
+  /** A piped line that names no command (see pipedInput.ts). */
+  | { readonly kind: 'bad-line'; readonly text: string };
 
 const SINGLE_KEYS: Record<string, TerminalCommand> = {
   w: { kind: 'action', id: 1 },
@@ -22,7 +23,7 @@ const SINGLE_KEYS: Record<string, TerminalCommand> = {
   a: { kind: 'action', id: 3 },
   d: { kind: 'action', id: 4 },
   ' ': { kind: 'action', id: 5 },
-  z: { kind: 'action', id: 7 },
+  z: { kind: 'action', id: UNDO_ACTION_ID },
   r: { kind: 'reset' },
   q: { kind: 'quit' },
   '\x03': { kind: 'quit' },
@@ -35,11 +36,13 @@ const ARROWS: Record<string, TerminalCommand> = {
   C: { kind: 'action', id: 4 },
 };
 
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences, which start with ESC (\x1b)
 // SGR mouse report: ESC [ < button ; column ; line (M press | m release)
 const MOUSE_REPORT = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])/;
 const ARROW_KEY = /^\x1b[[O]([ABCD])/;
 // An escape sequence that may still be arriving.
 const PARTIAL_ESCAPE = /^\x1b(\[?|\[<[\d;]*|O)$/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: terminal input is escape sequences
 
 export class TerminalKeyReader {
   private pending = '';
@@ -79,8 +82,10 @@ export class TerminalKeyReader {
         }
         const arrow = ARROW_KEY.exec(this.pending);
         if (arrow !== null) {
-          this.pending = this.pending.slice(arrow[0].length);
-          commands.push(ARROWS[arrow[1]]);
+          const [sequence, letter = ''] = arrow;
+          this.pending = this.pending.slice(sequence.length);
+          const command = ARROWS[letter];
+          if (command !== undefined) commands.push(command);
           continue;
         }
         if (PARTIAL_ESCAPE.test(this.pending)) break;
@@ -88,7 +93,7 @@ export class TerminalKeyReader {
         this.pending = this.pending.slice(1);
         continue;
       }
-      const char = this.pending[0];
+      const char = this.pending.charAt(0);
       this.pending = this.pending.slice(1);
       if (char.toLowerCase() === 'c') {
         this.coordinates = '';
@@ -102,7 +107,8 @@ export class TerminalKeyReader {
   }
 }
 
-function parseCoordinates(text: string): TerminalCommand {
+/** "x y" (or "x,y") as a click, or why not. */
+export function parseCoordinates(text: string): TerminalCommand {
   const parts = text.trim().split(/[\s,]+/);
   const [x, y] = parts.map(Number);
   if (parts.length !== 2 || !isCoordinate(x) || !isCoordinate(y)) {

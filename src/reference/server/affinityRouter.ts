@@ -123,7 +123,7 @@ export class AffinityRouter {
       supersededBy = mark.at + this.markResolutionMs;
     }
     // Older than every mark kept: issued before the first mark, which is the last one before the window.
-    if (supersededBy === undefined) supersededBy = marks.length > 0 ? marks[0].at : -Infinity;
+    if (supersededBy === undefined) supersededBy = marks[0]?.at ?? -Infinity;
     return supersededBy >= horizon;
   }
 
@@ -135,7 +135,7 @@ export class AffinityRouter {
     // Keep one mark before the window: it proves everything older was superseded long ago.
     const horizon = now - this.graceMs;
     let drop = 0;
-    while (drop + 1 < marks.length && marks[drop + 1].at < horizon) drop++;
+    while (drop + 1 < marks.length && marks[drop + 1]!.at < horizon) drop++;
     if (drop > 0) marks.splice(0, drop);
   }
 

@@ -32,7 +32,12 @@ export function installErrorMapping(app: FastifyInstance, bodyLimitBytes: number
 /** Answers a request that matched a path but not its method. */
 export function methodNotAllowed(allowed: readonly string[]) {
   return (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(reply.header('allow', allowed.join(', ')), 405, 'VALIDATION_ERROR', `${pathOf(request.url)} does not take ${request.method}; use ${allowed.join(' or ')}`);
+    sendError(
+      reply.header('allow', allowed.join(', ')),
+      405,
+      'VALIDATION_ERROR',
+      `${pathOf(request.url)} does not take ${request.method}; use ${allowed.join(' or ')}`,
+    );
 }
 
 /** For fastify's `frameworkErrors`: failures found while routing, before any handler (a bad URL). */
@@ -61,7 +66,9 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
         : [400, 'Bad Request', 'the request is not valid HTTP'];
   const body = JSON.stringify({ error: 'VALIDATION_ERROR', message });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -48,8 +48,10 @@ function parseLineKeys(text: string, source: string, inline: boolean): Map<strin
       if (line === '') return;
       const where = `${source}:${index + 1}` + (entries.length > 1 ? ` (entry ${entryIndex + 1})` : '');
       const fields = line.split(/\s+/);
-      if (fields.length < 2 || fields.length > 3) throw new KeysError(`${where}: the entry has ${fields.length} field(s); ${LINE_FORMAT}`);
       const [key, userName, userId] = fields;
+      if (key === undefined || userName === undefined || fields.length > 3) {
+        throw new KeysError(`${where}: the entry has ${fields.length} field(s); ${LINE_FORMAT}`);
+      }
       list.add(key, identity(userName, userId), where);
     });
   });

@@ -25,7 +25,8 @@ export function installRoutes(app: FastifyInstance, shape: AnswerShaper): void {
     const others = ALL_METHODS.filter((m) => m !== method && !(method === 'GET' && m === 'HEAD'));
     app.route({ method: [...others], url, handler: methodNotAllowed([method]) });
   };
-  const params = (request: FastifyRequest) => request.params as Record<string, string>;
+  // The path parameters of our routes; fastify sets each one a route's path names.
+  const params = (request: FastifyRequest) => request.params as Record<'game_id' | 'card_id', string>;
 
   // A health probe carries no key and touches no backend state.
   route('GET', HEALTHCHECK_PATH, async () => ({ status: 'ok' }));

@@ -48,8 +48,3 @@ export function expandEnvironment(value: unknown, env: NodeJS.ProcessEnv): unkno
   if (missing.length > 0) throw new MissingVariableError(missing);
   return expanded;
 }
-
-/** True when the string holds a `${…}` reference (its expanded value may be a secret). */
-export function hasReference(value: string): boolean {
-  return new RegExp(REFERENCE.source).test(value);
-}

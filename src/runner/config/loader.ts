@@ -12,6 +12,7 @@ import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
 import { type ExperimentConfig, experimentSchema, MAX_LABEL_LENGTH } from './schema.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
+import { applyOverrides, type ConfigOverrides, firstTryConfig, unknownLabels } from './overrides.ts';
 
 /** A problem with the experiment file or the command line; the CLI exits 2 on it. */
 export class ConfigError extends ArcbenchError {
@@ -40,7 +41,7 @@ export interface Experiment {
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Command-line overrides, applied before validation so they are checked like the file. */
-  overrides?: { seed?: number; concurrency?: number };
+  overrides?: ConfigOverrides;
 }
 
 export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<Experiment> {
@@ -74,11 +75,27 @@ export async function parseExperiment(
     if (error instanceof MissingVariableError) fail([...error.lines]);
     throw error;
   }
-  const withOverrides = { ...(raw as Record<string, unknown>) };
-  if (options.overrides?.seed !== undefined) withOverrides.seed = options.overrides.seed;
-  if (options.overrides?.concurrency !== undefined) withOverrides.concurrency = options.overrides.concurrency;
+  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail);
+}
 
-  const parsed = experimentSchema.safeParse(withOverrides, ISSUE_OPTIONS);
+/**
+ * The experiment of a config-less first try, `arcbench run --agent random --game crat`: the named
+ * agents (built-in names or plugin paths, relative to `baseDir`) and the overrides, the schema's
+ * defaults for everything else.
+ */
+export async function experimentFromFlags(agents: readonly string[], options: LoadOptions & { baseDir: string }): Promise<Experiment> {
+  const file = '(command line)';
+  const fail = (lines: string[]): never => {
+    throw new ConfigError(lines.map((line) => `${file}: ${line}`).join('\n'));
+  };
+  // --agents names the agents to play here, not labels to keep: it becomes the config's agent list.
+  const { agents: _asListed, ...overrides } = options.overrides ?? {};
+  return resolveExperiment(applyOverrides(firstTryConfig(agents), overrides), { ...options, overrides, file }, fail);
+}
+
+/** Validates a raw config (overrides applied) and loads its agents, keeping those --agents selects. */
+async function resolveExperiment(raw: Record<string, unknown>, options: LoadOptions & { file: string; baseDir: string }, fail: (lines: string[]) => never): Promise<Experiment> {
+  const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
 
@@ -113,7 +130,12 @@ export async function parseExperiment(
     agents.push({ label, use: entry.use, definition, params: params.data });
   }
   if (problems.length > 0) fail(problems);
-  return { file: options.file, baseDir: options.baseDir, config, agents };
+  const wanted = options.overrides?.agents;
+  if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
+  const unknown = unknownLabels(wanted, agents.map((a) => a.label));
+  if (unknown !== null) fail([unknown]);
+  const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
+  return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent) };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { describeFound } from '../../protocol/zodIssues.ts';
+import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 import { DIALECTS } from '../../reference/server/dialect.ts';
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
@@ -14,7 +15,7 @@ const positiveInt = (what: string) =>
     .int({ error: (issue) => (issue.input === undefined ? 'is required' : `expected ${what} as a whole number, found ${describeFound(issue.input)}`) })
     .positive({ error: (issue) => `${what} must be at least 1, found ${describeFound(issue.input)}` });
 
-export const agentEntrySchema = z
+const agentEntrySchema = z
   .strictObject(
     {
     use: z
@@ -38,7 +39,7 @@ export const agentEntrySchema = z
   )
   .describe('One agent to evaluate.');
 
-export const serverTargetSchema = z.strictObject({
+const serverTargetSchema = z.strictObject({
   backends: positiveInt('backends').max(64).default(1).describe('Backends behind the emulated load balancer.'),
   rotate_affinity: z
     .union([z.boolean(), positiveInt('rotate_affinity')])
@@ -52,7 +53,7 @@ export const serverTargetSchema = z.strictObject({
     .describe("`toolkit`: answer as the official toolkit's sparser server does (no baselines, sparse run entries, full_reset always false)."),
 });
 
-export const targetSchema = z
+const targetSchema = z
   .union([
     z.literal('reference').describe('The reference service in this process: no network, no key.'),
     z.strictObject({ server: serverTargetSchema }).describe('Our HTTP server, started on 127.0.0.1 for this run.'),
@@ -66,7 +67,7 @@ export const targetSchema = z
   .default('reference')
   .describe('Where the games are played.');
 
-export const budgetsSchema = z
+const budgetsSchema = z
   .strictObject({
     max_actions: positiveInt('max_actions').default(80).describe('Counted actions per episode (game actions plus level resets); 80 sends exactly 80.'),
     max_actions_per_level: z
@@ -79,7 +80,7 @@ export const budgetsSchema = z
   })
   .describe('Limits that end an episode or the run.');
 
-export const rateLimitSchema = z
+const rateLimitSchema = z
   .union([
     z.literal(false),
     z.strictObject({
@@ -87,9 +88,9 @@ export const rateLimitSchema = z
       interval_ms: positiveInt('interval_ms'),
     }),
   ])
-  .describe('Client-side rate limit for HTTP targets (hosted default: 600 per 60000 ms); false turns it off.');
+  .describe(`Client-side rate limit for HTTP targets (hosted default: ${HOSTED_RATE_LIMIT_PER_MINUTE} per 60000 ms); false turns it off.`);
 
-export const scorecardOptionsSchema = z.strictObject({
+const scorecardOptionsSchema = z.strictObject({
   tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
   source_url: z.string().optional().describe('Link to the code or write-up.'),
   opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
@@ -106,7 +107,7 @@ export const scorecardOptionsSchema = z.strictObject({
     .describe("Where each card's page lives, as <page_root>/scorecards/<card_id>; default: the target URL."),
 });
 
-export const timeoutsSchema = z.strictObject({
+const timeoutsSchema = z.strictObject({
   connect_ms: positiveInt('connect_ms').optional(),
   request_ms: positiveInt('request_ms').optional(),
   max_retries: z.int().min(0).optional(),
@@ -138,7 +139,6 @@ export const experimentSchema = z
 
 export type ExperimentConfig = z.output<typeof experimentSchema>;
 export type AgentEntry = z.output<typeof agentEntrySchema>;
-export type TargetConfig = ExperimentConfig['target'];
 
 /** The JSON Schema of the experiment file, for editors (`# yaml-language-server: $schema=…`). */
 export function experimentJsonSchema(): Record<string, unknown> {

@@ -21,6 +21,8 @@ export interface EpisodeRecord {
   actions: number;
   resets: number;
   levels_completed: number;
+  /** The episode's own score: its best run, scored with the service's scoring code (0 to 115). */
+  score: number;
   win_levels: number;
   final_state: string | null;
   runs: RecordedRun[];
@@ -50,6 +52,7 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     actions: 0,
     resets: 0,
     levels_completed: 0,
+    score: 0,
     win_levels: baselines.length,
     final_state: null,
     runs: [],

@@ -18,6 +18,7 @@ import { AgentCallCut, type CallLimits, isThenable, raceAgentCall } from './agen
 import { type Budgets, spentBudget } from './budgets.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { describeError } from './episodeError.ts';
+import { episodeScore } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { RunLedger } from './runLedger.ts';
 
@@ -237,6 +238,7 @@ function summarise(play: EpisodePlay, started: number): void {
   record.actions = record.runs.reduce((sum, run) => sum + run.actions, 0);
   record.resets = record.runs.reduce((sum, run) => sum + run.resets, 0);
   record.levels_completed = record.runs.reduce((best, run) => Math.max(best, run.levels_completed), 0);
+  record.score = episodeScore(record);
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 

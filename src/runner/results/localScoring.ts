@@ -18,6 +18,24 @@ export function gamesWithoutBaselines(episodes: readonly EpisodeRecord[]): strin
   return [...new Set(episodes.map((e) => e.game_id))].filter((id) => !known.has(id)).sort();
 }
 
+/** The baselines to score an episode's runs against: its game's, or (unknown) 0 for each of its levels. */
+function scoringBaselines(episode: Pick<EpisodeRecord, 'baselines' | 'baselines_known' | 'win_levels'>): number[] {
+  return episode.baselines_known === false ? new Array<number>(episode.win_levels).fill(0) : episode.baselines;
+}
+
+/**
+ * One episode's own score: the score its game's environment entry would have if the episode were the
+ * only one on the card, i.e. its best run (SPEC §5), built by the service's scoring code.
+ */
+export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'baselines_known' | 'win_levels' | 'runs'>): number {
+  const baselines = scoringBaselines(episode);
+  return buildEnvironmentEntry({
+    gameId: episode.game_id,
+    levelCount: baselines.length,
+    runs: episode.runs.map((run) => runEntryOf(episode.game_id, baselines, run)),
+  }).score;
+}
+
 /**
  * The scored card of one agent's episodes: environments sorted by game id, runs in the order they
  * began. A game whose baselines no episode knew is scored against baselines of 0, one per level (its

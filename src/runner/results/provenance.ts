@@ -15,7 +15,7 @@ function git(args: string[]): string | null {
   }
 }
 
-export function packageVersion(): string {
+function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('package.json', `file://${PACKAGE_ROOT}`), 'utf8')) as { version: string }).version;
 }
 

@@ -47,12 +47,6 @@ function lineTail(response: FrameResponse, sent: ActionInput): string {
   );
 }
 
-/** One recording line as text (what the writer writes, byte for byte). */
-export function recordingLine(response: FrameResponse, sent: ActionInput, timestamp: string): string {
-  const out = Buffer.allocUnsafe(maxLineBytes(response, sent, timestamp));
-  return out.toString('utf8', 0, writeLine(out, 0, response, sent, timestamp));
-}
-
 function maxLineBytes(response: FrameResponse, sent: ActionInput, timestamp: string, head = lineHead(response, timestamp), tail = lineTail(response, sent)): number {
   return Buffer.byteLength(head) + Buffer.byteLength(tail) + 2 + response.frame.length * (MAX_ENCODED_GRID_BYTES + 1);
 }

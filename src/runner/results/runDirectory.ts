@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/loader.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
-export function runTimestamp(at: Date): string {
+function runTimestamp(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
 }
 

@@ -14,13 +14,13 @@ import { ArcbenchError } from '../../errors.ts';
 /** Version of run.json's layout; bumped when a field changes meaning. */
 export const RUN_FORMAT = 'arcbench.run/1';
 
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
+const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
-export const provenanceSchema = z.looseObject({
+const provenanceSchema = z.looseObject({
   git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
   arcbench_version: z.string(),
   node_version: z.string(),
@@ -31,7 +31,7 @@ export const provenanceSchema = z.looseObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export const agentResultSchema = z.looseObject({
+const agentResultSchema = z.looseObject({
   label: z.string(),
   use: z.string(),
   agent: z.string(),
@@ -49,7 +49,7 @@ export const agentResultSchema = z.looseObject({
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
-export const runTotalsSchema = z.looseObject({
+const runTotalsSchema = z.looseObject({
   planned_episodes: count,
   episodes: count,
   skipped_episodes: count,
@@ -67,6 +67,30 @@ export const runTotalsSchema = z.looseObject({
   outcomes: z.record(z.string(), count),
 });
 
+const intervalSchema = z.object({ low: z.number(), high: z.number() });
+
+/** A row of the results table (resultsTable.ts): per agent and game, and per agent a "total". */
+export const tableRowSchema = z.looseObject({
+  agent: z.string(),
+  /** A game id, or "total". */
+  game: z.string(),
+  episodes: count,
+  /** The scorecard's score: per game the best run's, in total the mean over games. */
+  card_score: z.number(),
+  /** Mean of the episodes' own scores (in total: the mean over games of the game means). */
+  mean_score: z.number(),
+  /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
+  interval: intervalSchema.nullable(),
+  levels_completed: count,
+  level_count: count,
+  actions: count,
+  wins: count,
+  errors: count,
+  /** False when the game's level baselines are unknown (in total: any game's): the scores are not computed. */
+  baselines_known: z.boolean().optional(),
+});
+export type TableRow = z.infer<typeof tableRowSchema>;
+
 export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
   name: z.string(),
@@ -83,6 +107,8 @@ export const runReportSchema = z.looseObject({
   games_without_baselines: z.array(z.string()).default([]),
   agents: z.array(agentResultSchema),
   totals: runTotalsSchema,
+  /** The results table; absent in runs of versions before it was kept here. */
+  table: z.array(tableRowSchema).optional(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 

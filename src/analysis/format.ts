@@ -1,0 +1,14 @@
+/** How scores, differences and intervals read in every table (terminal, markdown), so they read alike. */
+import type { Interval } from './bootstrap.ts';
+
+export const formatScore = (value: number): string => value.toFixed(2);
+
+/** A difference always carries its sign, so +0.00 and −0.00 both read as a difference. */
+export const formatSigned = (value: number): string => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(2)}`;
+
+/** `[low, high]`, or why there is none: a single episode shows no spread, so no interval, never ±0. */
+export function formatInterval(interval: Interval | null, signed = false): string {
+  if (interval === null) return 'n/a (< 2 episodes)';
+  const f = signed ? formatSigned : formatScore;
+  return `[${f(interval.low)}, ${f(interval.high)}]`;
+}

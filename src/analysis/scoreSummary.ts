@@ -1,0 +1,35 @@
+/**
+ * The statistics of one agent's episode scores in a run: per game the mean with its 95% interval, and
+ * a total (the mean over games of the game means, as the card averages its games) whose interval
+ * resamples episodes within each game.
+ */
+import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimate } from './bootstrap.ts';
+
+/**
+ * A run scores at most 100 (SPEC §5 caps it at 100 × the completed share of the weight) and at least 0;
+ * an interval of a mean score is kept inside that range, where the widening for few episodes could
+ * otherwise reach past it.
+ */
+const SCORE_FLOOR = 0;
+const SCORE_CEILING = 100;
+
+function withinScoreRange(estimate: Estimate): Estimate {
+  if (estimate.interval === null) return estimate;
+  const clamp = (v: number) => Math.min(SCORE_CEILING, Math.max(SCORE_FLOOR, v));
+  return { ...estimate, interval: { low: clamp(estimate.interval.low), high: clamp(estimate.interval.high) } };
+}
+
+export interface ScoreSummary {
+  /** Per game id, in the order given. */
+  readonly games: ReadonlyMap<string, Estimate>;
+  /** Null when the agent finished no episode. */
+  readonly total: Estimate | null;
+}
+
+/** Summarises episode scores grouped by game (each list non-empty). */
+export function summarizeScores(scoresByGame: ReadonlyMap<string, readonly number[]>, options: BootstrapOptions = {}): ScoreSummary {
+  const games = new Map<string, Estimate>();
+  for (const [game, scores] of scoresByGame) games.set(game, withinScoreRange(stratifiedEstimate([meanStratum(scores)], options)));
+  const strata = [...scoresByGame.values()].map((scores) => meanStratum(scores));
+  return { games, total: strata.length === 0 ? null : withinScoreRange(stratifiedEstimate(strata, options)) };
+}

@@ -1,0 +1,73 @@
+/**
+ * `arcbench compare <baseline> <candidate>`: compares two run folders episode by episode and, with
+ * --fail-on-regression, gates on the result. All reading happens here; the comparison itself is pure
+ * (src/analysis).
+ */
+import { Command, Option } from 'commander';
+import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
+import { compareRuns } from '../analysis/compareRuns.ts';
+import { oneAgentAs } from '../analysis/episodeSample.ts';
+import { comparisonDocument } from '../analysis/gate.ts';
+import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
+import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
+
+interface CompareCommandOptions extends GateCommandOptions {
+  markdown?: boolean;
+  json?: boolean;
+  baselineAgent?: string;
+  candidateAgent?: string;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('compare')
+    .description('Compare two runs: per agent (and game), mean episode scores, the difference with a 95% interval, and a verdict.')
+    .argument('<baseline>', 'run folder (or its run.json) to compare against')
+    .argument('<candidate>', 'run folder (or its run.json) to judge')
+    .addOption(new Option('--markdown', 'print the comparison as markdown').conflicts('json'))
+    .addOption(new Option('--json', 'print the comparison as one JSON document'))
+    .addOption(new Option('--baseline-agent <label>', 'compare only this agent of the baseline…'))
+    .addOption(new Option('--candidate-agent <label>', '…with this agent of the candidate (both runs may be the same folder)'));
+  addGateOptions(command)
+    .addHelpText(
+      'after',
+      `
+Episodes pair by (agent label, game, episode index) when their seeds match: runs of one config with one
+seed pair. Others are compared as independent samples, and the output says so.
+Two agents, of one run or of two: arcbench compare RUN RUN --baseline-agent random --candidate-agent explorer
+Verdicts: better / worse (the whole 95% interval above / below zero), no significant change, identical.
+Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a regression under
+--fail-on-regression; 2 the runs cannot be compared (no common agent or game) or a folder is unreadable.`,
+    )
+    .action((baseline: string, candidate: string, options: CompareCommandOptions) => {
+      process.exit(compareCommand(baseline, candidate, options));
+    });
+}
+
+function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): number {
+  try {
+    let baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
+    let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
+    if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {
+      if (options.baselineAgent === undefined || options.candidateAgent === undefined) {
+        process.stderr.write('arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n');
+        return EXIT_USAGE;
+      }
+      const label = `${options.baselineAgent} → ${options.candidateAgent}`;
+      baseline = oneAgentAs(baseline, options.baselineAgent, label);
+      candidate = oneAgentAs(candidate, options.candidateAgent, label);
+    }
+    const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
+    const view = { perGame: options.perGame === true };
+    const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
+    if (options.json === true) process.stdout.write(JSON.stringify(document, null, 2) + '\n');
+    else if (options.markdown === true) process.stdout.write(renderComparisonMarkdown(comparison, view));
+    else process.stdout.write(renderComparisonTerminal(comparison, view) + '\n');
+    return document.failed ? EXIT_FAILED : EXIT_OK;
+  } catch (error) {
+    // Unreadable folders and runs without a common agent or game are usage problems: exit 2.
+    return reportFailure('compare', error);
+  }
+}

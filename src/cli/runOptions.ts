@@ -1,0 +1,74 @@
+/**
+ * The options of `arcbench run`: what overrides the experiment (or makes one, without a file), what it
+ * is compared with, and how results are printed. run.ts holds the flow; this file only the flags.
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ConfigOverrides } from '../runner/config/overrides.ts';
+import { integerOption } from './commandSupport.ts';
+import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
+
+export interface RunCommandOptions extends GateCommandOptions {
+  out?: string;
+  concurrency?: number;
+  seed?: number;
+  games?: string[];
+  game?: string[];
+  agents?: string[];
+  agent?: string[];
+  episodes?: number;
+  maxActions?: number;
+  baseline?: string;
+  json?: boolean;
+}
+
+/** `a,b` → [a, b]; repeating the flag adds to the list. */
+function commaList(name: string) {
+  return (value: string, previous: string[] | undefined): string[] => {
+    const items = value.split(',').map((item) => item.trim());
+    if (items.some((item) => item === '')) throw new InvalidArgumentError(`${name} takes a comma-separated list without empty items, e.g. lamp,crat`);
+    return [...(previous ?? []), ...items];
+  };
+}
+
+export function addRunOptions(command: Command): Command {
+  command
+    .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config)'))
+    .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
+    .addOption(new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)))
+    .addOption(new Option('--games <list>', 'games to play instead of the config’s: ids, slug prefixes or tags, e.g. lamp,crat').argParser(commaList('--games')))
+    .addOption(new Option('--game <list>', 'the same as --games').argParser(commaList('--game')).hideHelp())
+    .addOption(new Option('--agents <list>', 'with a config: keep only the agents with these labels; without one: the agents to play (built-in names or plugin paths)').argParser(commaList('--agents')))
+    .addOption(new Option('--agent <list>', 'the same as --agents').argParser(commaList('--agent')).hideHelp())
+    .addOption(new Option('--episodes <n>', 'episodes per (agent, game), overrides the config').argParser(integerOption('--episodes', 1, 100_000)))
+    .addOption(new Option('--max-actions <n>', 'counted actions per episode, overrides budgets.max_actions').argParser(integerOption('--max-actions', 1, 100_000_000)))
+    .addOption(new Option('--baseline <run-dir>', 'compare the finished run with this run folder; writes comparison.json and comparison.md'))
+    .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'));
+  return addGateOptions(command);
+}
+
+export const selectedAgents = (options: RunCommandOptions): string[] | undefined =>
+  options.agents || options.agent ? [...(options.agents ?? []), ...(options.agent ?? [])] : undefined;
+
+export function configOverrides(options: RunCommandOptions): ConfigOverrides {
+  const games = options.games || options.game ? [...(options.games ?? []), ...(options.game ?? [])] : undefined;
+  const agents = selectedAgents(options);
+  return {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(games ? { games } : {}),
+    ...(agents ? { agents } : {}),
+    ...(options.episodes !== undefined ? { episodes: options.episodes } : {}),
+    ...(options.maxActions !== undefined ? { max_actions: options.maxActions } : {}),
+  };
+}
+
+/** A sentence when the options do not go together; null when they do. */
+export function conflictingOptions(configPath: string | undefined, options: RunCommandOptions): string | null {
+  if (configPath === undefined && selectedAgents(options) === undefined) {
+    return 'give an experiment file (e.g. configs/quickstart.yaml), or --agent for a first try without one (e.g. arcbench run --agent random --game crat)';
+  }
+  if (options.baseline === undefined && (options.failOnRegression || options.perGame || options.threshold !== undefined)) {
+    return '--fail-on-regression, --threshold and --per-game judge a comparison: add --baseline <run-dir>';
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+/**
+ * `run --baseline`: the finished run compared with a baseline run folder (read before the run started,
+ * so a wrong path fails at once), and what the gate makes of it.
+ */
+import { compareRuns, RunsNotComparableError } from '../../analysis/compareRuns.ts';
+import { type ComparisonDocument, comparisonDocument } from '../../analysis/gate.ts';
+import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import { type RunFolder, runEpisodesOf, runEpisodesOfFolder } from './runFolder.ts';
+
+export interface BaselineOptions {
+  readonly folder: RunFolder;
+  /** How the baseline is named in output (the path the user gave). */
+  readonly name: string;
+  /** Score points (default 0). */
+  readonly threshold?: number;
+  readonly perGame?: boolean;
+  readonly failOnRegression?: boolean;
+}
+
+/** The comparison, or the sentence saying why the runs cannot be compared. */
+export type BaselineOutcome = { readonly document: ComparisonDocument; readonly error: null } | { readonly document: null; readonly error: string };
+
+export function compareWithBaseline(baseline: BaselineOptions, candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[] }): BaselineOutcome {
+  try {
+    const comparison = compareRuns(runEpisodesOfFolder(baseline.folder, baseline.name), runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), {
+      threshold: baseline.threshold ?? 0,
+    });
+    return { document: comparisonDocument(comparison, { perGame: baseline.perGame === true, failOnRegression: baseline.failOnRegression === true }), error: null };
+  } catch (error) {
+    if (error instanceof RunsNotComparableError) return { document: null, error: `cannot compare with the baseline ${baseline.name}: ${error.message}` };
+    throw error;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * junit.xml: a run in the shape CI systems already show (GitHub, GitLab, Jenkins). One test suite per
+ * agent, one test case per game; a case fails when an episode of it failed, or, against a baseline,
+ * when it regressed. With a baseline each suite also has a "total" case that carries the gate's verdict
+ * on the agent's total. Built with junit-report-builder.
+ */
+import junitReportBuilder, { type Builder } from 'junit-report-builder';
+import type { ComparisonRow } from '../../analysis/compareRuns.ts';
+import { TOTAL } from '../../analysis/episodeSample.ts';
+import { formatInterval, formatScore, formatSigned } from '../../analysis/format.ts';
+import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { RunReport, TableRow } from './runReport.ts';
+
+// The package is CommonJS (module.exports = the builder), which Node hands over as the default import;
+// its types declare an ES default export instead, which TypeScript's NodeNext reading then nests once more.
+const junitBuilder = junitReportBuilder as unknown as Builder;
+
+export interface JunitInput {
+  readonly report: RunReport;
+  readonly rows: readonly TableRow[];
+  readonly episodes: readonly EpisodeRecord[];
+  /** The comparison's rows with a baseline, else empty. */
+  readonly compared: readonly ComparisonRow[];
+  /** The rows among them that fail the gate. */
+  readonly regressions: readonly ComparisonRow[];
+  /** The baseline's name, for failure messages. */
+  readonly baseline?: string;
+}
+
+const seconds = (episodes: readonly EpisodeRecord[]) => episodes.reduce((sum, e) => sum + e.wall_seconds, 0);
+
+function episodeFailure(episodes: readonly EpisodeRecord[]): string | null {
+  const failed = episodes.filter((e) => e.outcome === 'error');
+  if (failed.length === 0) return null;
+  const first = failed[0].error;
+  return `${failed.length} of ${episodes.length} episode(s) failed; first: episode ${failed[0].episode}: ${first ? `${first.kind}: ${first.message}` : 'unknown error'}`;
+}
+
+function regressionFailure(row: ComparisonRow, baseline: string | undefined): string {
+  return `regressed against ${baseline ?? 'the baseline'}: mean score ${formatScore(row.baseline.mean)} → ${formatScore(row.candidate.mean)}, difference ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}`;
+}
+
+const describeRow = (row: TableRow) =>
+  `mean score ${formatScore(row.mean_score)} ${formatInterval(row.interval)}, card score ${formatScore(row.card_score)}, levels ${row.levels_completed}/${row.level_count}, ${row.episodes} episode(s), ${row.wins} win(s), ${row.errors} error(s)`;
+
+const describeComparison = (row: ComparisonRow) =>
+  `against the baseline: ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}, ${row.verdict} (${row.pairing})`;
+
+export function buildJunitXml(input: JunitInput): string {
+  const builder = junitBuilder.newBuilder().name(input.report.name);
+  const compared = (agent: string, game: string) => input.compared.find((r) => r.agent === agent && r.game === game);
+  const regressed = (agent: string, game: string) => input.regressions.find((r) => r.agent === agent && r.game === game);
+  for (const agent of input.report.agents) {
+    const mine = input.episodes.filter((e) => e.agent === agent.label);
+    const suite = builder.testSuite().name(agent.label).timestamp(new Date(input.report.started_at)).time(seconds(mine));
+    for (const row of input.rows.filter((r) => r.agent === agent.label && r.game !== TOTAL)) {
+      const ofGame = mine.filter((e) => e.game_id === row.game);
+      const comparison = compared(agent.label, row.game);
+      const testCase = suite
+        .testCase()
+        .className(agent.label)
+        .name(row.game)
+        .time(seconds(ofGame))
+        .standardOutput([describeRow(row), ...(comparison ? [describeComparison(comparison)] : [])].join('\n'));
+      const regression = regressed(agent.label, row.game);
+      const failures = [episodeFailure(ofGame), regression ? regressionFailure(regression, input.baseline) : null].filter((f): f is string => f !== null);
+      if (failures.length > 0) testCase.failure(failures.join('; '), regression ? 'regression' : 'episode_error');
+    }
+    const total = compared(agent.label, TOTAL);
+    if (total !== undefined) {
+      const testCase = suite.testCase().className(agent.label).name(TOTAL).standardOutput(describeComparison(total));
+      const regression = regressed(agent.label, TOTAL);
+      if (regression) testCase.failure(regressionFailure(regression, input.baseline), 'regression');
+    }
+  }
+  return builder.build();
+}

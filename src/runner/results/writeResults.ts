@@ -1,0 +1,87 @@
+/**
+ * The run folder's finishing files, once every episode is in: run.json (with the results table),
+ * table.md, the comparison with a baseline (comparison.json and comparison.md), junit.xml, and the
+ * GitHub step summary when one is asked for.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
+import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
+import { buildJunitXml } from './junitReport.ts';
+import { renderMarkdownTable, renderTerminalTable, tableRows } from './resultsTable.ts';
+import { type RunReport, writeRunReport } from './runReport.ts';
+
+export interface ResultsToWrite {
+  readonly runDir: string;
+  readonly report: RunReport;
+  readonly agentLabels: readonly string[];
+  readonly episodes: readonly EpisodeRecord[];
+  readonly logger: Logger;
+  readonly baseline?: BaselineOptions;
+  /** A file to append the markdown summary to (GitHub's GITHUB_STEP_SUMMARY). */
+  readonly stepSummary?: string;
+}
+
+export interface WrittenResults {
+  /** run.json as written, with its table. */
+  readonly report: RunReport;
+  /** The results table, drawn for a terminal. */
+  readonly table: string;
+  /** Null without a baseline. */
+  readonly baseline: BaselineOutcome | null;
+}
+
+export function writeResults(input: ResultsToWrite): WrittenResults {
+  const { runDir, logger } = input;
+  for (const agent of input.report.agents) {
+    if (agent.score_differences && agent.score_differences.length > 0) {
+      logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
+    }
+  }
+  const rows = tableRows(input.agentLabels, input.episodes);
+  const report: RunReport = { ...input.report, table: rows };
+  writeRunReport(runDir, report);
+  const tableMarkdown = renderMarkdownTable(rows);
+  writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
+
+  const baseline = input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
+  const view = { perGame: input.baseline?.perGame === true };
+  if (baseline?.document) {
+    writeFileSync(join(runDir, 'comparison.json'), JSON.stringify(baseline.document, null, 2) + '\n');
+    writeFileSync(join(runDir, 'comparison.md'), renderComparisonMarkdown(baseline.document, view));
+    logger.info({ baseline: input.baseline?.name, regressions: baseline.document.regressions.length }, 'compared with the baseline');
+  } else if (baseline?.error) {
+    logger.error({ baseline: input.baseline?.name }, baseline.error);
+  }
+  writeFileSync(
+    join(runDir, 'junit.xml'),
+    buildJunitXml({
+      report,
+      rows,
+      episodes: input.episodes,
+      compared: baseline?.document?.rows ?? [],
+      regressions: baseline?.document?.regressions ?? [],
+      ...(input.baseline ? { baseline: input.baseline.name } : {}),
+    }),
+  );
+  if (input.stepSummary !== undefined) appendFileSync(input.stepSummary, stepSummaryMarkdown(report, tableMarkdown, baseline, view, runDir));
+  logger.info({ status: report.status, totals: report.totals }, 'run finished');
+  logger.flush();
+  return { report, table: renderTerminalTable(rows), baseline };
+}
+
+function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline: BaselineOutcome | null, view: { perGame: boolean }, runDir: string): string {
+  const { totals } = report;
+  const parts = [
+    `## arcbench run: ${report.name}`,
+    '',
+    `Status **${report.status}**: ${totals.episodes} of ${totals.planned_episodes} episode(s), ${totals.errors} failed, ${totals.actions} actions, ${totals.wall_seconds.toFixed(1)} s. Results: \`${runDir}\`.`,
+    '',
+    tableMarkdown,
+  ];
+  if (baseline?.document) parts.push('### Against the baseline', '', renderComparisonMarkdown(baseline.document, view));
+  if (baseline?.error) parts.push('### Against the baseline', '', baseline.error, '');
+  return parts.join('\n') + '\n';
+}
