@@ -29,7 +29,10 @@ async function arcbenchRun(name: string, yaml: string, extra: string[] = []): Pr
 }
 
 function expectOneSentence(stderr: string, pattern: RegExp) {
-  const lines = stderr.trim().split('\n').filter((line) => !line.startsWith('{')); // CI log lines are JSON
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('{')); // CI log lines are JSON
   expect(lines.join('\n')).toMatch(pattern);
   expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
 }

@@ -37,7 +37,14 @@ function http(url: string, options: Partial<ConstructorParameters<typeof HttpTra
 function echoFrame(request: WireRequest, cookie: string): Buffer {
   const body = JSON.parse(request.body.toString()) as { game_id: string; guid: string };
   const id = Number(/ACTION(\d)$/.exec(request.path)?.[1] ?? 0);
-  return answerBytes(200, [['content-type', 'application/json'], ['set-cookie', `AWSALB=${cookie}; Path=/`]], frameJson(body.game_id, body.guid, id));
+  return answerBytes(
+    200,
+    [
+      ['content-type', 'application/json'],
+      ['set-cookie', `AWSALB=${cookie}; Path=/`],
+    ],
+    frameJson(body.game_id, body.guid, id),
+  );
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<TransportError> {
@@ -99,7 +106,9 @@ describe('answers checked against their requests', () => {
   });
 
   it('refuses a stale answer of another new session as the answer to a new session', async () => {
-    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], frameJson(GAME, GUID_A, 0))));
+    const server = await rawServer((_request, _index, socket) =>
+      socket.write(answerBytes(200, [['content-type', 'application/json']], frameJson(GAME, GUID_A, 0))),
+    );
     const transport = http(server.url);
     expect((await transport.reset(CARD, GAME)).guid).toBe(GUID_A);
     const failure = await failureOf(transport.reset(CARD, GAME));
@@ -141,7 +150,15 @@ describe('sparse answers', () => {
   const sparseCard = {
     card_id: CARD,
     score: 2.6,
-    environments: [{ id: GAME, score: 2.6, actions: 7, levels_completed: 1, runs: [{ guid: GUID_A, score: 2.6, state: 'NOT_STARTED', level_baseline_actions: [3, 4], made_up: 'kept' }] }],
+    environments: [
+      {
+        id: GAME,
+        score: 2.6,
+        actions: 7,
+        levels_completed: 1,
+        runs: [{ guid: GUID_A, score: 2.6, state: 'NOT_STARTED', level_baseline_actions: [3, 4], made_up: 'kept' }],
+      },
+    ],
     total_environments_completed: 0,
     total_environments: 1,
     total_levels_completed: 1,
@@ -151,7 +168,9 @@ describe('sparse answers', () => {
   };
 
   it('reads a scorecard whose run entries leave out id, number_of_levels and number_of_environments, keeping unknown fields', async () => {
-    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(sparseCard))));
+    const server = await rawServer((_request, _index, socket) =>
+      socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(sparseCard))),
+    );
     const warnings: Array<{ fields: object; message: string }> = [];
     const transport = http(server.url, { logger: { warn: (fields, message) => warnings.push({ fields, message }), debug: () => undefined } });
     const card = await transport.closeScorecard(CARD);
@@ -181,7 +200,9 @@ describe('sparse answers', () => {
   });
 
   it('still refuses a field that is present with the wrong type, naming it', async () => {
-    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify({ ...sparseCard, score: 'high' }))));
+    const server = await rawServer((_request, _index, socket) =>
+      socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify({ ...sparseCard, score: 'high' }))),
+    );
     const failure = await failureOf(http(server.url).getScorecard(CARD));
     expect(failure.message).toMatch(/unexpected shape \(score: /);
   });
@@ -189,7 +210,8 @@ describe('sparse answers', () => {
 
 describe('scorecard open whose answer was lost', () => {
   const gatewayTimeout = answerBytes(504, [['content-type', 'text/html']], '<html>504</html>');
-  const opened = (request: WireRequest) => answerBytes(200, [['content-type', 'application/json']], JSON.stringify({ card_id: CARD, echo: request.body.length }));
+  const opened = (request: WireRequest) =>
+    answerBytes(200, [['content-type', 'application/json']], JSON.stringify({ card_id: CARD, echo: request.body.length }));
 
   it('is repeated once at most, and every open that may have left a card behind is counted', async () => {
     const server = await rawServer((_request, _index, socket) => socket.write(gatewayTimeout));

@@ -40,14 +40,28 @@ const server = createServer(async (request, response) => {
     c.absolute ? `; Expires=${new Date(Date.now() + (c.remove ? -3_600_000 : 3_600_000)).toUTCString()}` : c.remove ? '; Max-Age=0' : '; Max-Age=3600';
   const setCookie = [...answer.cookies.map((c) => `${c.name}=${c.value}${c.withPath ? '; Path=/' : ''}${lifetime(c)}; HttpOnly`), ...(answer.raw ?? [])];
   response.writeHead(answer.status, { 'content-type': 'application/json', 'set-cookie': setCookie, ...(answer.status === 429 ? { 'retry-after': '0' } : {}) });
-  response.end(answer.status === 200 ? frameFor(request.url!, JSON.parse(Buffer.concat(chunks).toString())) : JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }));
+  response.end(
+    answer.status === 200
+      ? frameFor(request.url!, JSON.parse(Buffer.concat(chunks).toString()))
+      : JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }),
+  );
 });
 
 /** The frame answer of an action request: its session, game and action, one blank grid. */
 function frameFor(path: string, body: { game_id: string; guid: string }): string {
   const id = Number(/ACTION(\d)$/.exec(path)![1]);
   const grid = Array.from({ length: 64 }, () => new Array<number>(64).fill(0));
-  return JSON.stringify({ game_id: body.game_id, guid: body.guid, frame: [grid], state: 'NOT_FINISHED', levels_completed: 0, win_levels: 1, action_input: { id, data: { game_id: body.game_id } }, available_actions: [1, 2, 3, 4], full_reset: false });
+  return JSON.stringify({
+    game_id: body.game_id,
+    guid: body.guid,
+    frame: [grid],
+    state: 'NOT_FINISHED',
+    levels_completed: 0,
+    win_levels: 1,
+    action_input: { id, data: { game_id: body.game_id } },
+    available_actions: [1, 2, 3, 4],
+    full_reset: false,
+  });
 }
 let transport: HttpTransport;
 

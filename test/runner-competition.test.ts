@@ -26,15 +26,24 @@ function configFile(name: string, yaml: string): string {
 
 describe('competition mode', () => {
   it('allows one agent and one episode per game, and says why', async () => {
-    const error = await loadExperiment(configFile('two', 'scorecard: { competition_mode: true }\nagents: [{ use: random }, { use: explorer }]\nepisodes: 2\n')).catch((e: unknown) => e);
+    const error = await loadExperiment(
+      configFile('two', 'scorecard: { competition_mode: true }\nagents: [{ use: random }, { use: explorer }]\nepisodes: 2\n'),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/scorecard.competition_mode: a key may hold one open competition card at a time, so a run can evaluate one agent, and this one lists 2/);
+    expect((error as Error).message).toMatch(
+      /scorecard.competition_mode: a key may hold one open competition card at a time, so a run can evaluate one agent, and this one lists 2/,
+    );
     expect((error as Error).message).toMatch(/episodes must be 1, not 2/);
   });
 
   it('plays a competition card: the unplayed games score 0, locally as on the service', async () => {
     const { report, episodes } = await runExperiment(
-      await loadExperiment(configFile('card', 'target: { server: { backends: 2 } }\nscorecard: { competition_mode: true }\ngames: [crat, lamp]\nagents: [{ use: explorer }]\nbudgets: { max_actions: 40 }\n')),
+      await loadExperiment(
+        configFile(
+          'card',
+          'target: { server: { backends: 2 } }\nscorecard: { competition_mode: true }\ngames: [crat, lamp]\nagents: [{ use: explorer }]\nbudgets: { max_actions: 40 }\n',
+        ),
+      ),
       { out: join(dir, 'card') },
     );
     expect(episodes).toHaveLength(2);
@@ -49,13 +58,20 @@ describe('competition mode', () => {
 
   it('does not repeat an open whose answer was lost, says why, and counts the card it may have left', async () => {
     const server = await startServer({ backendCount: 1, logger: false });
-    const proxy = await startFaultProxy(server.url, (request) => (request.path === '/api/scorecard/open' ? { kind: 'status', status: 504, when: 'after' } : undefined));
+    const proxy = await startFaultProxy(server.url, (request) =>
+      request.path === '/api/scorecard/open' ? { kind: 'status', status: 504, when: 'after' } : undefined,
+    );
     try {
       const out = join(dir, 'lost-open');
-      const file = configFile('lost-open', `target: { url: "${proxy.url}", api_key: ${KEY} }\nscorecard: { competition_mode: true }\ngames: [crat]\nagents: [{ use: random }]\nrate_limit: false\n`);
+      const file = configFile(
+        'lost-open',
+        `target: { url: "${proxy.url}", api_key: ${KEY} }\nscorecard: { competition_mode: true }\ngames: [crat]\nagents: [{ use: random }]\nrate_limit: false\n`,
+      );
       const error = await runExperiment(await loadExperiment(file), { out }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RunNotStartedError);
-      expect((error as Error).message).toMatch(/could not open a scorecard at http:\/\/127\.0\.0\.1:\d+: open scorecard \(competition mode\) may or may not have been applied.*one open card.*wait for that/);
+      expect((error as Error).message).toMatch(
+        /could not open a scorecard at http:\/\/127\.0\.0\.1:\d+: open scorecard \(competition mode\) may or may not have been applied.*one open card.*wait for that/,
+      );
       expect(proxy.requests.filter((r) => r.path === '/api/scorecard/open')).toHaveLength(1);
       const report = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunReport;
       expect(report.status).toBe('failed');
@@ -75,14 +91,22 @@ describe('competition mode', () => {
     const server = await startServer({ backendCount: 1, logger: false });
     try {
       const plain = await runExperiment(
-        await loadExperiment(configFile('pages', `target: { url: "${server.url}/", api_key: ${KEY} }\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrate_limit: false\n`)),
+        await loadExperiment(
+          configFile(
+            'pages',
+            `target: { url: "${server.url}/", api_key: ${KEY} }\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrate_limit: false\n`,
+          ),
+        ),
         { out: join(dir, 'pages') },
       );
       const [agent] = plain.report.agents;
       expect(agent.scorecard_url).toBe(`${server.url}/scorecards/${agent.card_id}`);
       const rooted = await runExperiment(
         await loadExperiment(
-          configFile('rooted', `target: { url: "${server.url}", api_key: ${KEY} }\nscorecard: { page_root: "https://three.arcprize.org/" }\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrate_limit: false\n`),
+          configFile(
+            'rooted',
+            `target: { url: "${server.url}", api_key: ${KEY} }\nscorecard: { page_root: "https://three.arcprize.org/" }\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrate_limit: false\n`,
+          ),
         ),
         { out: join(dir, 'rooted') },
       );

@@ -74,14 +74,16 @@ function expectFaithful({ report, episodes, cards, lost }: CaseResult, orphans =
   expect(report.totals.episodes, 'no episode lost').toBe(report.totals.planned_episodes);
   expect(episodes).toHaveLength(report.totals.planned_episodes);
   const served = cards.reduce((sum, card) => sum + card.total_actions!, 0);
-  expect(served, 'no action replayed: the server counted the runner\'s actions plus the lost answers').toBe(report.totals.actions + lost);
+  expect(served, "no action replayed: the server counted the runner's actions plus the lost answers").toBe(report.totals.actions + lost);
   const open = cards.filter((card) => card.published_at == null);
   expect(open, 'every card the server opened is closed, but for lost opens').toHaveLength(orphans);
   for (const card of open) expect(card.total_actions).toBe(0);
   expect(report.totals.unconfirmed_card_opens).toBeGreaterThanOrEqual(orphans);
   for (const agent of report.agents) {
     expect(agent.scorecard, 'the card was closed and read').not.toBeNull();
-    expect(agent.score_differences!.length > 0, `score differences ${JSON.stringify(agent.score_differences)} exactly when an answer was lost (${lost})`).toBe(lost > 0);
+    expect(agent.score_differences!.length > 0, `score differences ${JSON.stringify(agent.score_differences)} exactly when an answer was lost (${lost})`).toBe(
+      lost > 0,
+    );
   }
 }
 
@@ -116,7 +118,10 @@ describe('the runner through a faulty network', () => {
   });
 
   it('Set-Cookie dropped from answers: the jar keeps the older value, harmless', async () => {
-    const result = await runThroughFaults('cookies-dropped', every({ kind: 'drop_cookies' }, 3, (r) => isAction(r.path)));
+    const result = await runThroughFaults(
+      'cookies-dropped',
+      every({ kind: 'drop_cookies' }, 3, (r) => isAction(r.path)),
+    );
     expectHarmless(result);
   });
 
@@ -131,7 +136,10 @@ describe('the runner through a faulty network', () => {
     });
 
     it(`${status} after forwarding: the action landed, its answer is lost and not replayed`, async () => {
-      expectOneLostAction(await runThroughFaults(`${status}-after`, once({ kind: 'status', status, when: 'after' }, 4)), status === 500 ? /^api$/ : /^transport_ambiguous$/);
+      expectOneLostAction(
+        await runThroughFaults(`${status}-after`, once({ kind: 'status', status, when: 'after' }, 4)),
+        status === 500 ? /^api$/ : /^transport_ambiguous$/,
+      );
     });
   }
 

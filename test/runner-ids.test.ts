@@ -32,7 +32,18 @@ describe('ids that name files', () => {
       const json = (body: unknown) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(body)));
       if (request.path === '/api/games') return json([{ game_id: GAME, title: 'Crate', tags: ['keyboard'], baseline_actions: [3] }]);
       if (request.path === '/api/scorecard/open') return json({ card_id: CARD });
-      if (request.path === '/api/scorecard/close') return json({ card_id: CARD, score: 0, environments: [], total_actions: 0, total_levels: 0, total_levels_completed: 0, total_environments: 0, total_environments_completed: 0, published_at: 'now' });
+      if (request.path === '/api/scorecard/close')
+        return json({
+          card_id: CARD,
+          score: 0,
+          environments: [],
+          total_actions: 0,
+          total_levels: 0,
+          total_levels_completed: 0,
+          total_environments: 0,
+          total_environments_completed: 0,
+          published_at: 'now',
+        });
       socket.write(answerBytes(200, [['content-type', 'application/json']], frameJson(GAME, '../../x', 0)));
     });
     try {

@@ -22,13 +22,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** An agent plugin whose `hang` call never settles (and does nothing that keeps Node busy). */
 function hangingAgent(hang: 'act' | 'create' | 'finish'): string {
   const file = join(dir, `hang-${hang}.ts`);
+  const create =
+    hang === 'create' ? 'async () => never()' : `() => ({ act: ${hang === 'act' ? 'never' : '() => action(1)'}${hang === 'finish' ? ', finish: never' : ''} })`;
   writeFileSync(
     file,
     `import { defineAgent, action } from 'arcbench';
 const never = () => new Promise<never>(() => {});
 export default defineAgent({
   name: 'hang-${hang}',
-  create: ${hang === 'create' ? 'async () => never()' : '() => ({ act: ' + (hang === 'act' ? 'never' : '() => action(1)') + (hang === 'finish' ? ', finish: never' : '') + ' })'},
+  create: ${create},
 });
 `,
   );
@@ -90,7 +92,10 @@ describe('stopping a run', () => {
   }
 
   it('ends an episode whose act() never settles at the episode deadline, as `time`, and goes on', async () => {
-    const file = writeConfig('hang-act', `agents: [{ use: ${hangingAgent('act')} }, { use: random }]\nepisodes: 2\nbudgets: { max_actions: 10, episode_seconds: 0.5 }\n`);
+    const file = writeConfig(
+      'hang-act',
+      `agents: [{ use: ${hangingAgent('act')} }, { use: random }]\nepisodes: 2\nbudgets: { max_actions: 10, episode_seconds: 0.5 }\n`,
+    );
     const { report, episodes } = await runExperiment(await loadExperiment(file), { out: join(dir, 'hang-act') });
     const hung = episodes.filter((e) => e.agent === 'hang-act');
     expect(hung).toHaveLength(2);
@@ -104,9 +109,15 @@ describe('stopping a run', () => {
   });
 
   it('ends an episode whose create() never settles, and one whose finish() never settles, at the deadline', async () => {
-    const file = writeConfig('hang-create-finish', `agents: [{ use: ${hangingAgent('create')} }, { use: ${hangingAgent('finish')} }]\nbudgets: { max_actions: 5, episode_seconds: 0.5 }\n`);
+    const file = writeConfig(
+      'hang-create-finish',
+      `agents: [{ use: ${hangingAgent('create')} }, { use: ${hangingAgent('finish')} }]\nbudgets: { max_actions: 5, episode_seconds: 0.5 }\n`,
+    );
     const { episodes } = await runExperiment(await loadExperiment(file), { out: join(dir, 'hang-create-finish') });
-    expect(episodes.find((e) => e.agent === 'hang-create')).toMatchObject({ outcome: 'time', stop_reason: expect.stringMatching(/create\(\) had not settled/) });
+    expect(episodes.find((e) => e.agent === 'hang-create')).toMatchObject({
+      outcome: 'time',
+      stop_reason: expect.stringMatching(/create\(\) had not settled/),
+    });
     const finished = episodes.find((e) => e.agent === 'hang-finish')!;
     expect(finished.outcome).toBe('budget');
     expect(finished.stop_details).toMatchObject({ finish_error: expect.stringMatching(/finish\(\) had not settled/) });

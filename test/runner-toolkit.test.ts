@@ -54,7 +54,10 @@ describe('against the toolkit dialect', () => {
     ledger.recordAction(frame({}));
     ledger.recordReset(frame({})); // an action on the level: a level reset, counted
     ledger.recordReset(frame({})); // none since: a full reset, a new run
-    expect(ledger.recordedRuns().map((r) => [r.actions, r.resets])).toEqual([[2, 1], [0, 0]]);
+    expect(ledger.recordedRuns().map((r) => [r.actions, r.resets])).toEqual([
+      [2, 1],
+      [0, 0],
+    ]);
     const competition = new RunLedger(() => 0, false);
     competition.recordReset(frame({}));
     competition.recordReset(frame({})); // competition: every RESET of a session is a level reset
@@ -72,7 +75,10 @@ describe('against the toolkit dialect', () => {
 
   it('reads the baselines from the scorecard after the first RESET, for budgets, agents and scores', async () => {
     const agent = scriptedAgent('stepper', '[1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]');
-    const { report, episodes, tableMd } = await run('baselines', `target: { server: { dialect: toolkit } }\nagents: [{ use: ${agent} }]\nbudgets: { max_actions: 40, max_actions_per_level: 0.25 }\n`);
+    const { report, episodes, tableMd } = await run(
+      'baselines',
+      `target: { server: { dialect: toolkit } }\nagents: [{ use: ${agent} }]\nbudgets: { max_actions: 40, max_actions_per_level: 0.25 }\n`,
+    );
     const [episode] = episodes;
     expect(episode.baselines).toEqual(crat.info.baselineActions);
     expect(episode.baselines_known).toBe(true);
@@ -98,7 +104,10 @@ describe('against the toolkit dialect', () => {
 
     const refused = await run('refused', `${target}budgets: { max_actions: 10, max_actions_per_level: 5 }\n`);
     expect(refused.episodes[0].outcome).toBe('error');
-    expect(refused.episodes[0].error).toMatchObject({ kind: 'baselines_unknown', message: expect.stringMatching(/max_actions_per_level needs each level's baseline.*remove max_actions_per_level/) });
+    expect(refused.episodes[0].error).toMatchObject({
+      kind: 'baselines_unknown',
+      message: expect.stringMatching(/max_actions_per_level needs each level's baseline.*remove max_actions_per_level/),
+    });
     expect(refused.episodes[0].actions).toBe(0);
   });
 });

@@ -33,7 +33,9 @@ describe('anonymous keys', () => {
     }
     const open = await sendRequest(server.url, '/api/scorecard/open', { headers: { 'x-api-key': key }, json: {} });
     expect(open.status, open.text).toBe(200);
-    const card = await sendRequest(server.url, `/api/scorecard/${open.body.card_id}`, { headers: { 'x-api-key': key, cookie: open.setCookies.map((c) => c.split(';')[0]).join('; ') } });
+    const card = await sendRequest(server.url, `/api/scorecard/${open.body.card_id}`, {
+      headers: { 'x-api-key': key, cookie: open.setCookies.map((c) => c.split(';')[0]).join('; ') },
+    });
     expect(card.body.user_name).toMatch(/^anonymous-/);
 
     // Two anonymous keys are two users; a forged or altered one is refused like any unknown key.
@@ -56,6 +58,6 @@ describe('anonymous keys', () => {
     const service = new ReferenceService({ games: fixtureGames(), keys: new Map([['k', { user_name: 'a', user_id: 'b' }]]) });
     const { api_key: key } = service.anonymousKey();
     expect(service.listGames(key).length).toBeGreaterThan(0);
-    expect(() => service.listGames('anon-' + '0'.repeat(32) + '-' + '0'.repeat(32))).toThrow(/unknown X-API-Key/);
+    expect(() => service.listGames(`anon-${'0'.repeat(32)}-${'0'.repeat(32)}`)).toThrow(/unknown X-API-Key/);
   });
 });

@@ -49,7 +49,26 @@ describe('arcbench serve', () => {
   }, 30_000);
 
   it('takes --dialect toolkit, --affinity-grace, --retain-closed and the connection limits', async () => {
-    const serve = runServe(['--port', '0', '--log-level', 'silent', '--dialect', 'toolkit', '--affinity-grace', '0', '--retain-closed', '10m', '--idle-timeout', '5s', '--headers-timeout', '2s', '--request-timeout', '3s', '--max-connections', '8']);
+    const serve = runServe([
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      '--dialect',
+      'toolkit',
+      '--affinity-grace',
+      '0',
+      '--retain-closed',
+      '10m',
+      '--idle-timeout',
+      '5s',
+      '--headers-timeout',
+      '2s',
+      '--request-timeout',
+      '3s',
+      '--max-connections',
+      '8',
+    ]);
     try {
       const url = await serve.url;
       const games = await sendRequest(url, '/api/games', { headers: { 'x-api-key': 'k' } });

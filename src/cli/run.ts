@@ -4,7 +4,7 @@
  * crat` is a first try. The first SIGINT or SIGTERM stops scheduling, lets in-flight episodes stop at
  * their next step, closes every scorecard and writes the results; a second one exits at once.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
@@ -156,7 +156,9 @@ function report(result: RunResult, options: RunCommandOptions, exitCode: number)
     for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
   }
   if (totals.errors > 0 || totals.close_errors > 0) {
-    process.stderr.write(`arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`);
+    process.stderr.write(
+      `arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`,
+    );
   }
   if (result.baseline?.error) process.stderr.write(`arcbench run: ${result.baseline.error}\n`);
   if (comparison?.failed) process.stderr.write(`arcbench run: regression against ${options.baseline}; see comparison.md in the results folder\n`);

@@ -3,7 +3,7 @@
  * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints one line
  * with the URL on stdout (scripts read it); logs go to stderr.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createServeLogger, DEFAULT_CONNECTION_LIMITS, DIALECTS, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
 import type { Dialect } from '../reference/server/index.ts';
@@ -46,20 +46,81 @@ export function register(program: Command): void {
         `accepted API keys: lines "KEY user_name [user_id]" or a JSON object {"KEY": {"user_name": ..., "user_id": ...}}; also ${KEYS_ENV} (same formats, commas between entries); without keys any non-empty key is accepted`,
       ),
     )
-    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerOption('--backends', 1, 64)))
-    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerOption('--rotate-affinity', 1, 1_000_000)))
-    .addOption(new Option('--rate-limit <n>', `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`).argParser(integerOption('--rate-limit', 1, 10_000_000)))
-    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerOption('--inject-429-every', 1, 1_000_000)))
-    .addOption(new Option('--affinity-grace <duration>', 'how long a superseded affinity cookie value still routes (default 24h, as the hosted balancer; 0: only the last 64 values)').argParser(durationMs('--affinity-grace', true)))
-    .addOption(new Option('--dialect <name>', "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse run entries, full_reset always false)").choices([...DIALECTS]).default('arcbench'))
-    .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
-    .addOption(new Option('--retain-closed <duration>', 'keep a closed scorecard readable this long, then forget it (default 24h)').argParser(durationMs('--retain-closed')))
-    .addOption(new Option('--idle-timeout <duration>', `close a keep-alive connection idle this long (default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}s)`).argParser(durationMs('--idle-timeout')))
-    .addOption(new Option('--headers-timeout <duration>', `drop a request whose headers have not arrived within this (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}s)`).argParser(durationMs('--headers-timeout')))
-    .addOption(new Option('--request-timeout <duration>', `drop a request that has not fully arrived within this (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}s)`).argParser(durationMs('--request-timeout')))
-    .addOption(new Option('--max-connections <n>', `connections open at once; more are closed as they come (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})`).argParser(integerOption('--max-connections', 1, 1_000_000)))
-    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)))
-    .addOption(new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .addOption(
+      new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs')
+        .default(1)
+        .argParser(integerOption('--backends', 1, 64)),
+    )
+    .addOption(
+      new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(
+        integerOption('--rotate-affinity', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--rate-limit <n>',
+        `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`,
+      ).argParser(integerOption('--rate-limit', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(
+        integerOption('--inject-429-every', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--affinity-grace <duration>',
+        'how long a superseded affinity cookie value still routes (default 24h, as the hosted balancer; 0: only the last 64 values)',
+      ).argParser(durationMs('--affinity-grace', true)),
+    )
+    .addOption(
+      new Option(
+        '--dialect <name>',
+        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse run entries, full_reset always false)",
+      )
+        .choices([...DIALECTS])
+        .default('arcbench'),
+    )
+    .addOption(
+      new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(
+        positiveNumber('--idle-close'),
+      ),
+    )
+    .addOption(
+      new Option('--retain-closed <duration>', 'keep a closed scorecard readable this long, then forget it (default 24h)').argParser(
+        durationMs('--retain-closed'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--idle-timeout <duration>',
+        `close a keep-alive connection idle this long (default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--idle-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--headers-timeout <duration>',
+        `drop a request whose headers have not arrived within this (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--headers-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <duration>',
+        `drop a request that has not fully arrived within this (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--request-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--max-connections <n>',
+        `connections open at once; more are closed as they come (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})`,
+      ).argParser(integerOption('--max-connections', 1, 1_000_000)),
+    )
+    .addOption(
+      new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    )
     .action(async (options: ServeOptions) => {
       await serve(options);
     });
@@ -78,7 +139,9 @@ async function serve(options: ServeOptions): Promise<void> {
   const headersMs = options.headersTimeout ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs;
   const requestMs = options.requestTimeout ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
   if (headersMs > requestMs) {
-    process.stderr.write(`arcbench serve: --headers-timeout (${headersMs / 1000}s) must not exceed --request-timeout (${requestMs / 1000}s): the headers are part of the request; raise --request-timeout too\n`);
+    process.stderr.write(
+      `arcbench serve: --headers-timeout (${headersMs / 1000}s) must not exceed --request-timeout (${requestMs / 1000}s): the headers are part of the request; raise --request-timeout too\n`,
+    );
     process.exit(2);
   }
 

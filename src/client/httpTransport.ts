@@ -118,7 +118,10 @@ export class HttpTransport implements Transport {
       rateLimit === false
         ? undefined
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
-            logger?.warn({ origin: this.base.origin, requested: rateLimit, inEffect: existing }, 'rate limit for this origin already set by another transport; keeping it'),
+            logger?.warn(
+              { origin: this.base.origin, requested: rateLimit, inEffect: existing },
+              'rate limit for this origin already set by another transport; keeping it',
+            ),
           );
     this.rateLimit = limiter?.limit ?? false;
 
@@ -236,7 +239,8 @@ export class HttpTransport implements Transport {
   }
 
   async reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse> {
-    if (guid !== undefined) return this.command(cardId, resetCommand(cardId, gameId, guid), { gameId, guid, actionId: 0 }, `RESET of session ${guid} (${gameId})`);
+    if (guid !== undefined)
+      return this.command(cardId, resetCommand(cardId, gameId, guid), { gameId, guid, actionId: 0 }, `RESET of session ${guid} (${gameId})`);
     const what = `RESET (new session) of ${gameId} on card ${cardId}`;
     const frame = await this.command(cardId, resetCommand(cardId, gameId), { gameId, guid, actionId: 0, knownSessions: this.sessions }, what);
     this.sessions.add(frame.guid);
@@ -280,8 +284,16 @@ export class HttpTransport implements Transport {
 
   private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest<unknown>['jar']): Promise<ScorecardAnswer> {
     const what = gameId === undefined ? `get scorecard ${cardId}` : `get scorecard ${cardId} for ${gameId}`;
-    const path = `/api/scorecard/${encodeURIComponent(cardId)}` + (gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`);
-    return this.send({ method: 'GET', path: this.path(path), jar, replay: SAFE, what, read: (answer) => this.readScorecardAnswer(answer, cardId, gameId, what) });
+    const gamePart = gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`;
+    const path = `/api/scorecard/${encodeURIComponent(cardId)}${gamePart}`;
+    return this.send({
+      method: 'GET',
+      path: this.path(path),
+      jar,
+      replay: SAFE,
+      what,
+      read: (answer) => this.readScorecardAnswer(answer, cardId, gameId, what),
+    });
   }
 
   private readScorecardAnswer(answer: RawAnswer, cardId: string, gameId: string | undefined, what: string): ScorecardAnswer {

@@ -8,13 +8,7 @@
  * a 502/504) rejects with `TransportError` of kind `ambiguous`; one where it surely did not act, after
  * retries ran out, with kind `unreachable`.
  */
-import type {
-  FrameResponse,
-  GameAction,
-  GameDescriptor,
-  OpenScorecardRequest,
-  ScorecardAnswer,
-} from '../protocol/index.ts';
+import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, ScorecardAnswer } from '../protocol/index.ts';
 import { ArcbenchError } from '../errors.ts';
 
 export interface TransportStats {

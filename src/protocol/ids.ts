@@ -19,11 +19,13 @@ export function isGameId(value: unknown): value is string {
 /** Whether `answered` (a full id) names the game `requested` (a full id or a bare slug) names. */
 export function isSameGame(requested: string, answered: string): boolean {
   if (answered === requested) return true;
-  return answered.length > requested.length && answered.charCodeAt(requested.length) === 45 /* - */ && answered.startsWith(requested) && !requested.includes('-');
+  return (
+    answered.length > requested.length && answered.charCodeAt(requested.length) === 45 /* - */ && answered.startsWith(requested) && !requested.includes('-')
+  );
 }
 
 /** A value for a message: short, and printable whatever the server sent. */
 export function shownId(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }

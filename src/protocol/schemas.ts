@@ -12,7 +12,6 @@ import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
-const gameStateSchema = z.enum(GAME_STATES);
 
 /** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (SPEC §3). */
 const answeredGameStateSchema = z.enum([...GAME_STATES, 'NOT_STARTED']).transform((state): GameState => (state === 'NOT_STARTED' ? 'NOT_PLAYED' : state));
@@ -194,7 +193,10 @@ export type Scorecard = z.infer<typeof scorecardSchema>;
 export const runEntryAnswerSchema = runEntrySchema.partial();
 export type RunEntryAnswer = z.infer<typeof runEntryAnswerSchema>;
 
-export const environmentAnswerSchema = environmentEntrySchema.partial().required({ id: true }).extend({ runs: z.array(runEntryAnswerSchema).optional() });
+export const environmentAnswerSchema = environmentEntrySchema
+  .partial()
+  .required({ id: true })
+  .extend({ runs: z.array(runEntryAnswerSchema).optional() });
 export type EnvironmentAnswer = z.infer<typeof environmentAnswerSchema>;
 
 export const scorecardAnswerSchema = scorecardSchema.partial().extend({

@@ -19,7 +19,7 @@ import type { RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
-import { schedule } from './scheduler.ts';
+import { type ScheduleOutcome, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
@@ -58,13 +58,19 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const provenance = collectProvenance(config.seed, target.description);
   logger.info({ name: config.name, target: target.description, episodes: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
 
-  const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
+  const recorder = new RunRecorder({
+    runDir,
+    logger,
+    planned: plan.episodes.length,
+    retries: () => retryCount(target),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
   // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  let outcome;
+  let outcome: ScheduleOutcome;
   try {
     outcome = await schedule({ experiment, plan, target, runDir, recorder, stop, logger });
   } finally {
@@ -72,7 +78,17 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   }
 
   const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
-  const built = buildRunReport({ experiment, plan, outcome, episodes: recorder.episodes, provenance, startedAt, finishedAt: new Date(), interrupted: stop.interrupted, failure });
+  const built = buildRunReport({
+    experiment,
+    plan,
+    outcome,
+    episodes: recorder.episodes,
+    provenance,
+    startedAt,
+    finishedAt: new Date(),
+    interrupted: stop.interrupted,
+    failure,
+  });
   const { report, table, baseline } = writeResults({
     runDir,
     report: built,
@@ -100,7 +116,12 @@ async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<
   }
 }
 
-async function openResultsFolderOrClose(experiment: Experiment, at: Date, options: RunOptions, target: OpenTarget): Promise<{ runDir: string; logger: Logger }> {
+async function openResultsFolderOrClose(
+  experiment: Experiment,
+  at: Date,
+  options: RunOptions,
+  target: OpenTarget,
+): Promise<{ runDir: string; logger: Logger }> {
   const { config } = experiment;
   let runDir: string;
   try {

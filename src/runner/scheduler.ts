@@ -45,7 +45,13 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   let outcome: ScheduleOutcome;
   try {
     try {
-      await openCards(target.transport, experiment.agents.map((a) => a.label), experiment.config.scorecard, cards, logger);
+      await openCards(
+        target.transport,
+        experiment.agents.map((a) => a.label),
+        experiment.config.scorecard,
+        cards,
+        logger,
+      );
     } catch (error) {
       if (!isServiceFailure(error)) throw error;
       openFailure = error;

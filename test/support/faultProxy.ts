@@ -72,7 +72,8 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
   /** The last frame answer sent, and the last one of a session other than its own. */
   let lastAnswer: { bytes: Buffer; guid: string } | undefined;
   let answerBefore: { bytes: Buffer; guid: string } | undefined;
-  const otherSessionAnswer = (guid: string | undefined) => (lastAnswer !== undefined && lastAnswer.guid !== guid ? lastAnswer : answerBefore?.guid !== guid ? answerBefore : undefined);
+  const otherSessionAnswer = (guid: string | undefined) =>
+    lastAnswer !== undefined && lastAnswer.guid !== guid ? lastAnswer : answerBefore?.guid !== guid ? answerBefore : undefined;
 
   const forward = (request: WireRequest): Promise<Forwarded> =>
     new Promise((resolve, reject) => {
@@ -121,7 +122,11 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
     if (fault?.kind === 'duplicate' && stale !== undefined) socket.write(stale.bytes);
     const answer = await forward(request);
     record.forwarded = true;
-    const bytes = answerBytes(answer.status, fault?.kind === 'drop_cookies' ? answer.headers.filter(([name]) => name.toLowerCase() !== 'set-cookie') : answer.headers, answer.body);
+    const bytes = answerBytes(
+      answer.status,
+      fault?.kind === 'drop_cookies' ? answer.headers.filter(([name]) => name.toLowerCase() !== 'set-cookie') : answer.headers,
+      answer.body,
+    );
     const answeredGuid = guidOfAnswer(answer.body);
     if (answeredGuid !== undefined) {
       if (lastAnswer !== undefined && lastAnswer.guid !== answeredGuid) answerBefore = lastAnswer;

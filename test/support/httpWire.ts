@@ -44,11 +44,24 @@ export function readRequests(socket: Socket, onRequest: (request: WireRequest) =
 /** An answer as raw bytes: status line, headers (a header may repeat, e.g. set-cookie), Content-Length, body. */
 export function answerBytes(status: number, headers: ReadonlyArray<[string, string]>, body: Buffer | string): Buffer {
   const payload = typeof body === 'string' ? Buffer.from(body) : body;
-  const head = [`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Status'}`, ...headers.filter(([name]) => name.toLowerCase() !== 'content-length').map(([name, value]) => `${name}: ${value}`), `content-length: ${payload.length}`];
-  return Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), payload]);
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Status'}`,
+    ...headers.filter(([name]) => name.toLowerCase() !== 'content-length').map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${payload.length}`,
+  ];
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** A 64×64 grid of zeros as the wire's rows. */
 export const BLANK_ROWS: number[][] = Array.from({ length: 64 }, () => new Array<number>(64).fill(0));

@@ -31,7 +31,11 @@ export function checkFrame(frame: FrameResponse, expected: FrameExpectation, wha
     frame.action_input.id !== expected.actionId ||
     !(frame.game_id === expected.gameId || isSameGame(expected.gameId, frame.game_id))
   ) {
-    throw mismatch(what, `session ${shownId(frame.guid)}, game ${shownId(frame.game_id)}, action ${frame.action_input.id}`, `${expected.guid === undefined ? 'a new session' : `session ${expected.guid}`}, game ${expected.gameId}, action ${expected.actionId}`);
+    throw mismatch(
+      what,
+      `session ${shownId(frame.guid)}, game ${shownId(frame.game_id)}, action ${frame.action_input.id}`,
+      `${expected.guid === undefined ? 'a new session' : `session ${expected.guid}`}, game ${expected.gameId}, action ${expected.actionId}`,
+    );
   }
   // Only a full id answering a bare slug is new to the client, and only its version part unchecked yet.
   if (frame.game_id !== expected.gameId && !isGameId(frame.game_id)) throw badId(what, 'game_id', frame.game_id, 'a game id (slug-hex or a bare slug)');
@@ -43,7 +47,8 @@ export function checkScorecard(card: ScorecardAnswer, cardId: string, gameId: st
   if (card.card_id !== undefined && card.card_id !== cardId) throw mismatch(what, `card ${shownId(card.card_id)}`, `card ${cardId}`);
   for (const environment of card.environments ?? []) {
     if (!isGameId(environment.id)) throw badId(what, 'environments[].id', environment.id, 'a game id (slug-hex or a bare slug)');
-    if (gameId !== undefined && !isSameGame(gameId, environment.id)) throw mismatch(what, `an entry for game ${shownId(environment.id)}`, `only game ${gameId}`);
+    if (gameId !== undefined && !isSameGame(gameId, environment.id))
+      throw mismatch(what, `an entry for game ${shownId(environment.id)}`, `only game ${gameId}`);
   }
   return card;
 }

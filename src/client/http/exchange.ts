@@ -86,7 +86,9 @@ export async function exchange<T>(settings: ExchangeSettings, request: ExchangeR
     return await exchangeUntilDone(settings, request, trace, signal);
   } catch (error) {
     if (signal.aborted && (error instanceof AttemptInterrupted || (error as Error)?.name === 'AbortError')) {
-      throw new TransportError('interrupted', `${request.what}: interrupted while in flight (the run is stopping); it may or may not have been applied`, { cause: error });
+      throw new TransportError('interrupted', `${request.what}: interrupted while in flight (the run is stopping); it may or may not have been applied`, {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -114,7 +116,12 @@ async function exchangeUntilDone<T>(settings: ExchangeSettings, request: Exchang
       throw failed.serviceFailed ? failed.error() : ambiguous(request.what, failed.happened, replay.notRepeated, failed.error());
     }
     if (failed.mayHaveLanded && replay.kind === 'once' && trace.mayHaveLanded > 1) {
-      throw ambiguous(request.what, failed.happened, 'each open whose answer is lost may leave an empty card open on the service, so an open is repeated once at most', failed.error());
+      throw ambiguous(
+        request.what,
+        failed.happened,
+        'each open whose answer is lost may leave an empty card open on the service, so an open is repeated once at most',
+        failed.error(),
+      );
     }
     const delay = retryDelayMs(settings.policy, retry, waitedMs, failed.retryAfterMs, settings.random);
     if (delay === undefined) throw failed.error();
@@ -130,7 +137,14 @@ function failedAnswer(answer: Answer<unknown>, what: string): FailedAttempt {
   const apiError = apiErrorFromAnswer(answer, what);
   const error = () => apiError;
   if (answer.status === 429) {
-    return { cause: '429', mayHaveLanded: false, serviceFailed: false, retryAfterMs: parseRetryAfter(answer.headers['retry-after']), happened: 'HTTP 429', error };
+    return {
+      cause: '429',
+      mayHaveLanded: false,
+      serviceFailed: false,
+      retryAfterMs: parseRetryAfter(answer.headers['retry-after']),
+      happened: 'HTTP 429',
+      error,
+    };
   }
   if (answer.status >= 500) {
     const happened = `the answer was HTTP ${answer.status} (${apiError.message})`;

@@ -128,7 +128,10 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
     const { signal } = this;
     if (signal === undefined) return;
     const abort = () => controller.abort(new AttemptInterrupted());
-    if (signal.aborted) return abort();
+    if (signal.aborted) {
+      abort();
+      return;
+    }
     signal.addEventListener('abort', abort, { once: true });
     this.stopListening = () => signal.removeEventListener('abort', abort);
   }

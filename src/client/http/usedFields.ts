@@ -9,7 +9,7 @@ const FOR_SCORE_CHECK = "to compare the run's local score with the service's (th
 
 /** Path of a used field, to why it is used. */
 export const USED_FIELDS: Readonly<Record<string, string>> = {
-  'game.baseline_actions': 'for level counts, per-level budgets and local scores (read from the scorecard after each game\'s first RESET instead)',
+  'game.baseline_actions': "for level counts, per-level budgets and local scores (read from the scorecard after each game's first RESET instead)",
   'game.tags': 'for the scores per input kind (taken as none)',
   'scorecard.score': FOR_SCORE_CHECK,
   'scorecard.environments': FOR_SCORE_CHECK,
@@ -25,7 +25,15 @@ export const USED_FIELDS: Readonly<Record<string, string>> = {
   'scorecard.environments[].runs[].level_baseline_actions': 'for the baselines of games whose descriptor has none',
 };
 
-const CARD_FIELDS = ['score', 'environments', 'total_actions', 'total_levels_completed', 'total_levels', 'total_environments', 'total_environments_completed'] as const;
+const CARD_FIELDS = [
+  'score',
+  'environments',
+  'total_actions',
+  'total_levels_completed',
+  'total_levels',
+  'total_environments',
+  'total_environments_completed',
+] as const;
 const ENVIRONMENT_FIELDS = ['score', 'actions', 'levels_completed', 'runs'] as const;
 
 export function missingScorecardFields(card: ScorecardAnswer): string[] {

@@ -36,7 +36,9 @@ export function resolveConnectionLimits(limits: ConnectionLimits = {}): Required
   }
   if (!Number.isInteger(resolved.maxConnections)) throw new RangeError(`maxConnections must be an integer, got ${resolved.maxConnections}`);
   if (resolved.headersTimeoutMs > resolved.requestTimeoutMs)
-    throw new RangeError(`headersTimeoutMs (${resolved.headersTimeoutMs}) must not exceed requestTimeoutMs (${resolved.requestTimeoutMs}): the headers are part of the request`);
+    throw new RangeError(
+      `headersTimeoutMs (${resolved.headersTimeoutMs}) must not exceed requestTimeoutMs (${resolved.requestTimeoutMs}): the headers are part of the request`,
+    );
   return resolved;
 }
 

@@ -46,7 +46,7 @@ function parseLineKeys(text: string, source: string, inline: boolean): Map<strin
     entries.forEach((entry, entryIndex) => {
       const line = entry.replace(/#.*$/, '').trim();
       if (line === '') return;
-      const where = `${source}:${index + 1}` + (entries.length > 1 ? ` (entry ${entryIndex + 1})` : '');
+      const where = `${source}:${index + 1}${entries.length > 1 ? ` (entry ${entryIndex + 1})` : ''}`;
       const fields = line.split(/\s+/);
       const [key, userName, userId] = fields;
       if (key === undefined || userName === undefined || fields.length > 3) {
@@ -77,10 +77,12 @@ function parseJsonKeys(text: string, source: string): Map<string, UserIdentity> 
       list.add(key, identity(entry), where);
       continue;
     }
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new KeysError(`${where}: the key's value must be {"user_name": …, "user_id"?: …} or a user name string`);
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      throw new KeysError(`${where}: the key's value must be {"user_name": …, "user_id"?: …} or a user name string`);
     const { user_name: userName, user_id: userId } = entry as Record<string, unknown>;
     if (typeof userName !== 'string' || userName === '') throw new KeysError(`${where}: the key's user_name must be a non-empty string`);
-    if (userId !== undefined && (typeof userId !== 'string' || userId === '')) throw new KeysError(`${where}: the key's user_id must be a non-empty string when given`);
+    if (userId !== undefined && (typeof userId !== 'string' || userId === ''))
+      throw new KeysError(`${where}: the key's user_id must be a non-empty string when given`);
     list.add(key, identity(userName, userId as string | undefined), where);
   }
   return list.keys;

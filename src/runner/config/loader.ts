@@ -55,10 +55,7 @@ export async function loadExperiment(file: string, options: LoadOptions = {}): P
   return parseExperiment(text, { file: path, baseDir: dirname(path), ...options });
 }
 
-export async function parseExperiment(
-  text: string,
-  options: LoadOptions & { file: string; baseDir: string },
-): Promise<Experiment> {
+export async function parseExperiment(text: string, options: LoadOptions & { file: string; baseDir: string }): Promise<Experiment> {
   const where = basename(options.file);
   const fail = (lines: string[]): never => {
     throw new ConfigError(lines.map((line) => `${where}: ${line}`).join('\n'));
@@ -94,7 +91,11 @@ export async function experimentFromFlags(agents: readonly string[], options: Lo
 }
 
 /** Validates a raw config (overrides applied) and loads its agents, keeping those --agents selects. */
-async function resolveExperiment(raw: Record<string, unknown>, options: LoadOptions & { file: string; baseDir: string }, fail: (lines: string[]) => never): Promise<Experiment> {
+async function resolveExperiment(
+  raw: Record<string, unknown>,
+  options: LoadOptions & { file: string; baseDir: string },
+  fail: (lines: string[]) => never,
+): Promise<Experiment> {
   const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
@@ -118,7 +119,9 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
     }
     const label = entry.label ?? definition.name;
     if (label.length > MAX_LABEL_LENGTH) {
-      problems.push(`agents[${i}].label: the agent's name (${label.length} characters) would be the label, which names files; give the entry a label of at most ${MAX_LABEL_LENGTH} characters`);
+      problems.push(
+        `agents[${i}].label: the agent's name (${label.length} characters) would be the label, which names files; give the entry a label of at most ${MAX_LABEL_LENGTH} characters`,
+      );
       continue;
     }
     const earlier = labels.get(label);
@@ -132,7 +135,10 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
   if (problems.length > 0) fail(problems);
   const wanted = options.overrides?.agents;
   if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
-  const unknown = unknownLabels(wanted, agents.map((a) => a.label));
+  const unknown = unknownLabels(
+    wanted,
+    agents.map((a) => a.label),
+  );
   if (unknown !== null) fail([unknown]);
   const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
   return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent) };

@@ -44,14 +44,19 @@ export function raceAgentCall<T>(value: T | PromiseLike<T>, limits: CallLimits, 
     const grace = limits.graceMs ?? 0;
     const onStop = () => {
       const outcome = limits.stopOutcome();
-      const why = outcome === 'time' ? 'had not settled when the run\'s wall time ran out' : 'had not settled when the run was interrupted';
+      const why = outcome === 'time' ? "had not settled when the run's wall time ran out" : 'had not settled when the run was interrupted';
       timers.push(setTimeout(() => cut(outcome, why), grace));
     };
     if (limits.signal.aborted) onStop();
     else limits.signal.addEventListener('abort', onStop, { once: true });
     if (limits.deadline !== Infinity) {
       const remaining = Math.max(limits.deadline - Date.now(), 0) + grace;
-      timers.push(setTimeout(() => cut('time', 'had not settled when the episode\'s time (budgets.episode_seconds) ran out; the episode ends and the run goes on'), remaining));
+      timers.push(
+        setTimeout(
+          () => cut('time', "had not settled when the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on"),
+          remaining,
+        ),
+      );
     }
     value.then(
       (result) => settle(() => resolve(result)),

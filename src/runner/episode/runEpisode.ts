@@ -52,7 +52,6 @@ export interface EpisodeEnvironment {
   readonly onAction?: () => void;
 }
 
-
 /** What the steps of one episode share. */
 interface EpisodePlay {
   readonly spec: EpisodeSpec;
@@ -174,7 +173,7 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
 }
 
 async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
-  const { env, record, ledger } = play;
+  const { record, ledger } = play;
   let frame = first;
   for (let step = 0; ; step++) {
     // The in-process service answers in microtasks only; without a turn of the event loop now and

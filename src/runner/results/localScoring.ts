@@ -43,7 +43,10 @@ export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines
  * `unplayed` games enter with no run, scoring 0, as a competition card's do at close (SPEC §5).
  */
 export function scoreEpisodes(episodes: readonly EpisodeRecord[], unplayed: readonly GameDescriptor[] = []): ScoredCard {
-  const byGame = new Map<string, { tags: string[]; baselines: number[] | undefined; levels: number; runs: Array<{ sequence: number; run: RecordedRun }>; unplayed?: true }>();
+  const byGame = new Map<
+    string,
+    { tags: string[]; baselines: number[] | undefined; levels: number; runs: Array<{ sequence: number; run: RecordedRun }>; unplayed?: true }
+  >();
   for (const episode of episodes) {
     let game = byGame.get(episode.game_id);
     if (game === undefined) {
@@ -100,7 +103,8 @@ export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer, witho
       problems.push(`${env.id}: missing from the service's scorecard`);
       continue;
     }
-    if (!withoutBaselines.has(env.id) && other.score != null && !close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
+    if (!withoutBaselines.has(env.id) && other.score != null && !close(env.score, other.score))
+      problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
     if (other.actions != null && env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
     if (other.levels_completed != null && env.levels_completed !== other.levels_completed)
       problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);

@@ -47,11 +47,25 @@ function lineTail(response: FrameResponse, sent: ActionInput): string {
   );
 }
 
-function maxLineBytes(response: FrameResponse, sent: ActionInput, timestamp: string, head = lineHead(response, timestamp), tail = lineTail(response, sent)): number {
+function maxLineBytes(
+  response: FrameResponse,
+  sent: ActionInput,
+  timestamp: string,
+  head = lineHead(response, timestamp),
+  tail = lineTail(response, sent),
+): number {
   return Buffer.byteLength(head) + Buffer.byteLength(tail) + 2 + response.frame.length * (MAX_ENCODED_GRID_BYTES + 1);
 }
 
-function writeLine(out: Buffer, pos: number, response: FrameResponse, sent: ActionInput, timestamp: string, head = lineHead(response, timestamp), tail = lineTail(response, sent)): number {
+function writeLine(
+  out: Buffer,
+  pos: number,
+  response: FrameResponse,
+  sent: ActionInput,
+  timestamp: string,
+  head = lineHead(response, timestamp),
+  tail = lineTail(response, sent),
+): number {
   pos += out.write(head, pos, 'utf8');
   pos = writeFrames(out, pos, response.frame);
   return pos + out.write(tail, pos, 'utf8');

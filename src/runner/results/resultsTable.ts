@@ -82,7 +82,8 @@ const cells = (row: TableRow) => [
 ];
 
 /** Said under a table with an unknown score. */
-const UNKNOWN_NOTE = "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
+const UNKNOWN_NOTE =
+  "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
 
 const note = (rows: readonly TableRow[]) => (rows.every(scoresKnown) ? '' : `\n${UNKNOWN_NOTE}\n`);
 

@@ -5,7 +5,10 @@ import { ConfigError } from '../config/loader.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 function runTimestamp(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 export function createRunDirectory(options: { out?: string; output: string; name: string; at: Date; recordings: boolean }): string {

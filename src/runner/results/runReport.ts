@@ -136,7 +136,9 @@ export function readRunReport(runDir: string): RunReport {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
+    throw new RunFolderError(
+      `${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`,
+    );
   }
   const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
