@@ -63,6 +63,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     logger,
     planned: plan.episodes.length,
     retries: () => retryCount(target),
+    redactor: experiment.redactor,
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
@@ -93,6 +94,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     runDir,
     report: built,
     agentLabels: experiment.agents.map((a) => a.label),
+    redactor: experiment.redactor,
     episodes: recorder.episodes,
     logger,
     ...(options.baseline ? { baseline: options.baseline } : {}),

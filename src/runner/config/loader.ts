@@ -3,7 +3,7 @@
  * params checked by the agent's own schema. Every problem is reported as `file: path: sentence`.
  */
 import { ArcbenchError } from '../../errors.ts';
-import { redactSecretFields } from '../../redaction.ts';
+import { Redactor } from '../../redaction.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument, type YAMLError } from 'yaml';
@@ -36,6 +36,8 @@ export interface Experiment {
   readonly baseDir: string;
   readonly config: ExperimentConfig;
   readonly agents: readonly ResolvedAgent[];
+  /** The config's secrets (what it took from the environment, and key-named fields), for every output. */
+  readonly redactor: Redactor;
 }
 
 export interface LoadOptions {
@@ -57,8 +59,11 @@ export async function loadExperiment(file: string, options: LoadOptions = {}): P
 
 export async function parseExperiment(text: string, options: LoadOptions & { file: string; baseDir: string }): Promise<Experiment> {
   const where = basename(options.file);
+  const taken: string[] = [];
+  // Error lines may quote a value; one that came from the environment is a secret.
   const fail = (lines: string[]): never => {
-    throw new ConfigError(lines.map((line) => `${where}: ${line}`).join('\n'));
+    const redactor = new Redactor(taken);
+    throw new ConfigError(lines.map((line) => `${where}: ${redactor.text(line)}`).join('\n'));
   };
 
   const document = parseDocument(text, { prettyErrors: true });
@@ -67,12 +72,12 @@ export async function parseExperiment(text: string, options: LoadOptions & { fil
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(['(top level): expected a mapping with name, agents and the other fields']);
 
   try {
-    raw = expandEnvironment(raw, options.env ?? process.env);
+    raw = expandEnvironment(raw, options.env ?? process.env, taken);
   } catch (error) {
     if (error instanceof MissingVariableError) fail([...error.lines]);
     throw error;
   }
-  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail);
+  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail, new Redactor(taken));
 }
 
 /**
@@ -87,7 +92,7 @@ export async function experimentFromFlags(agents: readonly string[], options: Lo
   };
   // --agents names the agents to play here, not labels to keep: it becomes the config's agent list.
   const { agents: _asListed, ...overrides } = options.overrides ?? {};
-  return resolveExperiment(applyOverrides(firstTryConfig(agents), overrides), { ...options, overrides, file }, fail);
+  return resolveExperiment(applyOverrides(firstTryConfig(agents), overrides), { ...options, overrides, file }, fail, new Redactor());
 }
 
 /** Validates a raw config (overrides applied) and loads its agents, keeping those --agents selects. */
@@ -95,6 +100,7 @@ async function resolveExperiment(
   raw: Record<string, unknown>,
   options: LoadOptions & { file: string; baseDir: string },
   fail: (lines: string[]) => never,
+  redactor: Redactor,
 ): Promise<Experiment> {
   const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
@@ -134,14 +140,14 @@ async function resolveExperiment(
   }
   if (problems.length > 0) fail(problems);
   const wanted = options.overrides?.agents;
-  if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
+  if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents, redactor };
   const unknown = unknownLabels(
     wanted,
     agents.map((a) => a.label),
   );
   if (unknown !== null) fail([unknown]);
   const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
-  return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent) };
+  return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent), redactor };
 }
 
 /**
@@ -176,7 +182,10 @@ function yamlErrorLines(error: YAMLError): string {
   return [`${where}${what}`, ...shown].join('\n');
 }
 
-/** The config as run.json keeps it: everything resolved, every key-named field (the API key, agents' keys) redacted. */
-export function configWithoutSecrets(config: ExperimentConfig): ExperimentConfig {
-  return redactSecretFields(config) as ExperimentConfig;
+/**
+ * The config as run.json keeps it: everything resolved, every key-named field (the API key, agents'
+ * keys) and every value taken from the environment redacted.
+ */
+export function configWithoutSecrets(config: ExperimentConfig, redactor: Redactor = new Redactor()): ExperimentConfig {
+  return redactor.value(config) as ExperimentConfig;
 }

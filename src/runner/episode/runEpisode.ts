@@ -12,6 +12,7 @@ import { addCall } from '../../agent/usage.ts';
 import { TransportError, type Transport } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf } from '../../protocol/index.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
 import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { AgentCallCut, type CallLimits, isThenable, raceAgentCall } from './agentCall.ts';
@@ -188,7 +189,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     if (isStop(decision)) {
       record.outcome = 'agent_stop';
       if (decision.reason !== undefined) record.stop_reason = decision.reason;
-      if (decision.details !== undefined) record.stop_details = decision.details;
+      // Free-form, from the agent: a field named like a key must not reach the results.
+      if (decision.details !== undefined) record.stop_details = redactSecretFields(decision.details);
       return frame;
     }
     const action = checkedAction(decision, play.spec.agent.label);

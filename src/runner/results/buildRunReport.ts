@@ -53,6 +53,7 @@ function runStatus(interrupted: boolean, errors: number, closeErrors: number, fa
   return errors > 0 || closeErrors > 0 ? 'failed' : 'completed';
 }
 
+/** run.json's content; every value taken from the environment, and every key-named field, redacted. */
 export function buildRunReport(run: FinishedRun): RunReport {
   const { experiment, plan, outcome, episodes } = run;
   const agents = agentResults(run);
@@ -61,7 +62,7 @@ export function buildRunReport(run: FinishedRun): RunReport {
   const outcomes: Partial<Record<EpisodeOutcome, number>> = {};
   for (const e of episodes) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
   const retries = outcome.stats.retries;
-  return {
+  const report: RunReport = {
     format: RUN_FORMAT,
     name: experiment.config.name,
     status: runStatus(run.interrupted, errors, closeErrors, run.failure !== undefined),
@@ -69,7 +70,7 @@ export function buildRunReport(run: FinishedRun): RunReport {
     started_at: run.startedAt.toISOString(),
     finished_at: run.finishedAt.toISOString(),
     config_file: experiment.file,
-    config: configWithoutSecrets(experiment.config),
+    config: configWithoutSecrets(experiment.config, experiment.redactor),
     provenance: run.provenance,
     games: plan.games.map((g) => g.game_id),
     games_without_baselines: gamesWithoutBaselines(episodes),
@@ -90,4 +91,6 @@ export function buildRunReport(run: FinishedRun): RunReport {
       outcomes,
     },
   };
+  // Agents' params, close errors, the service's own echo of the card's opaque value: anywhere.
+  return experiment.redactor.value(report) as RunReport;
 }

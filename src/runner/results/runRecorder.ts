@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { Redactor } from '../../redaction.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type ProgressDisplay, silentProgress } from '../progress.ts';
 import { EpisodeLog } from './episodeLog.ts';
@@ -19,11 +20,12 @@ export class RunRecorder {
   readonly #progress: ProgressDisplay;
   readonly #planned: number;
   readonly #retries: () => number;
+  readonly #redactor: Redactor | undefined;
   #actions = 0;
   // Counted as episodes end: filtering every episode on every action made a long run quadratic.
   #errors = 0;
 
-  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay }) {
+  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay; redactor?: Redactor }) {
     this.#log = new EpisodeLog(join(options.runDir, 'episodes.jsonl'));
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
@@ -32,6 +34,8 @@ export class RunRecorder {
     this.#progress = options.progress ?? silentProgress;
     this.#planned = options.planned;
     this.#retries = options.retries;
+    // Only a run whose config took values from the environment pays for a pass over each record.
+    this.#redactor = options.redactor?.active === true ? options.redactor : undefined;
   }
 
   /** After every answer of the service. The live line is redrawn every 100 ms at most; a snapshot per action cost more than the action. */
@@ -39,12 +43,21 @@ export class RunRecorder {
     if (++this.#actions % PROGRESS_EVERY_ACTIONS === 0) this.#progress.update(this.#snapshot());
   }
 
-  add(record: EpisodeRecord): void {
+  add(finished: EpisodeRecord): void {
+    // An agent's error message may quote its own params, which may hold a secret taken from the environment.
+    const record = this.#redactor === undefined ? finished : (this.#redactor.value(finished) as EpisodeRecord);
     if (record.outcome === 'error') this.#errors++;
     this.episodes.push(record);
     this.#log.append(record);
     this.#progress.update(this.#snapshot());
-    const fields = { agent: record.agent, game: record.game_id, episode: record.episode, outcome: record.outcome, actions: record.actions, levels: record.levels_completed };
+    const fields = {
+      agent: record.agent,
+      game: record.game_id,
+      episode: record.episode,
+      outcome: record.outcome,
+      actions: record.actions,
+      levels: record.levels_completed,
+    };
     if (record.outcome === 'error') this.#logger.error({ ...fields, error: record.error }, 'episode failed');
     else this.#episodeLines.info(fields, 'episode finished');
   }
