@@ -7,7 +7,7 @@
 import { Pool } from 'undici';
 import { z } from 'zod';
 import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, ScorecardAnswer } from '../protocol/index.ts';
-import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardAnswerSchema } from '../protocol/index.ts';
+import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardAnswerSchema, stringifyJson } from '../protocol/index.ts';
 import { actionCommand, resetCommand } from './commandBody.ts';
 import type { Command } from './commandBody.ts';
 import { TransportError } from './transport.ts';
@@ -184,7 +184,7 @@ export class HttpTransport implements Transport {
         {
           method: 'POST',
           path: this.path('/api/scorecard/open'),
-          body: JSON.stringify(request),
+          body: stringifyJson(request),
           jar,
           replay: competition ? COMPETITION_OPEN : ONCE,
           what,
@@ -274,7 +274,7 @@ export class HttpTransport implements Transport {
     return this.send({
       method: 'POST',
       path: this.path(`/api/cmd/${command.name}`),
-      body: JSON.stringify(command.body),
+      body: stringifyJson(command.body),
       jar: this.jars.forCard(cardId),
       replay: ACTION,
       what,

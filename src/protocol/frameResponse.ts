@@ -10,6 +10,7 @@ import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
 import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
 import { formatIssues } from './zodIssues.ts';
+import { stringifyJson } from './jsonText.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
 import { framesFromRows, type GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 
@@ -51,7 +52,7 @@ export function encodeFrameResponse(response: FrameResponse): Buffer {
   const head =
     `{"game_id":${JSON.stringify(response.game_id)},"guid":${JSON.stringify(response.guid)}` +
     `,"state":"${response.state}","levels_completed":${response.levels_completed},"win_levels":${response.win_levels}` +
-    `,"action_input":${JSON.stringify(response.action_input)}` +
+    `,"action_input":${stringifyJson(response.action_input)}` +
     `,"available_actions":[${response.available_actions.join(',')}],"full_reset":${response.full_reset},"frame":`;
   const headBytes = Buffer.byteLength(head, 'utf8');
   const out = Buffer.allocUnsafe(headBytes + 3 + response.frame.length * (MAX_ENCODED_GRID_BYTES + 1));

@@ -7,3 +7,4 @@ export * from './gridCodec.ts';
 export * from './frameResponse.ts';
 export * from './ids.ts';
 export * from './zodIssues.ts';
+export * from './jsonText.ts';

@@ -8,6 +8,7 @@ import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { COORDINATE_MAX, MAX_JSON_FIELD_BYTES, MAX_LEVEL_COUNTER } from './limits.ts';
 import { validationError } from './errors.ts';
+import { stringifyJson } from './jsonText.ts';
 import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
@@ -24,7 +25,7 @@ export type GameTag = (typeof GAME_TAGS)[number];
 function serializedJsonBytes(value: unknown): number | undefined {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = stringifyJson(value);
   } catch {
     return undefined;
   }

@@ -27,6 +27,7 @@ import {
   type Grid,
   type OpenScorecardResponse,
   type Scorecard,
+  stringifyJson,
 } from '../protocol/index.ts';
 import { gameCatalog } from '../games/catalog.ts';
 import type { Game, GameInput } from '../games/types.ts';
@@ -124,7 +125,7 @@ export class ReferenceService {
       identity: caller.identity,
       sourceUrl: request.source_url ?? undefined,
       tags,
-      opaqueJson: request.opaque === undefined ? undefined : JSON.stringify(request.opaque),
+      opaqueJson: request.opaque === undefined ? undefined : stringifyJson(request.opaque),
       competition: request.competition_mode === true,
       openedAt: now,
     });

@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
-import { isGameId, isUuid, MAX_ENCODED_GRID_BYTES, shownId, writeFrames } from '../../protocol/index.ts';
+import { isGameId, isUuid, MAX_ENCODED_GRID_BYTES, shownId, stringifyJson, writeFrames } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 /** A label as the config allows it (letters, digits, `.`, `-`, `_`), so it cannot leave the folder. */
@@ -42,7 +42,7 @@ function lineHead(response: FrameResponse, timestamp: string): string {
 function lineTail(response: FrameResponse, sent: ActionInput): string {
   return (
     `,"state":${JSON.stringify(response.state)},"levels_completed":${response.levels_completed}` +
-    `,"win_levels":${response.win_levels},"action_input":${JSON.stringify(sent)}` +
+    `,"win_levels":${response.win_levels},"action_input":${stringifyJson(sent)}` +
     `,"available_actions":${JSON.stringify(response.available_actions)},"full_reset":${response.full_reset}}}\n`
   );
 }
