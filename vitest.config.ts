@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 const ci = process.env.CI === 'true';
 
 export default defineConfig({
+  // Tests run the sources: `arcbench` imports resolve through tsconfig.json's paths to src/, not to the
+  // build in dist/ that package.json's exports name.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/tempRoot.ts'],

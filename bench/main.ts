@@ -16,6 +16,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   http: () => import('./http.ts'),
   server: () => import('./server.ts'),
   memory: () => import('./memory.ts'),
+  resume: () => import('./resume.ts'),
 };
 
 function meets(figure: BenchFigure): string {

@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly through tsx: no build step after `npm ci`, and user
-// agent plugins written in TypeScript load through the same loader.
+// The CLI from the TypeScript sources, through tsx: what the tests and a checkout's developers run, so
+// a change needs no build to be tried. The installed command is the build, dist/src/cli/main.js (see
+// package.json's `bin`); both load user plugins through the same loader of their own.
 import { register } from 'tsx/esm/api';
-import { register as registerCommonJs } from 'tsx/cjs/api';
 
-// Both hooks: a user's .ts plugin outside an ESM package is loaded as CommonJS.
 register();
-registerCommonJs();
 await import('../src/cli/main.ts');

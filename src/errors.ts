@@ -24,6 +24,7 @@ const ERROR_NAMES = new Set([
   'ApiError',
   'TransportError',
   'ConfigError',
+  'RunFolderError',
   'AgentLoadError',
   'AgentContractError',
   'GridCodecError',

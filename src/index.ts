@@ -20,7 +20,8 @@ export type {
   StepInfo,
   StopDecision,
 } from './agent/contract.ts';
-export type { ModelCallUsage, UsageTotals } from './agent/usage.ts';
+export type { ModelCallUsage, ModelCallRecord, UsageTotals, Pricing } from './agent/usage.ts';
+export { costOfCall } from './agent/usage.ts';
 export type { Rng } from './agent/rng.ts';
 export { createRng } from './agent/rng.ts';
 
@@ -43,6 +44,8 @@ export {
   CLICK_ACTION_ID,
   UNDO_ACTION_ID,
 } from './protocol/index.ts';
+// A grid as a PNG in the SPEC palette, for agents that show frames to vision models.
+export { gridToPng } from './games/view/gridPng.ts';
 export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';
 
 // Errors: every error arcbench throws on purpose has ArcbenchError as its base and a stable `code`.
@@ -63,8 +66,9 @@ export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/run
 export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
 export { parseEpisodeLog } from './runner/results/episodeLog.ts';
 export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
-export type { TableRow } from './runner/results/runReport.ts';
-export { readRunFolder, runEpisodesOfFolder } from './runner/results/runFolder.ts';
+export type { TableRow, CardEntry, AttemptEntry, PlanFingerprint } from './runner/results/runReport.ts';
+export { readRunFolder, runEpisodesOfFolder, currentEpisodes } from './runner/results/runFolder.ts';
+export { loadExperimentForResume } from './runner/resume/loadForResume.ts';
 export type { RunFolder } from './runner/results/runFolder.ts';
 export type { BaselineOptions, BaselineOutcome } from './runner/results/baselineComparison.ts';
 

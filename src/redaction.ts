@@ -25,7 +25,10 @@ export const LOG_REDACT_PATHS = [
   'req.headers.authorization',
 ];
 
-/** A deep copy of `value` with every secret-named field replaced by REDACTED (an agent's stop details). */
+/**
+ * A deep copy of `value` with every secret-named string replaced by REDACTED (an agent's stop details,
+ * and run.json and the tables through Redactor).
+ */
 export function redactSecretFields(value: unknown): unknown {
   return NO_VALUES.value(value);
 }
@@ -61,13 +64,17 @@ export class Redactor {
     return result;
   }
 
-  /** A deep copy of `value` with secret-named fields and secret values redacted. */
+  /**
+   * A deep copy of `value` with secret values and secret-named strings redacted. Only strings: a
+   * secret is text, while numbers under such names are counts (`max_output_tokens`, `context_tokens`)
+   * that a reader of run.json needs.
+   */
   value(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
     if (Array.isArray(value)) return value.map((item) => this.value(item));
     if (value === null || typeof value !== 'object') return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, looksSecret(key) && item !== null && item !== undefined && item !== '' ? REDACTED : this.value(item)]),
+      Object.entries(value).map(([key, item]) => [key, looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : this.value(item)]),
     );
   }
 }

@@ -9,7 +9,7 @@ describe('arcbench command line', () => {
   it('lists every command in its help and exits 0', () => {
     const result = arcbench('--help');
     expect(result.status).toBe(0);
-    for (const command of ['run', 'compare', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render']) {
+    for (const command of ['run', 'compare', 'validate', 'plan', 'schema', 'serve', 'games', 'play', 'render', 'init']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });

@@ -64,7 +64,7 @@ describe('arcbench run that cannot start', () => {
   it('says the results folder cannot be made, in one sentence, and exits 2', async () => {
     const { code, stderr } = await arcbenchRun('bad-out', '', ['--out', '/dev/null/x']);
     expect(code).toBe(2);
-    expectOneSentence(stderr, /^arcbench run: cannot create the results folder \/dev\/null\/x \(ENOTDIR\); choose another folder with --out/);
+    expectOneSentence(stderr, /^arcbench run: cannot create the results folder \/dev\/null\/x: a folder above it is a file; choose another --out/);
   }, 30_000);
 
   it("prints each card's page at the end of a run against a URL", async () => {

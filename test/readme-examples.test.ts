@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { startFakeModelServer } from './support/fakeModelServer.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -31,6 +32,33 @@ describe('README examples', () => {
       expect(episode).toMatchObject({ agent: 'clicker', outcome: 'agent_stop', stop_reason: 'enough' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the LLM agent on the usage API plays against an OpenAI-compatible server, its usage and cost kept', async () => {
+    const server = await startFakeModelServer({ fallback: () => ({ text: 'I pick 4.', usage: { prompt_tokens: 2_000, completion_tokens: 5 } }) });
+    // Inside the package, so the plugin's `import OpenAI from 'openai'` resolves as in a user's project.
+    const file = join(root, 'test', `.readme-llm-${process.pid}.ts`);
+    const dir = mkdtempSync(join(tmpdir(), 'arcbench-readme-'));
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'sk-readme-example';
+    process.env.OPENAI_BASE_URL = server.baseUrl;
+    try {
+      writeFileSync(file, blockWith('reportUsage('));
+      writeFileSync(join(dir, 'exp.yaml'), `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`);
+      const result = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
+      const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
+      expect(episode).toMatchObject({ outcome: 'budget', actions: 3, usage: { calls: 3, input_tokens: 6_000, output_tokens: 15 } });
+      expect(result.report.totals.usage.cost_usd).toBeCloseTo((6_000 + 30) / 1e6, 12);
+      expect(server.requests[0].body.messages[0].content).toMatch(/^A 64x64 game grid, one hex digit per cell:\n[0-9a-f]{64}\n/);
+    } finally {
+      process.env.OPENAI_API_KEY = saved.key;
+      process.env.OPENAI_BASE_URL = saved.url;
+      if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+      if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
+      rmSync(file, { force: true });
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
     }
   });
 

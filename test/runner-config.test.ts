@@ -32,7 +32,7 @@ describe('experiment validation', () => {
   it('names the agent that does not exist, with the built-ins', async () => {
     const file = writeConfig('quickstart.yaml', 'name: q\nagents:\n  - use: random\n  - use: randm\n');
     expect(await configError(file)).toBe(
-      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay (or give a path to a .ts or .js file)',
+      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay, llm (or give a path to a .ts or .js file)',
     );
   });
 
@@ -129,6 +129,10 @@ describe('experiment validation', () => {
       await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', `${name}.yaml`))).resolves.toBeDefined();
     }
     await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'remote.yaml'), { env: { ARC_API_KEY: 'x' } })).resolves.toBeDefined();
+    await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: { OPENAI_API_KEY: 'x' } })).resolves.toBeDefined();
+    await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: {} })).rejects.toThrow(
+      /llm\.yaml: agents\[0\]\.params\.api_key: environment variable OPENAI_API_KEY is not set; export it/,
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { EpisodeRecord } from '../src/runner/episode/runEpisode.ts';
-import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
+import { RUN_FORMAT, runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-targets-'));
@@ -64,7 +64,7 @@ describe('the same run on every target', () => {
 
       for (const run of [local, rotated, throttled]) {
         expect(run.report.status).toBe('completed');
-        expect(run.report.format).toBe('arcbench.run/1');
+        expect(run.report.format).toBe(RUN_FORMAT);
         expect(run.report.totals.errors).toBe(0);
         expectCardsAgree(run.report);
       }

@@ -1,19 +1,18 @@
 /**
- * Loads agent plugins: a built-in by name (agents/<name>.ts) or a user's module by path (.ts, .mts,
- * .js, .mjs). Every agent, built-ins included, goes through the same path a user's plugin does.
+ * Loads agent plugins: a built-in by name (agents/<name>.ts, or its build in dist/agents/) or a user's
+ * module by path (.ts, .mts, .js, .mjs). Every agent, built-ins included, goes through the same path a
+ * user's plugin does.
  */
 import { existsSync } from 'node:fs';
 import { ArcbenchError } from '../errors.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
+import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 
-export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay'] as const;
-
-const AGENTS_DIR = new URL('../../agents/', import.meta.url);
-const PACKAGE_ENTRY = new URL('../index.ts', import.meta.url);
+export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay', 'llm'] as const;
 
 /** A `use` that a user meant as a file rather than a built-in name. */
 function looksLikePath(use: string): boolean {
@@ -51,7 +50,7 @@ const cache = new Map<string, Promise<AgentDefinition>>();
 /** Where `use` points: the built-in's file or the user's file (relative to `baseDir`). */
 function agentModuleFile(use: string, baseDir: string): string | undefined {
   if (looksLikePath(use)) return isAbsolute(use) ? use : resolvePath(baseDir, use);
-  if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return new URL(`${use}.ts`, AGENTS_DIR).pathname;
+  if ((BUILT_IN_AGENTS as readonly string[]).includes(use)) return fileURLToPath(new URL(`${use}${MODULE_EXTENSION}`, BUILT_IN_AGENTS_DIR));
   return undefined;
 }
 
@@ -80,11 +79,37 @@ async function loadFile(use: string, file: string): Promise<AgentDefinition> {
   try {
     module = (await loader.import(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
   } catch (error) {
-    throw new AgentLoadError(`agent "${use}" failed to load: ${(error as Error).message}`, { cause: error });
+    throw new AgentLoadError(`agent "${use}" failed to load: ${loadFailure(error)}`, { cause: error });
   }
-  const definition = module.default;
+  const definition = defaultExport(module);
   if (!isAgentDefinition(definition)) {
     throw new AgentLoadError(`agent "${use}" (${file}) must default-export defineAgent({ name, params, create }) imported from 'arcbench'`);
   }
   return definition;
+}
+
+/**
+ * Why an import failed. A CommonJS module's require() is resolved by Node's CommonJS resolver, which no
+ * module hook reaches: `arcbench` is found only in node_modules, so say how to get it there.
+ */
+function loadFailure(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message: string };
+  if (code !== 'MODULE_NOT_FOUND' || !message.startsWith("Cannot find module 'arcbench'")) return message;
+  return (
+    `Cannot find module 'arcbench' from a CommonJS plugin (a .js file whose package.json says "type": "commonjs"); ` +
+    'install arcbench in its project (npm install arcbench), or make the plugin an ES module (.mjs, or .ts)'
+  );
+}
+
+/**
+ * The module's default export. A plugin written with `export default` in a CommonJS package (a `.js`
+ * file where package.json says `"type": "commonjs"`) is compiled to `exports.default = …` and imported
+ * as `{ default: module.exports }`, so its export sits one level down; `module.exports = defineAgent(…)`
+ * sits at the top.
+ */
+function defaultExport(module: Record<string, unknown>): unknown {
+  const value = module.default;
+  if (isAgentDefinition(value)) return value;
+  const inner = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).default : undefined;
+  return isAgentDefinition(inner) ? inner : value;
 }

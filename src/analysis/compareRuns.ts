@@ -3,6 +3,7 @@
  * runs played, the two mean episode scores, their difference with a 95% bootstrap interval (paired
  * where episodes pair, see pairing.ts) and a verdict. The regression gate reads the verdicts.
  */
+import { emptyUsage, sumUsage, type UsageTotals } from '../agent/usage.ts';
 import { ArcbenchError } from '../errors.ts';
 import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
@@ -13,6 +14,8 @@ export type Verdict = 'better' | 'worse' | 'no significant change' | 'identical'
 export interface SideSummary {
   readonly mean: number;
   readonly episodes: number;
+  /** Model usage of these episodes: what the score cost. */
+  readonly usage: UsageTotals;
 }
 
 export interface ComparisonRow {
@@ -62,7 +65,11 @@ function verdictOf(identical: boolean, interval: Interval | null): Verdict {
 }
 
 function side(episodes: readonly ScoredEpisode[]): SideSummary {
-  return { mean: stratumEstimate(meanStratum(episodes.map((e) => e.score))), episodes: episodes.length };
+  return {
+    mean: stratumEstimate(meanStratum(episodes.map((e) => e.score))),
+    episodes: episodes.length,
+    usage: sumUsage(episodes.map((e) => e.usage ?? emptyUsage())),
+  };
 }
 
 /** Several games as one: the mean over games of their means (as the total's estimate), episodes summed. */
@@ -70,6 +77,7 @@ function combined(sides: readonly SideSummary[]): SideSummary {
   return {
     mean: sides.reduce((sum, s) => sum + s.mean, 0) / sides.length,
     episodes: sides.reduce((sum, s) => sum + s.episodes, 0),
+    usage: sumUsage(sides.map((s) => s.usage)),
   };
 }
 

@@ -1,22 +1,32 @@
 /**
  * A comparison as a terminal table (cli-table3) or markdown, with its notes under it: unpaired rows and
- * why, what was left out, and what fails the gate.
+ * why, what was left out, and what fails the gate. When the agents called models, what each side cost.
  */
 import Table from 'cli-table3';
 import type { ComparisonRow, RunComparison } from './compareRuns.ts';
 import { regressions } from './gate.ts';
 import { TOTAL } from './episodeSample.ts';
-import { formatInterval, formatScore, formatSigned } from './format.ts';
+import { formatCost, formatInterval, formatScore, formatSigned } from './format.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'baseline', 'candidate', 'difference', '95% CI', 'verdict'];
 const NUMERIC = [false, false, true, true, true, true, true, false];
+const COST_HEADER = ['baseline $', 'candidate $'];
 
 export interface ComparisonView {
   /** Show every game's row, not only each agent's total; the gate then counts games too. */
   readonly perGame?: boolean;
 }
 
-function cells(row: ComparisonRow): string[] {
+/** Cost columns appear only when a shown row's episodes called a model, on either side. */
+const showsCost = (rows: readonly ComparisonRow[]) => rows.some((row) => row.baseline.usage.calls > 0 || row.candidate.usage.calls > 0);
+
+function columns(rows: readonly ComparisonRow[]): { head: string[]; numeric: boolean[]; cost: boolean } {
+  const cost = showsCost(rows);
+  return cost ? { head: [...HEADER, ...COST_HEADER], numeric: [...NUMERIC, true, true], cost } : { head: HEADER, numeric: NUMERIC, cost };
+}
+
+function cells(row: ComparisonRow, cost: boolean): string[] {
+  const costs = cost ? [formatCost(row.baseline.usage.cost_usd), formatCost(row.candidate.usage.cost_usd)] : [];
   return [
     row.agent,
     row.game,
@@ -26,6 +36,7 @@ function cells(row: ComparisonRow): string[] {
     formatSigned(row.difference.value),
     formatInterval(row.difference.interval, true),
     row.pairing === 'paired' ? row.verdict : `${row.verdict} (${row.pairing})`,
+    ...costs,
   ];
 }
 
@@ -62,8 +73,10 @@ export function comparisonNotes(comparison: RunComparison, view: ComparisonView 
 }
 
 export function renderComparisonTerminal(comparison: RunComparison, view: ComparisonView = {}): string {
-  const table = new Table({ head: HEADER, colAligns: NUMERIC.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
-  for (const row of shownRows(comparison, view)) table.push(cells(row));
+  const rows = shownRows(comparison, view);
+  const { head, numeric, cost } = columns(rows);
+  const table = new Table({ head, colAligns: numeric.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
+  for (const row of rows) table.push(cells(row, cost));
   const title = `baseline ${comparison.baseline} → candidate ${comparison.candidate}`;
   return [title, table.toString(), ...comparisonNotes(comparison, view).map((note) => `- ${note}`)].join('\n');
 }
@@ -73,12 +86,12 @@ const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 export function renderComparisonMarkdown(comparison: RunComparison, view: ComparisonView = {}): string {
   const lines = [
     `Baseline \`${escapeCell(comparison.baseline)}\` → candidate \`${escapeCell(comparison.candidate)}\`; scores are mean episode scores, differences candidate − baseline.`,
-    '',
-    `| ${HEADER.join(' | ')} |`,
-    `| ${NUMERIC.map((n) => (n ? '---:' : '---')).join(' | ')} |`,
   ];
-  for (const row of shownRows(comparison, view)) {
-    const c = cells(row).map(escapeCell);
+  const rows = shownRows(comparison, view);
+  const { head, numeric, cost } = columns(rows);
+  lines.push('', `| ${head.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`);
+  for (const row of rows) {
+    const c = cells(row, cost).map(escapeCell);
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   lines.push('', ...comparisonNotes(comparison, view).map((note) => `- ${escapeCell(note)}`));

@@ -1,8 +1,9 @@
 /**
  * What the analysis needs of a run: its agent labels and, per finished episode, the key that names it
- * (agent label, game, episode index), its seed and its own score. The runner turns its run folders into
- * this; the analysis never reads files.
+ * (agent label, game, episode index), its seed, its own score and its model usage. The runner turns its
+ * run folders into this; the analysis never reads files.
  */
+import type { UsageTotals } from '../agent/usage.ts';
 
 export interface ScoredEpisode {
   readonly agent: string;
@@ -11,6 +12,8 @@ export interface ScoredEpisode {
   readonly seed: number;
   /** The episode's own score: its best run, scored with the service's scoring code (0..115). */
   readonly score: number;
+  /** Model usage the agent reported; absent for agents and runs without it. */
+  readonly usage?: UsageTotals;
 }
 
 export interface RunEpisodes {

@@ -7,6 +7,11 @@ export const formatScore = (value: number): string => value.toFixed(2);
 export const formatSigned = (value: number): string => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(2)}`;
 
 /** `[low, high]`, or why there is none: a single episode shows no spread, so no interval, never ±0. */
+/** Dollars to the hundredth of a cent; `unknown` when a call had no price, never a made-up 0. */
+export function formatCost(dollars: number | null): string {
+  return dollars === null ? 'unknown' : dollars.toFixed(4);
+}
+
 export function formatInterval(interval: Interval | null, signed = false): string {
   if (interval === null) return 'n/a (< 2 episodes)';
   const f = signed ? formatSigned : formatScore;

@@ -11,6 +11,7 @@ export interface CommandModule {
 
 const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
+  resume: () => import('./resume.ts'),
   compare: () => import('./compare.ts'),
   validate: () => import('./validate.ts'),
   plan: () => import('./plan.ts'),
@@ -19,6 +20,7 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   games: () => import('./games.ts'),
   play: () => import('./play.ts'),
   render: () => import('./render.ts'),
+  init: () => import('./init.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

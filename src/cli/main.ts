@@ -1,17 +1,16 @@
+#!/usr/bin/env node
 /**
- * The `arcbench` command line. Each command lives in its own file under src/cli/ and exports
- * `register(program)`; this file only assembles them.
+ * The `arcbench` command line: package.json's `bin` is its build, dist/src/cli/main.js. Each command
+ * lives in its own file under src/cli/ and exports `register(program)`; this file only assembles them.
  */
 import { Command, type CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { packageManifest } from '../packageFiles.ts';
 import { loadCommandModules } from './commands.ts';
-
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command()
   .name('arcbench')
   .description('Benchmark agent strategies on the game-session scoring service, locally or remote.')
-  .version(packageJson.version)
+  .version(packageManifest().version)
   .showHelpAfterError('(run with --help for usage)');
 
 for (const module of await loadCommandModules(process.argv.slice(2))) module.register(program);

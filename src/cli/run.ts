@@ -1,18 +1,22 @@
 /**
  * `arcbench run [config]`: plays an experiment and writes its results folder; with --baseline, compares
  * the finished run with an earlier one and can gate on it. Without a config, `--agent random --game
- * crat` is a first try. The first SIGINT or SIGTERM stops scheduling, lets in-flight episodes stop at
- * their next step, closes every scorecard and writes the results; a second one exits at once.
+ * crat` is a first try. With `--resume <dir>` it continues that folder's run instead (`arcbench resume
+ * <dir>` is the same without naming the config). The first SIGINT or SIGTERM stops scheduling, lets
+ * in-flight episodes stop at their next step, closes every scorecard and writes the results; a second
+ * one exits at once.
  */
 import type { Command } from 'commander';
 import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
+import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
+import { unplayedSentence } from '../runner/results/runCompleteness.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
 import { readRunFolder } from '../runner/results/runFolder.ts';
-import { type RunResult, runExperiment } from '../runner/runExperiment.ts';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { type RunOptions, type RunResult, runExperiment } from '../runner/runExperiment.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
 
@@ -24,7 +28,7 @@ export const RUN_SUMMARY_FORMAT = 'arcbench.run-summary/1';
 export function register(program: Command): void {
   const command = program
     .command('run')
-    .description('Play an experiment (agents × games × episodes) and write its results folder.')
+    .description('Play an experiment (agents × games × episodes) and write its results folder, or resume one.')
     .argument('[config]', 'experiment file (YAML), e.g. configs/quickstart.yaml; leave out for a first try with --agent and --game');
   addRunOptions(command)
     .addHelpText(
@@ -35,23 +39,30 @@ Examples:
   arcbench run configs/compare.yaml --games lamp,crat --agents explorer-default --episodes 5 --max-actions 200
   arcbench run --agent random --game crat
   arcbench run configs/nightly.yaml --baseline results/last-nightly --fail-on-regression --threshold 2
+  arcbench run configs/nightly.yaml --resume results/2025-01-31T12-05-09Z-nightly
 
 Results: run.json, episodes.jsonl, recordings/, table.md, junit.xml, run.log in the results folder, and
 comparison.json / comparison.md with --baseline. When GITHUB_STEP_SUMMARY is set, the table (and the
 comparison) is appended to it as markdown.
-Exit codes: 0 every episode ran (and no regression under --fail-on-regression); 1 an episode or a
-scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage, a
-baseline that cannot be compared, or a run that could not start (the key refused, the service out of
-reach); 130/143 interrupted by SIGINT/SIGTERM (cards closed, finished
-episodes kept).`,
+${RUN_EXIT_CODES}`,
     )
     .action(async (configPath: string | undefined, options: RunCommandOptions) => {
-      process.exit(await runCommand(configPath, options));
+      process.exit(await runCommand('run', configPath, options));
     });
 }
 
+/** The exit codes of `run` and `resume`, for their --help. */
+export const RUN_EXIT_CODES = `Exit codes: 0 every planned episode ran (and no regression under --fail-on-regression); 1 an
+episode or a scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage,
+a used --out, a run folder whose experiment changed, a baseline that cannot be compared, or a run that
+could not start (the key refused, the service out of reach); 3 partial:
+stopped on run_seconds or on the dollar budget (budgets.max_run_cost_usd) before every episode was played
+(resume plays the rest); 130/143 interrupted by
+SIGINT/SIGTERM (cards closed, finished episodes kept, resume plays the rest).`;
+
 async function loadRunExperiment(configPath: string | undefined, options: RunCommandOptions): Promise<Experiment> {
   const overrides = configOverrides(options);
+  if (options.resume !== undefined) return loadExperimentForResume(options.resume, { configPath, overrides });
   if (configPath !== undefined) return loadExperiment(configPath, { overrides });
   return experimentFromFlags(selectedAgents(options) ?? [], { baseDir: process.cwd(), overrides });
 }
@@ -75,10 +86,19 @@ function loadBaseline(path: string, experiment: Experiment, options: RunCommandO
   };
 }
 
-async function runCommand(configPath: string | undefined, options: RunCommandOptions): Promise<number> {
+/** Where the run goes: a new folder (its overrides kept for a resume), or the folder it resumes. */
+function folderOptions(configPath: string | undefined, options: RunCommandOptions): RunOptions {
+  if (options.resume !== undefined) return { resume: { runDir: options.resume, retryErrors: options.retryErrors === true } };
+  // A config-less run's plugin paths start from here; a resume from elsewhere needs to know.
+  const overrides = { ...configOverrides(options), ...(configPath === undefined ? { base_dir: process.cwd() } : {}) };
+  return { out: options.out, force: options.force === true, overrides };
+}
+
+/** `run` and `resume` both end here; `configPath` undefined with --resume: the config the run names. */
+export async function runCommand(command: string, configPath: string | undefined, options: RunCommandOptions): Promise<number> {
   const conflict = conflictingOptions(configPath, options);
   if (conflict !== null) {
-    process.stderr.write(`arcbench run: ${conflict}\n`);
+    process.stderr.write(`arcbench ${command}: ${conflict}\n`);
     return EXIT_USAGE;
   }
   let experiment: Experiment;
@@ -87,18 +107,18 @@ async function runCommand(configPath: string | undefined, options: RunCommandOpt
     experiment = await loadRunExperiment(configPath, options);
     if (options.baseline !== undefined) baseline = loadBaseline(options.baseline, experiment, options);
   } catch (error) {
-    return reportFailure('run', error);
+    return reportFailure(command, error);
   }
 
   const interrupt = new AbortController();
   let firstSignal: string | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (firstSignal !== undefined) {
-      process.stderr.write(`\narcbench run: ${signal} again: exiting now without closing scorecards\n`);
+      process.stderr.write(`\narcbench ${command}: ${signal} again: exiting now without closing scorecards\n`);
       process.exit(SIGNAL_EXIT_CODES[firstSignal] ?? EXIT_FAILED);
     }
     firstSignal = signal;
-    process.stderr.write(`\narcbench run: ${signal}: stopping; in-flight episodes end, scorecards close, results are written (again to exit at once)\n`);
+    process.stderr.write(`\narcbench ${command}: ${signal}: stopping; in-flight episodes end, scorecards close, results are written (again to exit at once)\n`);
     interrupt.abort();
   };
   process.on('SIGINT', onSignal);
@@ -107,7 +127,7 @@ async function runCommand(configPath: string | undefined, options: RunCommandOpt
   const tty = process.stderr.isTTY === true;
   try {
     const result = await runExperiment(experiment, {
-      out: options.out,
+      ...folderOptions(configPath, options),
       signal: interrupt.signal,
       ...(tty ? {} : { consoleLog: process.stderr }),
       progress: tty ? terminalProgress(process.stderr) : undefined,
@@ -115,16 +135,17 @@ async function runCommand(configPath: string | undefined, options: RunCommandOpt
       ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
     });
     const exitCode = exitCodeOf(result, firstSignal);
-    report(result, options, exitCode);
+    report(command, result, options, exitCode);
     return exitCode;
   } catch (error) {
-    return reportFailure('run', error);
+    return reportFailure(command, error);
   }
 }
 
 function exitCodeOf(result: RunResult, signal: string | undefined): number {
   const { status } = result.report;
   if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  if (status === 'partial') return EXIT_PARTIAL;
   if (status !== 'completed') return EXIT_FAILED;
   if (result.baseline?.error) return EXIT_USAGE;
   if (result.baseline?.document?.failed) return EXIT_FAILED;
@@ -132,7 +153,7 @@ function exitCodeOf(result: RunResult, signal: string | undefined): number {
 }
 
 /** The results on stdout (the table, or with --json one summary and nothing else), problems on stderr. */
-function report(result: RunResult, options: RunCommandOptions, exitCode: number): void {
+function report(command: string, result: RunResult, options: RunCommandOptions, exitCode: number): void {
   const { totals, status } = result.report;
   const comparison = result.baseline?.document ?? null;
   if (options.json === true) {
@@ -155,11 +176,13 @@ function report(result: RunResult, options: RunCommandOptions, exitCode: number)
     // Each card's page on the service's site, as the official harness prints it.
     for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
   }
+  const say = (sentence: string) => process.stderr.write(`arcbench ${command}: ${sentence}\n`);
+  for (const note of result.notes) say(note);
   if (totals.errors > 0 || totals.close_errors > 0) {
-    process.stderr.write(
-      `arcbench run: ${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log\n`,
-    );
+    say(`${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log`);
   }
-  if (result.baseline?.error) process.stderr.write(`arcbench run: ${result.baseline.error}\n`);
-  if (comparison?.failed) process.stderr.write(`arcbench run: regression against ${options.baseline}; see comparison.md in the results folder\n`);
+  const unplayed = unplayedSentence(result.report, result.runDir);
+  if (unplayed !== undefined) say(unplayed);
+  if (result.baseline?.error) say(result.baseline.error);
+  if (comparison?.failed) say(`regression against ${options.baseline}; see comparison.md in the results folder`);
 }

@@ -19,6 +19,9 @@ export interface RunCommandOptions extends GateCommandOptions {
   maxActions?: number;
   baseline?: string;
   json?: boolean;
+  force?: boolean;
+  resume?: string;
+  retryErrors?: boolean;
 }
 
 /** `a,b` → [a, b]; repeating the flag adds to the list. */
@@ -32,7 +35,10 @@ function commaList(name: string) {
 
 export function addRunOptions(command: Command): Command {
   command
-    .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config)'))
+    .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config); a used folder is refused'))
+    .addOption(new Option('--force', 'with --out: move a used folder aside (renamed to <dir>.moved-<time>, never deleted)'))
+    .addOption(new Option('--resume <run-dir>', 'continue the run in this folder: play only the planned episodes it has no finished record of'))
+    .addOption(new Option('--retry-errors', 'with --resume: also play again the episodes that failed (their records are kept, marked superseded)'))
     .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
     .addOption(new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)))
     .addOption(new Option('--games <list>', 'games to play instead of the config’s: ids, slug prefixes or tags, e.g. lamp,crat').argParser(commaList('--games')))
@@ -62,9 +68,20 @@ export function configOverrides(options: RunCommandOptions): ConfigOverrides {
   };
 }
 
+/** A sentence when the resume options do not go together; null when they do. */
+function conflictingResumeOptions(options: RunCommandOptions): string | null {
+  if (options.retryErrors && options.resume === undefined) return '--retry-errors replays the failed episodes of a run: use it with --resume <run-dir>';
+  if (options.resume !== undefined && options.out !== undefined) return '--resume continues the folder it names; leave out --out';
+  if (options.resume !== undefined && options.force) return '--force starts a new run in a used folder; it does not go with --resume';
+  if (options.force && options.out === undefined) return '--force moves a used --out folder aside; name the folder with --out';
+  return null;
+}
+
 /** A sentence when the options do not go together; null when they do. */
 export function conflictingOptions(configPath: string | undefined, options: RunCommandOptions): string | null {
-  if (configPath === undefined && selectedAgents(options) === undefined) {
+  const resumeConflict = conflictingResumeOptions(options);
+  if (resumeConflict !== null) return resumeConflict;
+  if (configPath === undefined && selectedAgents(options) === undefined && options.resume === undefined) {
     return 'give an experiment file (e.g. configs/quickstart.yaml), or --agent for a first try without one (e.g. arcbench run --agent random --game crat)';
   }
   if (options.baseline === undefined && (options.failOnRegression || options.perGame || options.threshold !== undefined)) {

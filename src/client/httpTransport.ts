@@ -17,7 +17,7 @@ import { checkCardId, checkDescriptors, checkFrame, checkScorecard } from './htt
 import type { FrameExpectation } from './http/answerCheck.ts';
 import { normaliseBaseUrl } from './http/baseUrl.ts';
 import type { ServiceBase } from './http/baseUrl.ts';
-import { CardCookieJars } from './http/cardCookieJars.ts';
+import { CardCookieJars, storeSetCookies } from './http/cardCookieJars.ts';
 import { ACTION, exchange, ONCE, SAFE } from './http/exchange.ts';
 import type { ExchangeRequest, ExchangeSettings, ExchangeTrace, ReplayRule } from './http/exchange.ts';
 import type { RawAnswer } from './http/sendOnce.ts';
@@ -261,6 +261,20 @@ export class HttpTransport implements Transport {
     const current = this.interruption;
     this.interruption = new AbortController();
     current.abort();
+  }
+
+  affinityCookies(cardId: string): string[] {
+    // The cookies a close of the card would send, which is what a later process needs to close it.
+    return this.jars.affinityOf(cardId, this.base.origin + this.path('/api/scorecard/close'));
+  }
+
+  adoptAffinity(cardId: string, cookies: readonly string[]): void {
+    // Path=/ so they go with every request of the card, as cookies the card's own answers set do.
+    storeSetCookies(
+      this.jars.forCard(cardId),
+      this.base.origin,
+      cookies.map((cookie) => `${cookie}; Path=/`),
+    );
   }
 
   async close(): Promise<void> {

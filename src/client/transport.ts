@@ -43,6 +43,13 @@ export interface Transport {
    * run can still close its cards.
    */
   interrupt(): void;
+  /**
+   * The card's load-balancer affinity cookies (SPEC §7) as `name=value`, for transports that have
+   * them: saved in run.json, they let a resumed run reach a card a dead process left open.
+   */
+  affinityCookies?(cardId: string): string[];
+  /** Gives a card opened by another process the affinity cookies it was saved with. */
+  adoptAffinity?(cardId: string, cookies: readonly string[]): void;
   /** Releases connections; the transport is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -14,8 +14,8 @@ import { basename } from 'node:path';
 
 export interface Plan {
   readonly games: readonly GameDescriptor[];
-  /** Every game the service offers (competition cards score the unplayed ones 0 at close). */
-  readonly offered: readonly GameDescriptor[];
+  /** Every game the service offers (competition cards score the unplayed ones 0 at close); default `games`. */
+  readonly offered?: readonly GameDescriptor[];
   readonly episodes: readonly EpisodeSpec[];
 }
 

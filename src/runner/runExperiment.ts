@@ -1,6 +1,8 @@
 /**
- * Runs an experiment end to end. It reads as the run does: open the target, lay out the plan, open the
- * results folder, schedule the episodes (cards opened, played, always closed), then write the results.
+ * Runs an experiment end to end, or resumes one. It reads as the run does: open the target, lay out
+ * the plan, open the results folder (a new one, or the run's own with what it already holds), write
+ * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
+ * results.
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -8,14 +10,17 @@ import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import type { ProgressDisplay } from './progress.ts';
+import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
+import { planFingerprint } from './resume/planFingerprint.ts';
+import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
 import { buildRunReport } from './results/buildRunReport.ts';
 import { collectProvenance } from './results/provenance.ts';
 import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
 import type { LineSink } from './results/readableLog.ts';
-import { createRunDirectory } from './results/runDirectory.ts';
-import { createRunLogger } from './results/runLogger.ts';
+import { runStatus } from './results/runCompleteness.ts';
+import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
-import type { RunReport } from './results/runReport.ts';
+import type { AttemptEntry, RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
@@ -26,8 +31,14 @@ export { RUN_FORMAT } from './results/runReport.ts';
 export type { AgentResult, RunReport, RunStatus } from './results/runReport.ts';
 
 export interface RunOptions {
-  /** Results folder; default `<config.output>/<timestamp>-<name>/`. */
+  /** Results folder; default `<config.output>/<timestamp>-<name>/`. A used folder is refused. */
   out?: string;
+  /** With `out`: move a used folder aside (renamed, never deleted) instead of refusing it. */
+  force?: boolean;
+  /** Continue the run in this folder: play only the planned episodes it has no finished record of. */
+  resume?: ResumeOptions;
+  /** The command line's overrides, kept in run.json so a resume applies them again. */
+  overrides?: RunReport['overrides'];
   /** Abort to interrupt: no new episode starts, in-flight ones stop at their next step, cards close. */
   signal?: AbortSignal;
   /** Also log short readable lines here (the CLI's stderr in CI); run.log is always written. */
@@ -42,26 +53,72 @@ export interface RunOptions {
 export interface RunResult {
   runDir: string;
   report: RunReport;
+  /** The current record of every planned episode played so far, by this attempt or an earlier one. */
   episodes: EpisodeRecord[];
   /** The results table, drawn for a terminal. */
   table: string;
   /** The comparison with `options.baseline` (or why there is none); null without a baseline. */
   baseline: BaselineOutcome | null;
+  /** Sentences for the user: a folder moved aside, cards of a dead attempt closed or not closable. */
+  notes: string[];
 }
 
 export async function runExperiment(experiment: Experiment, options: RunOptions = {}): Promise<RunResult> {
   const { config } = experiment;
   const startedAt = new Date();
-  const target = await openTarget(config);
+  const resumable = options.resume ? openResumableFolder(options.resume) : undefined;
+  const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1);
   const plan = await planOrClose(experiment, target);
-  const { runDir, logger } = await openResultsFolderOrClose(experiment, startedAt, options, target);
-  const provenance = collectProvenance(config.seed, target.description);
-  logger.info({ name: config.name, target: target.description, episodes: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
+  const fingerprint = planFingerprint(experiment, plan);
+  const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
+  const setup = await closeOnFailure(target, () =>
+    resumable
+      ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
+      : freshAttempt(experiment, plan, startedAt, provenance, options),
+  );
+  const { runDir, logger } = setup;
+  logger.info(
+    {
+      name: config.name,
+      target: target.description,
+      attempt: setup.attempt,
+      episodes: setup.toPlay.length,
+      planned: plan.episodes.length,
+      games: plan.games.length,
+      provenance,
+    },
+    'run started',
+  );
 
+  const attempt = attemptEntry(setup, experiment, target, provenance, startedAt, options.resume?.retryErrors ?? false);
+  const snapshot = {
+    experiment,
+    plan,
+    fingerprint,
+    superseded: setup.superseded,
+    overrides: setup.overrides,
+    provenance: setup.provenance,
+    startedAt: setup.startedAt,
+  };
+  const journal = new RunJournal(
+    runDir,
+    buildRunReport({
+      ...snapshot,
+      episodes: setup.kept,
+      cards: [...setup.priorCards],
+      attempts: [...setup.priorAttempts, attempt],
+      finishedAt: null,
+      status: 'running',
+    }),
+    setup.attempt,
+    target.description,
+  );
   const recorder = new RunRecorder({
     runDir,
     logger,
     planned: plan.episodes.length,
+    prior: setup.kept,
+    attempt: setup.attempt,
     retries: () => retryCount(target),
     redactor: experiment.redactor,
     ...(options.progress ? { progress: options.progress } : {}),
@@ -73,35 +130,55 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const keepAlive = setInterval(() => undefined, 1 << 30);
   let outcome: ScheduleOutcome;
   try {
-    outcome = await schedule({ experiment, plan, target, runDir, recorder, stop, logger });
+    outcome = await schedule({
+      experiment,
+      plan: { ...plan, episodes: setup.toPlay },
+      target,
+      runDir,
+      recorder,
+      stop,
+      logger,
+      cardEvents: journal,
+      firstRunSequence: setup.firstRunSequence,
+    });
   } finally {
     clearInterval(keepAlive);
   }
 
   const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
-  const built = buildRunReport({
-    experiment,
-    plan,
-    outcome,
-    episodes: recorder.episodes,
-    provenance,
-    startedAt,
-    finishedAt: new Date(),
+  const finished = finishedAttempt(attempt, recorder, outcome);
+  const end = {
     interrupted: stop.interrupted,
+    stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time',
+    stoppedOnCost: outcome.costStopped,
+  };
+  const built = buildRunReport({
+    ...snapshot,
+    episodes: recorder.episodes,
+    cards: journal.cards,
+    attempts: [...setup.priorAttempts, finished],
+    finishedAt: finished.finished_at,
+    status: (totals) => runStatus({ ...end, totals }),
+    pageRoot: target.pageRoot,
     failure,
   });
+  // An attempt ends with the status it leaves the run in (the report holds its own, redacted copy).
+  finished.status = built.status;
+  const reported = built.attempts.at(-1);
+  if (reported !== undefined) reported.status = built.status;
+  // The last run.json of the attempt, with its table, is written with the other finishing files.
   const { report, table, baseline } = writeResults({
     runDir,
     report: built,
     agentLabels: experiment.agents.map((a) => a.label),
-    redactor: experiment.redactor,
     episodes: recorder.episodes,
+    redactor: experiment.redactor,
     logger,
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
-  return { runDir, report, episodes: recorder.episodes, table, baseline };
+  return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }
 
 /**
@@ -110,30 +187,33 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
  */
 async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<Plan> {
   try {
-    return await resolvePlan(experiment, target.transport);
+    return await closeOnFailure(target, () => resolvePlan(experiment, target.transport));
   } catch (error) {
-    await target.close();
     if (isServiceFailure(error)) throw new RunNotStartedError(notStartedMessage('list the games', target.description, error), undefined, { cause: error });
     throw error;
   }
 }
 
-async function openResultsFolderOrClose(
-  experiment: Experiment,
-  at: Date,
-  options: RunOptions,
-  target: OpenTarget,
-): Promise<{ runDir: string; logger: Logger }> {
-  const { config } = experiment;
-  let runDir: string;
+async function closeOnFailure<T>(target: OpenTarget, step: () => T | Promise<T>): Promise<T> {
   try {
-    runDir = createRunDirectory({ out: options.out, output: config.output, name: config.name, at, recordings: config.recordings });
+    return await step();
   } catch (error) {
     await target.close();
     throw error;
   }
-  const logger = createRunLogger(join(runDir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
-  return { runDir, logger };
+}
+
+/** The attempt's entry once it ended; its status is the run's, decided with the report's totals. */
+function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: ScheduleOutcome): AttemptEntry {
+  return {
+    ...attempt,
+    finished_at: new Date().toISOString(),
+    played: recorder.played,
+    requests: outcome.stats.requests,
+    retries_by_cause: outcome.stats.retries,
+    unconfirmed_card_opens: outcome.stats.unconfirmedOpens,
+    service_missing_fields: outcome.stats.missingFields,
+  };
 }
 
 function retryCount(target: OpenTarget): number {

@@ -2,6 +2,7 @@
  * Why and when a run stops early: the user's interrupt (SIGINT/SIGTERM through the caller's signal) or
  * the run's wall-time budget. One AbortSignal reaches every episode; `reason` tells them which it was.
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { EpisodeOutcome } from '../agent/contract.ts';
 
@@ -13,6 +14,8 @@ export class RunStop {
   readonly #onExternal = () => this.stop('cancelled');
 
   constructor(external: AbortSignal | undefined, runSeconds: number | undefined, logger: Logger) {
+    // Every episode in flight listens (its own stop is linked to this one): as many as the concurrency.
+    setMaxListeners(0, this.#controller.signal);
     this.#external = external;
     if (external?.aborted) this.stop('cancelled');
     external?.addEventListener('abort', this.#onExternal, { once: true });

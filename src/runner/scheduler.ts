@@ -13,8 +13,9 @@ import { runEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
 import { isServiceFailure } from './runNotStarted.ts';
+import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
-import { type ClosedCard, closeCards, openCards } from './scorecards.ts';
+import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
 
 export interface ScheduledRun {
@@ -25,6 +26,10 @@ export interface ScheduledRun {
   readonly recorder: RunRecorder;
   readonly stop: RunStop;
   readonly logger: Logger;
+  /** Told of each card as it opens and closes (run.json is rewritten on each). */
+  readonly cardEvents?: CardEvents;
+  /** The number of this attempt's first run: a resume goes on after the runs of earlier attempts. */
+  readonly firstRunSequence?: number;
 }
 
 export interface ScheduleOutcome {
@@ -36,46 +41,45 @@ export interface ScheduleOutcome {
   readonly openFailure?: ApiError | TransportError;
   readonly closed: ReadonlyMap<string, ClosedCard>;
   readonly stats: TransportStats;
+  /** True when the run's dollar budget stopped the scheduling of new episodes. */
+  readonly costStopped: boolean;
 }
 
 export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   const { experiment, target, logger } = run;
   const cards = new Map<string, string>();
+  const queue = new PQueue({ concurrency: experiment.config.concurrency });
+  const spend = new RunSpend(experiment.config.budgets.max_run_cost_usd, logger, () => queue.clear());
   let openFailure: ApiError | TransportError | undefined;
   let outcome: ScheduleOutcome;
   try {
+    // Cards only for agents with episodes to play: a resume may have nothing left for some.
+    const labels = experiment.agents.map((a) => a.label).filter((label) => run.plan.episodes.some((e) => e.agent.label === label));
     try {
-      await openCards(
-        target.transport,
-        experiment.agents.map((a) => a.label),
-        experiment.config.scorecard,
-        cards,
-        logger,
-      );
+      await openCards(target.transport, labels, experiment.config.scorecard, cards, logger, run.cardEvents);
     } catch (error) {
       if (!isServiceFailure(error)) throw error;
       openFailure = error;
       logger.error({ error: error.message }, 'opening a scorecard failed: no episode is played');
     }
-    if (openFailure === undefined) await playEpisodes(run, cards);
+    if (openFailure === undefined) await playEpisodes(run, cards, queue, spend);
   } finally {
     run.stop.dispose();
     run.recorder.close();
     // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
-    outcome = await closeEverything(run, cards);
+    outcome = { ...(await closeEverything(run, cards)), costStopped: spend.spent };
   }
   return openFailure === undefined ? outcome : { ...outcome, openFailure };
 }
 
-async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<void> {
+async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
   const { experiment, plan, target, stop, recorder, logger } = run;
   const { config } = experiment;
   const competition = config.scorecard.competition_mode;
   const baselines = new GameBaselines(target.transport, !competition, (gameId, why) =>
     logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
   );
-  const queue = new PQueue({ concurrency: config.concurrency });
-  let runSequence = 0;
+  let runSequence = run.firstRunSequence ?? 0;
   stop.signal.addEventListener(
     'abort',
     () => {
@@ -88,28 +92,35 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   );
   for (const spec of plan.episodes) {
     void queue.add(async () => {
-      if (stop.signal.aborted) return;
+      if (stop.signal.aborted || spend.spent) return;
+      let cutByRunStop = false;
       const record = await runEpisode(spec, {
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
         budgets: config.budgets,
         recordingsDir: config.recordings ? join(run.runDir, 'recordings') : undefined,
         signal: stop.signal,
-        abortOutcome: () => stop.reason,
+        abortOutcome: () => {
+          cutByRunStop = true;
+          return stop.reason;
+        },
         baseDir: experiment.baseDir,
         nextRunSequence: () => runSequence++,
         baselines,
         competition,
         onAction: () => recorder.countAction(),
+        onUsage: (call) => spend.add(call),
       });
+      // A resume plays it again: the run's stop, not the episode, decided where it ended.
+      if (cutByRunStop) record.cut_by_run_stop = true;
       recorder.add(record);
     });
   }
   await queue.onIdle();
 }
 
-async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<ScheduleOutcome> {
-  const closed = await closeCards(run.target.transport, cards, run.logger);
+async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {
+  const closed = await closeCards(run.target.transport, cards, run.logger, run.cardEvents);
   const stats = run.target.transport.stats();
   await run.target.close().catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
   return { cards, closed, stats, pageRoot: run.target.pageRoot };

@@ -4,6 +4,13 @@ import type { Transport } from '../client/transport.ts';
 import type { ScorecardAnswer } from '../protocol/index.ts';
 import type { ExperimentConfig } from './config/schema.ts';
 
+/** Told of every card as it opens and closes (the run journal writes run.json on each). */
+export interface CardEvents {
+  /** `affinity`: the card's load-balancer cookies, to reach its backend from another process later. */
+  opened(label: string, cardId: string, affinity: readonly string[]): void;
+  closed(label: string, cardId: string, result: ClosedCard): void;
+}
+
 export interface ClosedCard {
   /** The scorecard as the service returned it on close; null when closing failed. */
   readonly scorecard: ScorecardAnswer | null;
@@ -17,6 +24,7 @@ export async function openCards(
   settings: ExperimentConfig['scorecard'],
   cards: Map<string, string>,
   logger: Logger,
+  events?: CardEvents,
 ): Promise<void> {
   for (const label of labels) {
     const tags = [...new Set([...settings.tags, 'agent', label])];
@@ -28,6 +36,7 @@ export async function openCards(
     });
     cards.set(label, cardId);
     logger.info({ agent: label, card_id: cardId, tags, ...(settings.competition_mode ? { competition_mode: true } : {}) }, 'scorecard opened');
+    events?.opened(label, cardId, transport.affinityCookies?.(cardId) ?? []);
   }
 }
 
@@ -37,17 +46,25 @@ export function scorecardPage(pageRoot: string | undefined, cardId: string): str
 }
 
 /** Closes every card; a close that fails is recorded, never thrown, so the others still close. */
-export async function closeCards(transport: Transport, cards: ReadonlyMap<string, string>, logger: Logger): Promise<Map<string, ClosedCard>> {
+export async function closeCards(
+  transport: Transport,
+  cards: ReadonlyMap<string, string>,
+  logger: Logger,
+  events?: CardEvents,
+): Promise<Map<string, ClosedCard>> {
   const closed = new Map<string, ClosedCard>();
   for (const [label, cardId] of cards) {
+    let result: ClosedCard;
     try {
       const scorecard = await transport.closeScorecard(cardId);
-      closed.set(label, { scorecard, error: null });
+      result = { scorecard, error: null };
       logger.info({ agent: label, card_id: cardId, score: scorecard.score }, 'scorecard closed');
     } catch (error) {
-      closed.set(label, { scorecard: null, error: (error as Error).message });
+      result = { scorecard: null, error: (error as Error).message };
       logger.error({ agent: label, card_id: cardId, error: (error as Error).message }, 'closing the scorecard failed');
     }
+    closed.set(label, result);
+    events?.closed(label, cardId, result);
   }
   return closed;
 }

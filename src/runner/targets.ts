@@ -39,10 +39,20 @@ function httpOptions(config: ExperimentConfig) {
   };
 }
 
-export async function openTarget(config: ExperimentConfig): Promise<OpenTarget> {
+/**
+ * The seed of the ids our own services hand out. A resumed run's service is a new one: with the run
+ * seed again it would hand out the very card ids and guids of the attempt before, and two cards (or
+ * two recordings) of one run folder would share a name.
+ */
+function serviceSeed(seed: number, attempt: number): number {
+  return attempt === 1 ? seed : (seed ^ Math.imul(attempt, 0x9e3779b1)) >>> 0;
+}
+
+/** `attempt`: 1 for a new run, one more per resume of it. */
+export async function openTarget(config: ExperimentConfig, attempt = 1): Promise<OpenTarget> {
   const target = config.target;
   if (target === 'reference') {
-    const transport = referenceTransport(config.seed);
+    const transport = referenceTransport(serviceSeed(config.seed, attempt));
     return { transport, description: 'in-process', pageRoot: config.scorecard.page_root, close: () => transport.close() };
   }
   // HTTP pieces load only when a run needs them: agents import this package's entry, and should not
@@ -54,7 +64,7 @@ export async function openTarget(config: ExperimentConfig): Promise<OpenTarget> 
     const server = await startServer({
       backendCount: backends,
       dialect,
-      serviceOptions: { seed: config.seed },
+      serviceOptions: { seed: serviceSeed(config.seed, attempt) },
       ...(rotate_affinity === false ? {} : { rotateAffinity: rotate_affinity === true ? 1 : rotate_affinity }),
       ...(rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: rate_limit_per_minute }),
       ...(inject_429_every === undefined ? {} : { inject429Every: inject_429_every }),

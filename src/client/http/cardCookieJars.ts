@@ -9,6 +9,9 @@
  */
 import { CookieJar } from 'tough-cookie';
 
+/** SPEC §7: the hosted balancer's affinity cookies are named AWSALB, AWSALBCORS, … */
+const AFFINITY_COOKIE_PREFIX = 'AWSALB';
+
 export class CardCookieJars {
   private readonly byCard = new Map<string, CookieJar>();
   readonly general = new CookieJar();
@@ -35,6 +38,16 @@ export class CardCookieJars {
   /** The card's jar if it is still open here, else the general one (e.g. reading a closed card). */
   existingOrGeneral(cardId: string): CookieJar {
     return this.byCard.get(cardId) ?? this.general;
+  }
+
+  /** The card's cookies named like the hosted balancer's affinity cookies (`AWSALB…`), as `name=value`. */
+  affinityOf(cardId: string, url: string): string[] {
+    const jar = this.byCard.get(cardId);
+    if (jar === undefined) return [];
+    return jar
+      .getCookiesSync(url)
+      .filter((cookie) => cookie.key.startsWith(AFFINITY_COOKIE_PREFIX))
+      .map((cookie) => `${cookie.key}=${cookie.value}`);
   }
 
   drop(cardId: string): void {

@@ -80,13 +80,16 @@ export async function parseExperiment(text: string, options: LoadOptions & { fil
   return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail, new Redactor(taken));
 }
 
+/** What `Experiment.file` (and run.json's config_file) says for an experiment made from flags alone. */
+export const COMMAND_LINE_EXPERIMENT = '(command line)';
+
 /**
  * The experiment of a config-less first try, `arcbench run --agent random --game crat`: the named
  * agents (built-in names or plugin paths, relative to `baseDir`) and the overrides, the schema's
  * defaults for everything else.
  */
 export async function experimentFromFlags(agents: readonly string[], options: LoadOptions & { baseDir: string }): Promise<Experiment> {
-  const file = '(command line)';
+  const file = COMMAND_LINE_EXPERIMENT;
   const fail = (lines: string[]): never => {
     throw new ConfigError(lines.map((line) => `${file}: ${line}`).join('\n'));
   };

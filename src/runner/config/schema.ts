@@ -19,9 +19,9 @@ const agentEntrySchema = z
   .strictObject(
     {
       use: z
-        .string({ error: 'expected a built-in agent name (random, explorer, replay) or a path to a .ts or .js plugin' })
+        .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
         .min(1)
-        .describe('A built-in agent (random, explorer, replay) or a path to a .ts/.js plugin, relative to this file.'),
+        .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
       label: z
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
@@ -77,6 +77,16 @@ const budgetsSchema = z
       .describe("Counted actions per level, as a multiple of that level's baseline (5 = five times the human baseline)."),
     episode_seconds: z.number().positive().optional().describe('Wall time per episode.'),
     run_seconds: z.number().positive().optional().describe('Wall time of the whole run; no episode starts after it.'),
+    max_cost_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Dollars of model calls per episode (from the usage agents report); the episode ends with outcome `cost` once it has spent them.'),
+    max_run_cost_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Dollars of model calls for the whole run: once spent, no episode starts, episodes in flight end, the cards close and the run is `partial`.'),
   })
   .describe('Limits that end an episode or the run.');
 

@@ -3,15 +3,22 @@
  * the service's scoring code and to find its recording.
  */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
-import { emptyUsage, type UsageTotals } from '../../agent/usage.ts';
+import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../../agent/usage.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
 import type { RecordedRun } from './runLedger.ts';
 
 export interface EpisodeRecord {
+  /** The episode's key in the plan: agent label, game id, episode index. */
   agent: string;
   game_id: string;
   episode: number;
   seed: number;
+  /** The attempt of the run that played it: 1, then one more per resume. */
+  attempt: number;
+  /** Set when the run's own stop (interrupt, run_seconds) ended the episode before its own end; a resume plays it again. */
+  cut_by_run_stop?: true;
+  /** Set on an old record a later attempt played again (`--retry-errors`, or cut short); kept so nothing is lost. */
+  superseded?: { by_attempt: number; reason: string };
   card_id: string;
   guid: string | null;
   outcome: EpisodeOutcome;
@@ -33,6 +40,8 @@ export interface EpisodeRecord {
   game_tags: string[];
   /** Model usage the agent reported (all zero for agents that call no model). */
   usage: UsageTotals;
+  /** Every model call the agent reported, with the step it was made in; absent when there was none. */
+  model_calls?: ModelCallRecord[];
   recording: string | null;
   started_at: string;
   wall_seconds: number;
@@ -46,6 +55,8 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     game_id: game.game_id,
     episode,
     seed,
+    // The recorder stamps the attempt that plays it; a run's first attempt is 1.
+    attempt: 1,
     card_id: cardId,
     guid: null,
     outcome: 'error',

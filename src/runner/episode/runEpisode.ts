@@ -8,19 +8,19 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AgentContractError, checkedAction, isStop } from '../../agent/actions.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
 import { createRng } from '../../agent/rng.ts';
-import { addCall } from '../../agent/usage.ts';
-import { TransportError, type Transport } from '../../client/transport.ts';
+import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
+import { type Transport, TransportError } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
-import { actionInputOf } from '../../protocol/index.ts';
+import { actionInputOf, makeAction } from '../../protocol/index.ts';
 import { redactSecretFields } from '../../redaction.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
 import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
-import { AgentCallCut, type CallLimits, isThenable, raceAgentCall } from './agentCall.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
-import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
+import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
+import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
@@ -51,6 +51,8 @@ export interface EpisodeEnvironment {
   readonly competition: boolean;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
+  /** Called for every model call the agent reports, for the run's dollar budget. */
+  readonly onUsage?: (call: ModelCallRecord) => void;
 }
 
 /** What the steps of one episode share. */
@@ -60,16 +62,18 @@ interface EpisodePlay {
   readonly record: EpisodeRecord;
   readonly ledger: RunLedger;
   readonly deadline: number;
-  /** What every call into the agent is raced against. */
-  readonly limits: CallLimits;
+  /** The agent's signal: the run's stop and the episode's deadline. */
+  readonly stop: EpisodeStop;
   /** The game as the agent sees it: its descriptor, with the baselines once they are known. */
   game: GameDescriptor;
   recording: RecordingWriter | undefined;
   agent: Agent | undefined;
+  /** The step being decided, and the model calls reported in it (they go out with its action). */
+  step: number;
+  stepCalls: ModelCallRecord[];
+  /** Set once the record is final: usage reported later (an abandoned call) has nowhere to go. */
+  done: boolean;
 }
-
-/** Time `finish` still gets once the episode's deadline has passed or the run is stopping, to clean up. */
-const FINISH_GRACE_MS = 1000;
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
   const started = Date.now();
@@ -79,11 +83,14 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
     ledger: new RunLedger(env.nextRunSequence, !env.competition),
-    game: spec.game,
     deadline,
-    limits: { deadline, signal: env.signal, stopOutcome: () => env.abortOutcome() },
+    stop: new EpisodeStop(env.signal, env.abortOutcome, deadline),
+    game: spec.game,
     recording: undefined,
     agent: undefined,
+    step: 0,
+    stepCalls: [],
+    done: false,
   };
   try {
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
@@ -91,29 +98,39 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
   } catch (error) {
     endOnError(play, error);
   } finally {
+    play.stop.dispose();
     play.recording?.close();
     summarise(play, started);
     await finishAgent(play);
+    play.done = true;
   }
   return play.record;
 }
 
 /**
- * How an episode that threw ends: an agent call cut by the deadline or the stop ends it as `time` or
- * as the stop says; a request cut short by the stop as the stop says; anything else is an error.
+ * How an episode that threw ends: an agent call cut by the deadline or the stop ends it as the stop
+ * says, with which call it was; so does a request the stop cut short; anything else is an error.
  */
 function endOnError(play: EpisodePlay, error: unknown): void {
-  const { record, env } = play;
-  if (error instanceof AgentCallCut) {
-    record.outcome = error.outcome;
-    record.stop_reason = error.message;
-  } else if (error instanceof TransportError && error.kind === 'interrupted' && env.signal.aborted) {
-    record.outcome = env.abortOutcome();
+  const { record, stop } = play;
+  if (error instanceof EpisodeCut) {
+    record.outcome = stop.outcome;
+    record.stop_reason = `agent "${play.spec.agent.label}": ${error.call} had not settled when ${stopCause(play)}`;
+  } else if (error instanceof TransportError && error.kind === 'interrupted' && stop.signal.aborted) {
+    record.outcome = stop.outcome;
     record.stop_reason = error.message;
   } else {
     record.outcome = 'error';
     record.error = describeError(error);
   }
+}
+
+function stopCause(play: EpisodePlay): string {
+  const outcome = play.stop.outcome;
+  if (outcome === 'time' && Date.now() >= play.deadline) return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
+  if (outcome === 'time') return "the run's wall time (budgets.run_seconds) ran out";
+  if (outcome === 'cancelled') return 'the run was interrupted';
+  return `the run stopped (${outcome})`;
 }
 
 /** The first RESET, the recording, and the agent, which sees the session's first frame next. */
@@ -131,7 +148,8 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     record.recording = `recordings/${fileName}`;
     play.recording.write(frame, { id: 0, data: {} });
   }
-  play.agent = await raceAgentCall(spec.agent.definition.create(agentContext(play)), play.limits, `agent "${spec.agent.label}": create()`);
+  // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
+  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))), 'create()');
   return frame;
 }
 
@@ -159,7 +177,7 @@ async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<
 }
 
 function agentContext(play: EpisodePlay): AgentContext<unknown> {
-  const { spec, env, record } = play;
+  const { spec, env } = play;
   return {
     params: spec.agent.params,
     game: play.game,
@@ -167,19 +185,31 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     seed: spec.seed,
     episode: spec.index,
     label: spec.agent.label,
-    signal: play.deadline === Infinity ? env.signal : AbortSignal.any([env.signal, AbortSignal.timeout(Math.max(0, play.deadline - Date.now()))]),
+    signal: play.stop.signal,
     resolvePath: (path) => resolve(env.baseDir, path),
-    reportUsage: (call) => addCall(record.usage, call),
+    reportUsage: (call) => recordUsage(play, call),
   };
 }
 
+/** One reported model call, kept in the episode's totals, its list of calls, and the step's action. */
+function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['reportUsage']>[0]): void {
+  if (play.done) return;
+  const checked = callRecord(call, play.step);
+  addCall(play.record.usage, checked);
+  play.record.model_calls ??= [];
+  play.record.model_calls.push(checked);
+  play.stepCalls.push(checked);
+  play.env.onUsage?.(checked);
+}
+
 async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
-  const { record, ledger } = play;
+  const { env, record, ledger } = play;
   let frame = first;
   for (let step = 0; ; step++) {
     // The in-process service answers in microtasks only; without a turn of the event loop now and
     // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
     if (step % 16 === 15) await yieldToEventLoop();
+    play.step = step;
     const ended = endBeforeStep(play, frame);
     if (ended !== undefined) {
       record.outcome = ended;
@@ -206,8 +236,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
 /** Why the episode ends before the agent's next decision, if it does. */
 function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome | undefined {
   if (frame.state === 'WIN') return 'win';
-  if (play.env.signal.aborted) return play.env.abortOutcome();
-  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline);
+  if (play.stop.signal.aborted) return play.stop.outcome;
+  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline, play.record.usage);
 }
 
 async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Promise<AgentDecision> {
@@ -215,21 +245,34 @@ async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Pr
   // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
   // value still costs a trip through the microtask queue on every action.
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  const decision = isThenable(answer) ? await raceAgentCall(answer, play.limits, `agent "${play.spec.agent.label}": act()`) : answer;
+  const decision = isThenable(answer) ? await play.stop.race(answer, 'act()') : answer;
   if (decision === null || typeof decision !== 'object') {
     throw new AgentContractError(`agent "${play.spec.agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
   }
   return decision;
 }
 
-async function send(play: EpisodePlay, action: AgentAction): Promise<FrameResponse> {
+async function send(play: EpisodePlay, decided: AgentAction): Promise<FrameResponse> {
   const { env, spec, record } = play;
+  const action = play.stepCalls.length === 0 ? decided : withReasoning(decided, reasoningWithUsage(decided.reasoning, play.stepCalls));
+  play.stepCalls = [];
   const gameId = spec.game.game_id;
   const frame =
     action.id === 0 ? await env.transport.reset(env.cardId, gameId, record.guid!) : await env.transport.act(env.cardId, gameId, record.guid!, action);
   env.onAction?.();
   play.recording?.write(frame, actionInputOf(gameId, action));
   return frame;
+}
+
+/** The same action with another reasoning. */
+function withReasoning(action: AgentAction, reasoning: unknown): AgentAction {
+  if (action.id === 0) return Object.freeze({ id: 0 as const, reasoning });
+  if (action.id === 6) return makeAction(6, action.x, action.y, reasoning);
+  return makeAction(action.id, reasoning);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The record's counters, from the ledger: the service's own way of counting. */
@@ -243,14 +286,34 @@ function summarise(play: EpisodePlay, started: number): void {
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 
+/** Time `finish` gets to clean up once the episode is over: it too must not wedge the run. */
+const FINISH_GRACE_MS = 1000;
+
 async function finishAgent(play: EpisodePlay): Promise<void> {
   const { agent, record } = play;
   if (agent?.finish === undefined) return;
   try {
     const done = agent.finish({ outcome: record.outcome, actions: record.actions, levelsCompleted: record.levels_completed });
-    await raceAgentCall(done, { ...play.limits, graceMs: FINISH_GRACE_MS }, `agent "${play.spec.agent.label}": finish()`);
+    if (isThenable(done)) await withinGrace(done, `agent "${play.spec.agent.label}": finish() had not settled ${FINISH_GRACE_MS} ms after its episode ended`);
   } catch (error) {
     // A failing clean-up hook does not undo the episode's play; it is noted, not fatal.
     record.stop_details = { ...(record.stop_details as object), finish_error: (error as Error).message };
   }
+}
+
+/** The promise, or an Error saying `late` if it has not settled within FINISH_GRACE_MS. */
+function withinGrace<T>(promise: PromiseLike<T>, late: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(late)), FINISH_GRACE_MS);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

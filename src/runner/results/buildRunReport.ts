@@ -1,96 +1,170 @@
-/** Assembles run.json from what a run produced: its episodes, its cards as closed, and the transport's counts. */
+/**
+ * Assembles run.json from the state of a run folder: the plan, the episodes of every attempt (each
+ * planned episode counted once), every card of every attempt, and the attempts themselves. The same
+ * builder makes the report an attempt starts with (status `running`) and the one it ends with.
+ */
 import type { EpisodeOutcome } from '../../agent/contract.ts';
+import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
+import { redactSecretFields } from '../../redaction.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
-import type { ScheduleOutcome } from '../scheduler.ts';
+import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
 import { gamesWithoutBaselines, scoreDifferences, scoreEpisodes } from './localScoring.ts';
-import { type AgentResult, type Provenance, RUN_FORMAT, type RunReport, type RunStatus } from './runReport.ts';
+import {
+  type AgentResult,
+  type AttemptEntry,
+  type CardEntry,
+  type LocalScore,
+  type PlanFingerprint,
+  type Provenance,
+  RUN_FORMAT,
+  type RunReport,
+  type RunStatus,
+} from './runReport.ts';
 
-export interface FinishedRun {
+export interface RunSnapshot {
   readonly experiment: Experiment;
   readonly plan: Plan;
-  readonly outcome: ScheduleOutcome;
+  readonly fingerprint: PlanFingerprint & { planned_episodes: number };
+  /** The current record of every planned episode that has one, whatever attempt played it. */
   readonly episodes: readonly EpisodeRecord[];
+  /** Older records a later attempt replaced; their cards counted them, so card comparisons need them. */
+  readonly superseded: readonly EpisodeRecord[];
+  readonly cards: readonly CardEntry[];
+  readonly attempts: readonly AttemptEntry[];
+  readonly overrides: RunReport['overrides'];
+  /** The first attempt's. */
   readonly provenance: Provenance;
-  readonly startedAt: Date;
-  readonly finishedAt: Date;
-  readonly interrupted: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  /** The status, or how to decide it from the totals (which say what is left to play). */
+  readonly status: RunStatus | ((totals: RunReport['totals']) => RunStatus);
+  /** Root of the service's scorecard pages, when the target has one. */
+  readonly pageRoot?: string | undefined;
   /** Why the run could not start, when it could not. */
-  readonly failure?: string;
+  readonly failure?: string | undefined;
 }
 
-function agentResults(run: FinishedRun): AgentResult[] {
-  const { experiment, outcome, episodes } = run;
-  const competition = experiment.config.scorecard.competition_mode;
+/**
+ * An agent's episodes (on one card, or all of them) scored as the service scores its card: in
+ * competition mode every game the service offers that no session played enters with 0 at close. The
+ * games whose scores cannot be computed here (baselines unknown) come with it, for the comparison.
+ */
+function scoredAsTheCard(run: RunSnapshot, episodes: readonly EpisodeRecord[]): { local: ScoredCard; withoutBaselines: Set<string> } {
+  const unplayed: GameDescriptor[] = run.experiment.config.scorecard.competition_mode
+    ? (run.plan.offered ?? run.plan.games).filter((game) => !episodes.some((e) => e.game_id === game.game_id && e.runs.length > 0))
+    : [];
+  const withoutBaselines = new Set([...gamesWithoutBaselines(episodes), ...unplayed.filter((g) => g.baseline_actions === undefined).map((g) => g.game_id)]);
+  return { local: scoreEpisodes(episodes, unplayed), withoutBaselines };
+}
+
+/** Usage of these episodes, in all and per game. */
+function usageOf(episodes: readonly EpisodeRecord[]): { usage: UsageTotals; usage_by_game: Record<string, UsageTotals> } {
+  const byGame = new Map<string, UsageTotals[]>();
+  for (const episode of episodes) byGame.set(episode.game_id, [...(byGame.get(episode.game_id) ?? []), episode.usage]);
+  const usage_by_game = Object.fromEntries([...byGame].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([game, parts]) => [game, sumUsage(parts)]));
+  return { usage: sumUsage(episodes.map((e) => e.usage)), usage_by_game };
+}
+
+/** Each card with where it and the local score of the episodes played on it differ (closed cards only). */
+function cardsWithDifferences(run: RunSnapshot): CardEntry[] {
+  const byCard = new Map<string, EpisodeRecord[]>();
+  for (const record of [...run.superseded, ...run.episodes]) {
+    const list = byCard.get(record.card_id);
+    if (list === undefined) byCard.set(record.card_id, [record]);
+    else list.push(record);
+  }
+  return run.cards.map((card) => {
+    const { local, withoutBaselines } = scoredAsTheCard(run, byCard.get(card.card_id) ?? []);
+    return { ...card, score_differences: card.scorecard ? scoreDifferences(local, card.scorecard, withoutBaselines) : null };
+  });
+}
+
+function withoutRuns(card: ScoredCard): LocalScore {
+  return { ...card, environments: card.environments.map(({ runs: _runs, ...environment }) => environment) };
+}
+
+function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResult[] {
+  const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
     const mine = episodes.filter((e) => e.agent === agent.label);
-    // A competition card scores every game the service offers that no session played, 0 at close.
-    const unplayed = competition ? run.plan.offered.filter((game) => !mine.some((e) => e.game_id === game.game_id && e.runs.length > 0)) : [];
-    const local = scoreEpisodes(mine, unplayed);
-    const withoutBaselines = new Set([...gamesWithoutBaselines(mine), ...unplayed.filter((g) => g.baseline_actions === undefined).map((g) => g.game_id)]);
-    const close = outcome.closed.get(agent.label) ?? { scorecard: null, error: 'never opened' };
+    const latest = cards.findLast((card) => card.agent === agent.label);
     return {
       label: agent.label,
       use: agent.use,
       agent: agent.definition.name,
-      params: agent.params,
-      card_id: outcome.cards.get(agent.label) ?? '',
-      scorecard_url: scorecardPage(outcome.pageRoot, outcome.cards.get(agent.label) ?? ''),
-      scorecard: close.scorecard,
-      close_error: close.error,
-      local_score: local,
-      score_differences: close.scorecard ? scoreDifferences(local, close.scorecard, withoutBaselines) : null,
+      params: redactSecretFields(agent.params),
+      card_id: latest?.card_id ?? '',
+      scorecard_url: scorecardPage(run.pageRoot, latest?.card_id ?? ''),
+      scorecard: latest?.scorecard ?? null,
+      close_error: latest === undefined ? 'never opened' : latest.close_error,
+      local_score: withoutRuns(scoredAsTheCard(run, mine).local),
+      score_differences: latest?.score_differences ?? null,
+      ...usageOf(mine),
     };
   });
 }
 
-function runStatus(interrupted: boolean, errors: number, closeErrors: number, failed: boolean): RunStatus {
-  if (failed) return 'failed';
-  if (interrupted) return 'interrupted';
-  return errors > 0 || closeErrors > 0 ? 'failed' : 'completed';
+function attemptSeconds(attempt: AttemptEntry): number {
+  return attempt.finished_at === null ? 0 : (Date.parse(attempt.finished_at) - Date.parse(attempt.started_at)) / 1000;
+}
+
+function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['totals'] {
+  const { episodes } = run;
+  const outcomes: Partial<Record<EpisodeOutcome, number>> = {};
+  for (const e of episodes) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
+  const retries: Record<string, number> = {};
+  for (const attempt of run.attempts) {
+    for (const [cause, n] of Object.entries(attempt.retries_by_cause)) retries[cause] = (retries[cause] ?? 0) + n;
+  }
+  return {
+    planned_episodes: run.plan.episodes.length,
+    episodes: episodes.length,
+    skipped_episodes: run.plan.episodes.length - episodes.length,
+    cut_episodes: episodes.filter((e) => e.cut_by_run_stop === true).length,
+    superseded_episodes: run.superseded.length,
+    errors: episodes.filter((e) => e.outcome === 'error').length,
+    close_errors: cards.filter((c) => c.state === 'close_failed').length,
+    actions: episodes.reduce((sum, e) => sum + e.actions, 0),
+    requests: run.attempts.reduce((sum, a) => sum + a.requests, 0),
+    retries: Object.values(retries).reduce((a, b) => a + b, 0),
+    retries_by_cause: retries,
+    unconfirmed_card_opens: run.attempts.reduce((sum, a) => sum + a.unconfirmed_card_opens, 0),
+    service_missing_fields: [...new Set(run.attempts.flatMap((a) => a.service_missing_fields))],
+    wall_seconds: run.attempts.reduce((sum, a) => sum + attemptSeconds(a), 0),
+    outcomes,
+    usage: sumUsage(episodes.map((e) => e.usage)),
+  };
 }
 
 /** run.json's content; every value taken from the environment, and every key-named field, redacted. */
-export function buildRunReport(run: FinishedRun): RunReport {
-  const { experiment, plan, outcome, episodes } = run;
-  const agents = agentResults(run);
-  const errors = episodes.filter((e) => e.outcome === 'error').length;
-  const closeErrors = agents.filter((a) => a.close_error !== null).length;
-  const outcomes: Partial<Record<EpisodeOutcome, number>> = {};
-  for (const e of episodes) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
-  const retries = outcome.stats.retries;
+export function buildRunReport(run: RunSnapshot): RunReport {
+  const { experiment, plan } = run;
+  const cards = cardsWithDifferences(run);
+  const sums = totals(run, cards);
   const report: RunReport = {
     format: RUN_FORMAT,
     name: experiment.config.name,
-    status: runStatus(run.interrupted, errors, closeErrors, run.failure !== undefined),
+    status: typeof run.status === 'function' ? run.status(sums) : run.status,
     ...(run.failure === undefined ? {} : { failure: run.failure }),
-    started_at: run.startedAt.toISOString(),
-    finished_at: run.finishedAt.toISOString(),
+    started_at: run.startedAt,
+    finished_at: run.finishedAt,
     config_file: experiment.file,
     config: configWithoutSecrets(experiment.config, experiment.redactor),
+    overrides: run.overrides,
     provenance: run.provenance,
+    plan: run.fingerprint,
     games: plan.games.map((g) => g.game_id),
-    games_without_baselines: gamesWithoutBaselines(episodes),
-    agents,
-    totals: {
-      planned_episodes: plan.episodes.length,
-      episodes: episodes.length,
-      skipped_episodes: plan.episodes.length - episodes.length,
-      errors,
-      close_errors: closeErrors,
-      actions: episodes.reduce((sum, e) => sum + e.actions, 0),
-      requests: outcome.stats.requests,
-      retries: Object.values(retries).reduce((a, b) => a + b, 0),
-      retries_by_cause: retries,
-      unconfirmed_card_opens: outcome.stats.unconfirmedOpens,
-      service_missing_fields: outcome.stats.missingFields,
-      wall_seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000,
-      outcomes,
-    },
+    games_without_baselines: gamesWithoutBaselines(run.episodes),
+    agents: agentResults(run, cards),
+    cards,
+    attempts: [...run.attempts],
+    totals: sums,
   };
-  // Agents' params, close errors, the service's own echo of the card's opaque value: anywhere.
+  // Agents' params and error messages, the service's echo of the card's opaque value: anywhere.
   return experiment.redactor.value(report) as RunReport;
 }

@@ -1,30 +1,48 @@
-/** Where a run came from: code version (git sha, dirty), package and Node versions, the seed. */
-import type { Provenance } from './runReport.ts';
+/**
+ * Where a run came from: arcbench's version (and its git state when it runs from a checkout of itself),
+ * the git state of the experiment's folder, Node and platform, the seed.
+ */
+import type { GitState, Provenance } from './runReport.ts';
 export type { Provenance } from './runReport.ts';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT, packageManifest } from '../../packageFiles.ts';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-function git(args: string[]): string | null {
+function git(folder: string, args: string[]): string | null {
   try {
-    return execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    return execFileSync('git', args, { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
   } catch {
-    return null; // not a checkout (an installed package): provenance says so with nulls
+    return null; // no git, or not inside a repository
   }
 }
 
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('package.json', `file://${PACKAGE_ROOT}`), 'utf8')) as { version: string }).version;
+/**
+ * The commit `folder` is in, and whether a tracked file differs from it. Untracked files do not count:
+ * results folders (this run's among them) are untracked and say nothing about the code that ran.
+ */
+export function gitState(folder: string): GitState {
+  const sha = git(folder, ['rev-parse', 'HEAD']);
+  const changes = sha === null ? null : git(folder, ['status', '--porcelain', '--untracked-files=no']);
+  return { sha, dirty: changes === null ? null : changes.length > 0 };
 }
 
-export function collectProvenance(seed: number, target: string): Provenance {
-  const sha = git(['rev-parse', 'HEAD']);
-  const status = sha === null ? null : git(['status', '--porcelain']);
+/**
+ * arcbench's own git state, only when its package folder is the top of a repository (a checkout of
+ * arcbench). An installed copy sits in node_modules of the user's repository, whose state is not ours.
+ */
+function arcbenchGitState(): GitState | null {
+  const root = realpathSync(fileURLToPath(PACKAGE_ROOT));
+  const top = git(root, ['rev-parse', '--show-toplevel']);
+  return top !== null && realpathSync(top) === root ? gitState(root) : null;
+}
+
+/** `experimentFolder`: the experiment file's folder (or, for a config built in code, its base folder). */
+export function collectProvenance(seed: number, target: string, experimentFolder: string): Provenance {
   return {
-    git: { sha, dirty: status === null ? null : status.length > 0 },
-    arcbench_version: packageVersion(),
+    arcbench_version: packageManifest().version,
+    arcbench_git: arcbenchGitState(),
+    experiment_git: { folder: experimentFolder, ...gitState(experimentFolder) },
     node_version: process.version,
     platform: `${process.platform}-${process.arch}`,
     seed,

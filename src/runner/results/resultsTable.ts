@@ -1,12 +1,13 @@
 /**
  * The results table: per agent and game, the card's score as the service defines it (the best
  * episode's), the mean episode score with its 95% interval, the card's levels, actions, wins, errors
- * and episodes; per agent a total row. The same rows go to the terminal (cli-table3), table.md and
- * run.json.
+ * and episodes, and, when agents called a model, its tokens and dollars; per agent a total row. The same
+ * rows go to the terminal (cli-table3), table.md and run.json.
  */
 import Table from 'cli-table3';
+import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
-import { formatInterval, formatScore } from '../../analysis/format.ts';
+import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { gamesWithoutBaselines, scoreEpisodes } from './localScoring.ts';
@@ -17,6 +18,10 @@ export type { TableRow } from './runReport.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
 const NUMERIC = [false, false, true, true, true, true, true, true, true, true];
+const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
+
+/** Usage columns appear only in runs where some agent called a model. */
+const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.calls > 0);
 
 const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
 
@@ -45,6 +50,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
         actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
         wins: count(ofGame, 'win'),
         errors: count(ofGame, 'error'),
+        usage: sumUsage(ofGame.map((e) => e.usage)),
       });
     }
     rows.push({
@@ -60,6 +66,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
       actions: mine.reduce((sum, e) => sum + e.actions, 0),
       wins: count(mine, 'win'),
       errors: count(mine, 'error'),
+      usage: sumUsage(mine.map((e) => e.usage)),
     });
   }
   return rows;
@@ -68,35 +75,47 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
 /** Scores of a game whose level baselines are unknown are not computed: the table says so. */
 const scoresKnown = (row: TableRow) => row.baselines_known !== false;
 
-const cells = (row: TableRow) => [
-  row.agent,
-  row.game,
-  String(row.episodes),
-  scoresKnown(row) ? formatScore(row.card_score) : 'unknown',
-  scoresKnown(row) ? formatScore(row.mean_score) : 'unknown',
-  scoresKnown(row) ? formatInterval(row.interval) : 'unknown',
-  `${row.levels_completed}/${row.level_count}`,
-  String(row.actions),
-  String(row.wins),
-  String(row.errors),
-];
-
 /** Said under a table with an unknown score. */
 const UNKNOWN_NOTE =
   "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
 
 const note = (rows: readonly TableRow[]) => (rows.every(scoresKnown) ? '' : `\n${UNKNOWN_NOTE}\n`);
 
+function cells(row: TableRow, usage: boolean): string[] {
+  const known = scoresKnown(row);
+  const base = [
+    row.agent,
+    row.game,
+    String(row.episodes),
+    known ? formatScore(row.card_score) : 'unknown',
+    known ? formatScore(row.mean_score) : 'unknown',
+    known ? formatInterval(row.interval) : 'unknown',
+    `${row.levels_completed}/${row.level_count}`,
+    String(row.actions),
+    String(row.wins),
+    String(row.errors),
+  ];
+  return usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
+}
+
+/** The header and which columns are numbers, with the usage columns when the rows have usage. */
+function columns(rows: readonly TableRow[]): { head: string[]; numeric: boolean[]; usage: boolean } {
+  const usage = showsUsage(rows);
+  return usage ? { head: [...HEADER, ...USAGE_HEADER], numeric: [...NUMERIC, true, true, true], usage } : { head: HEADER, numeric: NUMERIC, usage };
+}
+
 export function renderTerminalTable(rows: readonly TableRow[]): string {
-  const table = new Table({ head: HEADER, colAligns: NUMERIC.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
-  for (const row of rows) table.push(cells(row));
+  const { head, numeric, usage } = columns(rows);
+  const table = new Table({ head, colAligns: numeric.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
+  for (const row of rows) table.push(cells(row, usage));
   return table.toString() + note(rows);
 }
 
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
-  const lines = [`| ${HEADER.join(' | ')} |`, `| ${NUMERIC.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
+  const { head, numeric, usage } = columns(rows);
+  const lines = [`| ${head.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
   for (const row of rows) {
-    const c = cells(row);
+    const c = cells(row, usage);
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n${note(rows)}`;

@@ -1,16 +1,20 @@
 /**
- * Reads a finished run folder back (run.json and episodes.jsonl) for comparisons, checking the fields
- * of every episode line it uses, so a wrong folder or a damaged file is named with the line and field
- * instead of producing nonsense numbers.
+ * Reads a run folder back (run.json and episodes.jsonl) for resumes and comparisons. Every episode line
+ * has the fields they use checked, so a wrong folder or a damaged file is named with the line and field
+ * instead of producing nonsense numbers. A last line cut off mid-write (the machine went down) is
+ * dropped and said so; records a later attempt replaced (superseded) are kept apart from the current
+ * ones, which are what every count uses.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { RunEpisodes } from '../../analysis/episodeSample.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { episodeScore } from './localScoring.ts';
-import { readRunReport, RunFolderError, type RunReport } from './runReport.ts';
+import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
+
+export const EPISODES_FILE = 'episodes.jsonl';
 
 const recordedRunSchema = z.looseObject({
   guid: z.string(),
@@ -22,14 +26,16 @@ const recordedRunSchema = z.looseObject({
   state: z.enum(['NOT_FINISHED', 'WIN', 'GAME_OVER']),
 });
 
-/** The fields of an episodes.jsonl line that comparisons use; the rest passes through unchecked. */
+/** The fields of an episodes.jsonl line that resumes and comparisons use; the rest passes through unchecked. */
 const episodeLineSchema = z.looseObject({
   agent: z.string(),
   game_id: z.string(),
   episode: z.int().min(0),
   seed: z.int(),
+  attempt: z.int().min(1),
   outcome: z.string(),
   score: z.number().min(0).optional(),
+  usage: usageSchema.optional(),
   baselines: z.array(z.number()),
   runs: z.array(recordedRunSchema),
 });
@@ -37,7 +43,12 @@ const episodeLineSchema = z.looseObject({
 export interface RunFolder {
   readonly dir: string;
   readonly report: RunReport;
+  /** The current record of each episode: superseded ones (a later attempt played them again) left out. */
   readonly episodes: readonly EpisodeRecord[];
+  /** Every line of episodes.jsonl in file order, superseded ones included. */
+  readonly records: EpisodeRecord[];
+  /** The last line was cut off mid-write and is not among the records; rewrite the log before appending. */
+  readonly tornTail: boolean;
 }
 
 function parseLine(line: string, where: string): EpisodeRecord {
@@ -52,35 +63,90 @@ function parseLine(line: string, where: string): EpisodeRecord {
   return parsed.data as unknown as EpisodeRecord;
 }
 
+/** Parses episodes.jsonl text; `tornTail` when its last line was cut off before its newline (and does not parse). */
+export function parseEpisodeLines(text: string, path: string): { records: EpisodeRecord[]; tornTail: boolean } {
+  const lines = text.split('\n');
+  // Text that ends with a newline splits into a last empty piece; anything else there was cut off.
+  const tail = lines.pop() ?? '';
+  const records: EpisodeRecord[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() !== '') records.push(parseLine(line, `${path} line ${index + 1}`));
+  });
+  if (tail.trim() === '') return { records, tornTail: false };
+  try {
+    JSON.parse(tail);
+  } catch {
+    return { records, tornTail: true };
+  }
+  records.push(parseLine(tail, `${path} line ${lines.length + 1}`));
+  return { records, tornTail: true };
+}
+
+/** The records that count: every one not replaced by a later attempt. */
+export function currentEpisodes(records: readonly EpisodeRecord[]): EpisodeRecord[] {
+  return records.filter((record) => record.superseded === undefined);
+}
+
+function readEpisodeLog(dir: string): { records: EpisodeRecord[]; tornTail: boolean } {
+  const path = join(dir, EPISODES_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    // A run killed before its first episode may have no log yet: it finished nothing.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], tornTail: false };
+    throw new RunFolderError(`${path}: cannot read the episode log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseEpisodeLines(text, path);
+}
+
 /** Reads a run folder, or the folder of the run.json given. */
 export function readRunFolder(path: string): RunFolder {
   if (!existsSync(path)) throw new RunFolderError(`${path}: no such file or folder; give a run folder written by \`arcbench run\`, or its run.json`);
   const dir = statSync(path).isDirectory() ? path : dirname(path);
   if (!existsSync(join(dir, 'run.json'))) throw new RunFolderError(`${dir}: no run.json here; give a run folder written by \`arcbench run\`, or its run.json`);
   const report = readRunReport(dir);
-  const logPath = join(dir, 'episodes.jsonl');
-  let text: string;
-  try {
-    text = readFileSync(logPath, 'utf8');
-  } catch (error) {
-    throw new RunFolderError(`${logPath}: cannot read the episode log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  const episodes: EpisodeRecord[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() !== '') episodes.push(parseLine(line, `${logPath} line ${index + 1}`));
-  });
-  return { dir, report, episodes };
+  const { records, tornTail } = readEpisodeLog(dir);
+  return { dir, report, episodes: currentEpisodes(records), records, tornTail };
 }
 
 /**
- * A run as the analysis sees it: agent labels and each episode's own score, from the log where the run
- * wrote it, else (runs of older versions) scored here with the same code.
+ * Replaces episodes.jsonl with `records` atomically (a temp file and a rename): a process killed
+ * half way leaves the old file whole. Used when a resume marks records superseded.
+ */
+export function rewriteEpisodeLog(dir: string, records: readonly EpisodeRecord[]): void {
+  const path = join(dir, EPISODES_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  renameSync(temp, path);
+}
+
+/** `run.json.<pid>.tmp`, `episodes.jsonl.<pid>.tmp`: what an atomic write leaves when its process dies half way. */
+const TEMP_FILE = /^(run\.json|episodes\.jsonl)\.\d+\.tmp$/;
+
+/** Removes the temp files of writes a killed process never finished (the files they replace are whole); returns their names. */
+export function removeStaleTempFiles(dir: string): string[] {
+  const stale = readdirSync(dir).filter((name) => TEMP_FILE.test(name));
+  for (const name of stale) rmSync(join(dir, name), { force: true });
+  return stale;
+}
+
+/**
+ * A run as the analysis sees it: agent labels and each current episode's own score, from the log where
+ * the run wrote it, else (runs of older versions) scored here with the same code.
  */
 export function runEpisodesOf(name: string, agents: readonly string[], episodes: readonly EpisodeRecord[]): RunEpisodes {
   return {
     name,
     agents,
-    episodes: episodes.map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, score: e.score ?? episodeScore(e) })),
+    episodes: episodes.map((e) => ({
+      agent: e.agent,
+      game: e.game_id,
+      episode: e.episode,
+      seed: e.seed,
+      score: e.score ?? episodeScore(e),
+      ...(e.usage === undefined ? {} : { usage: e.usage }),
+    })),
   };
 }
 

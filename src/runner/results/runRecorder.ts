@@ -13,7 +13,8 @@ import { EpisodeLog } from './episodeLog.ts';
 const PROGRESS_EVERY_ACTIONS = 64;
 
 export class RunRecorder {
-  readonly episodes: EpisodeRecord[] = [];
+  /** Every current record: earlier attempts' finished episodes, then this attempt's as they end. */
+  readonly episodes: EpisodeRecord[];
   readonly #log: EpisodeLog;
   readonly #logger: Logger;
   readonly #episodeLines: Logger;
@@ -21,11 +22,27 @@ export class RunRecorder {
   readonly #planned: number;
   readonly #retries: () => number;
   readonly #redactor: Redactor | undefined;
+  readonly #attempt: number;
+  readonly #prior: number;
   #actions = 0;
   // Counted as episodes end: filtering every episode on every action made a long run quadratic.
   #errors = 0;
 
-  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay; redactor?: Redactor }) {
+  /** `prior`: the finished episodes of earlier attempts (a resume); `attempt` is stamped on every record added. */
+  constructor(options: {
+    runDir: string;
+    logger: Logger;
+    planned: number;
+    retries: () => number;
+    progress?: ProgressDisplay;
+    prior?: readonly EpisodeRecord[];
+    attempt?: number;
+    redactor?: Redactor;
+  }) {
+    this.episodes = [...(options.prior ?? [])];
+    this.#prior = this.episodes.length;
+    this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
+    this.#attempt = options.attempt ?? 1;
     this.#log = new EpisodeLog(join(options.runDir, 'episodes.jsonl'));
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
@@ -43,7 +60,13 @@ export class RunRecorder {
     if (++this.#actions % PROGRESS_EVERY_ACTIONS === 0) this.#progress.update(this.#snapshot());
   }
 
+  /** Episodes this attempt finished. */
+  get played(): number {
+    return this.episodes.length - this.#prior;
+  }
+
   add(finished: EpisodeRecord): void {
+    finished.attempt = this.#attempt;
     // An agent's error message may quote its own params, which may hold a secret taken from the environment.
     const record = this.#redactor === undefined ? finished : (this.#redactor.value(finished) as EpisodeRecord);
     if (record.outcome === 'error') this.#errors++;

@@ -1,28 +1,61 @@
 /**
- * run.json: the run as a whole (config, provenance, one entry per agent with its card, totals). Its
- * shape is this zod schema, so a run folder can be read back and checked (resume, compare, report);
- * service objects inside it (scorecards) are kept as the service sent them.
+ * run.json: the run as a whole (config, provenance, the plan and its fingerprint, every card of every
+ * attempt, one entry per agent, totals). Its shape is this zod schema, so a run folder can be read back
+ * and checked (resume, compare, report); service objects inside it (scorecards) are kept as the service
+ * sent them. It is written when an attempt starts, when a card opens or closes, and at the end.
  */
 import { renameSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ScorecardAnswer } from '../../protocol/index.ts';
+import type { EnvironmentEntry, ScorecardAnswer } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
+import { emptyUsage } from '../../agent/usage.ts';
 
-/** Version of run.json's layout; bumped when a field changes meaning. */
-export const RUN_FORMAT = 'arcbench.run/1';
+/**
+ * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts
+ * (resume); `cards`, `attempts` and `plan` added, `agents[].card_id` is the agent's latest card.
+ */
+export const RUN_FORMAT = 'arcbench.run/2';
 
 const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const count = z.number().int().min(0);
+
+/**
+ * A card scored locally, as run.json keeps it: the scorecard's scores and totals per environment and
+ * overall, without each environment's list of runs (one per episode, in episodes.jsonl already; kept
+ * here they made run.json of a 10,000-episode run ten megabytes, rewritten on every card).
+ */
+export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
+
+/** Model usage summed over calls (src/agent/usage.ts); cost null when one call's cost is unknown. */
+export const usageSchema = z.object({
+  input_tokens: count,
+  cached_input_tokens: count,
+  reasoning_tokens: count,
+  output_tokens: count,
+  cost_usd: z.number().min(0).nullable(),
+  calls: count,
+  cached_calls: count.default(0),
+});
+/** Run folders written before usage was kept read as having used no model. */
+const usageOrNone = usageSchema.default(() => emptyUsage());
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
+/** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
+const gitStateSchema = z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() });
+export type GitState = z.infer<typeof gitStateSchema>;
+
 const provenanceSchema = z.looseObject({
-  git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
+  /** From arcbench's own package.json. */
   arcbench_version: z.string(),
+  /** Only when arcbench ran from a git checkout of itself; null for an installed package. */
+  arcbench_git: gitStateSchema.nullable(),
+  /** The experiment file's folder and its git state: the user's code and configs. */
+  experiment_git: gitStateSchema.extend({ folder: z.string() }),
   node_version: z.string(),
   platform: z.string(),
   seed: z.number(),
@@ -36,23 +69,104 @@ const agentResultSchema = z.looseObject({
   use: z.string(),
   agent: z.string(),
   params: z.unknown(),
+  /** The agent's latest card ('' when none was opened); every card of every attempt is in `cards`. */
   card_id: z.string(),
   /** The card's page on the service's site (`<root>/scorecards/<card_id>`); null without one. */
   scorecard_url: z.string().nullable().default(null),
-  /** The scorecard as the service returned it on close; null when closing failed. */
+  /** That card as the service returned it on close (fields it leaves out missing); null when closing failed. */
   scorecard: serviceObject<ScorecardAnswer>().nullable(),
   close_error: z.string().nullable(),
-  /** The same card scored here from episodes.jsonl with the service's scoring code. */
-  local_score: serviceObject<ScoredCard>(),
-  /** Where local and service scores differ (empty: they agree); null without a closed card. */
+  /** The agent's finished episodes of all attempts, scored here with the service's scoring code (see LocalScore). */
+  local_score: serviceObject<LocalScore>(),
+  /** Where that card and the local score of the episodes played on it differ (empty: they agree); null without a closed card. */
   score_differences: z.array(z.string()).nullable(),
+  /** Model usage of the agent's episodes, in all and per game id. */
+  usage: usageOrNone,
+  usage_by_game: z.record(z.string(), usageSchema).default({}),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
+/**
+ * `open`: opened and not (yet) closed. `closed`: closed, `scorecard` is the service's answer.
+ * `close_failed`: a close was tried and failed (`close_error` says why; a resume tries again).
+ * `lost`: a dead attempt's card that nothing can close any more (its in-process service or started
+ * server ended with that process); `close_error` says so.
+ */
+const CARD_STATES = ['open', 'closed', 'close_failed', 'lost'] as const;
+
+const cardEntrySchema = z.looseObject({
+  card_id: z.string(),
+  /** The agent label the card belongs to. */
+  agent: z.string(),
+  /** Where it was opened: `in-process`, `server on …`, or the service URL. */
+  target: z.string(),
+  attempt: z.int().min(1),
+  opened_at: z.string(),
+  state: z.enum(CARD_STATES),
+  closed_at: z.string().nullable(),
+  /** The attempt that closed it (or found it lost): a later one for a card a dead attempt left open. */
+  closed_by_attempt: z.int().min(1).nullable(),
+  scorecard: serviceObject<ScorecardAnswer>().nullable(),
+  close_error: z.string().nullable(),
+  score_differences: z.array(z.string()).nullable(),
+  /**
+   * The load balancer's affinity cookies (SPEC §7, `name=value`) from the open answer: a resumed run
+   * needs them to reach the backend that holds a card a dead run left open. Routing tokens, no secret.
+   */
+  affinity: z.array(z.string()),
+});
+export type CardEntry = z.infer<typeof cardEntrySchema>;
+
+const attemptSchema = z.looseObject({
+  attempt: z.int().min(1),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** `running` until the attempt ends; `died` when a resume found its process gone while it ran. */
+  status: z.enum([...RUN_STATUSES, 'died']),
+  target: z.string(),
+  /** `reference`, `server` (started by the run, gone with its process) or `url`. */
+  target_kind: z.enum(['reference', 'server', 'url']),
+  pid: z.int(),
+  hostname: z.string(),
+  provenance: provenanceSchema,
+  retry_errors: z.boolean(),
+  /** Episodes this attempt set out to play, and how many of them it finished. */
+  to_play: count,
+  played: count,
+  requests: count,
+  retries_by_cause: z.record(z.string(), count),
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmed_card_opens: count.default(0),
+  /** Fields arcbench uses that the service's answers left out (each was warned about in run.log). */
+  service_missing_fields: z.array(z.string()).default([]),
+});
+export type AttemptEntry = z.infer<typeof attemptSchema>;
+
+/**
+ * Everything that decides which episodes a run plays and how each one goes, and its hash. A resume
+ * whose experiment gives another fingerprint would mix two experiments' episodes and is refused.
+ */
+const planFingerprintSchema = z.looseObject({
+  hash: z.string(),
+  seed: z.number(),
+  episodes: count,
+  /** The per-episode budgets; run_seconds is not among them (it decides when a run stops, not what an episode is). */
+  budgets: z.record(z.string(), z.unknown()),
+  agents: z.array(z.looseObject({ label: z.string(), use: z.string(), params: z.unknown() })),
+  games: z.array(z.string()),
+});
+export type PlanFingerprint = z.infer<typeof planFingerprintSchema>;
+
 const runTotalsSchema = z.looseObject({
   planned_episodes: count,
+  /** Planned episodes with a record (each counted once, whatever attempt played it). */
   episodes: count,
+  /** Planned episodes without a record: never started (run stopped early, or died). */
   skipped_episodes: count,
+  /** Recorded episodes the run's own stop (interrupt, run_seconds) cut short; a resume plays them again. */
+  cut_episodes: count,
+  /** Old records kept in episodes.jsonl but replaced by a later attempt (retry-errors, cut short). */
+  superseded_episodes: count,
   errors: count,
   close_errors: count,
   actions: count,
@@ -65,6 +179,8 @@ const runTotalsSchema = z.looseObject({
   service_missing_fields: z.array(z.string()).default([]),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
+  /** Model usage of the whole run. */
+  usage: usageOrNone,
 });
 
 const intervalSchema = z.object({ low: z.number(), high: z.number() });
@@ -88,6 +204,8 @@ export const tableRowSchema = z.looseObject({
   errors: count,
   /** False when the game's level baselines are unknown (in total: any game's): the scores are not computed. */
   baselines_known: z.boolean().optional(),
+  /** Model usage of the row's episodes; absent in runs of versions before it was kept. */
+  usage: usageOrNone,
 });
 export type TableRow = z.infer<typeof tableRowSchema>;
 
@@ -97,24 +215,47 @@ export const runReportSchema = z.looseObject({
   status: z.enum(RUN_STATUSES),
   /** Why the run could not start (the key refused, the service out of reach, no card opened). */
   failure: z.string().optional(),
+  /** When the first attempt started, and when the latest ended (null while it runs). */
   started_at: z.string(),
   finished_at: z.string().nullable(),
   config_file: z.string(),
   config: z.unknown(),
+  /**
+   * Command-line overrides of the first attempt (see config/overrides.ts); a resume applies them again.
+   * `base_dir`: where a config-less run's (`arcbench run --agent …`) plugin paths start from.
+   */
+  overrides: z.object({
+    seed: z.number().optional(),
+    concurrency: z.number().optional(),
+    games: z.array(z.string()).readonly().optional(),
+    episodes: z.number().optional(),
+    max_actions: z.number().optional(),
+    agents: z.array(z.string()).readonly().optional(),
+    base_dir: z.string().optional(),
+  }),
+  /** The first attempt's provenance; each attempt has its own in `attempts`. */
   provenance: provenanceSchema,
+  plan: planFingerprintSchema.extend({ planned_episodes: count }),
   games: z.array(z.string()),
   /** Games whose level baselines the service gave nowhere: their local scores are not computed (0). */
   games_without_baselines: z.array(z.string()).default([]),
   agents: z.array(agentResultSchema),
+  cards: z.array(cardEntrySchema),
+  attempts: z.array(attemptSchema).min(1),
   totals: runTotalsSchema,
   /** The results table; absent in runs of versions before it was kept here. */
   table: z.array(tableRowSchema).optional(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 
+/**
+ * A run folder that cannot be used as asked: unreadable or damaged (`RUN_FOLDER_INVALID`), already
+ * holding a run (`RUN_FOLDER_IN_USE`), still written by a live process (`RUN_FOLDER_BUSY`), or whose
+ * experiment changed since it started (`RUN_FOLDER_CONFIG_CHANGED`). The CLI exits 2 on it.
+ */
 export class RunFolderError extends ArcbenchError {
-  constructor(message: string) {
-    super('RUN_FOLDER_INVALID', message);
+  constructor(message: string, code: 'RUN_FOLDER_INVALID' | 'RUN_FOLDER_IN_USE' | 'RUN_FOLDER_BUSY' | 'RUN_FOLDER_CONFIG_CHANGED' = 'RUN_FOLDER_INVALID') {
+    super(code, message);
   }
 }
 
@@ -138,6 +279,12 @@ export function readRunReport(runDir: string): RunReport {
   } catch (error) {
     throw new RunFolderError(
       `${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`,
+    );
+  }
+  const format = (raw as { format?: unknown } | null)?.format;
+  if (typeof format === 'string' && format !== RUN_FORMAT) {
+    throw new RunFolderError(
+      `${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`,
     );
   }
   const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);

@@ -12,6 +12,7 @@ import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from 
 import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
+import { unplayedSentence } from './runCompleteness.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
 
 export interface ResultsToWrite {
@@ -47,7 +48,9 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
-  const tableMarkdown = renderMarkdownTable(rows);
+  // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
+  const unplayed = unplayedSentence(report, runDir);
+  const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
   writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
@@ -74,7 +77,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   if (input.stepSummary !== undefined) appendFileSync(input.stepSummary, stepSummaryMarkdown(report, tableMarkdown, baseline, view, runDir));
   logger.info({ status: report.status, totals: report.totals }, 'run finished');
   logger.flush();
-  return { report, table: renderTerminalTable(rows), baseline };
+  return { report, table: renderTerminalTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}`), baseline };
 }
 
 function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline: BaselineOutcome | null, view: { perGame: boolean }, runDir: string): string {

@@ -1,0 +1,80 @@
+/**
+ * The signal an episode's agent is given: aborted when the run stops (interrupt, run wall time) and when
+ * the episode's own wall time is up. A model call in flight is abandoned at the deadline, not after it;
+ * and an agent that ignores the signal is cut all the same, since the runner stops waiting for it.
+ */
+import type { EpisodeOutcome } from '../../agent/contract.ts';
+
+/** The episode was cut while its agent was deciding; the outcome is the stop's. */
+export class EpisodeCut extends Error {
+  /** The agent's call that was cut: `create()` or `act()`. */
+  readonly call: string;
+  constructor(call: string) {
+    super(`the episode was cut while the agent's ${call} was under way`);
+    this.name = 'EpisodeCut';
+    this.call = call;
+  }
+}
+
+export class EpisodeStop {
+  readonly #controller = new AbortController();
+  readonly #run: AbortSignal;
+  readonly #runOutcome: () => EpisodeOutcome;
+  readonly #onRunStop = () => this.#controller.abort();
+  #timer: NodeJS.Timeout | undefined;
+  #timedOut = false;
+
+  constructor(run: AbortSignal, runOutcome: () => EpisodeOutcome, deadline: number) {
+    this.#run = run;
+    this.#runOutcome = runOutcome;
+    if (run.aborted) this.#controller.abort();
+    else run.addEventListener('abort', this.#onRunStop, { once: true });
+    if (deadline !== Infinity) {
+      this.#timer = setTimeout(
+        () => {
+          this.#timedOut = true;
+          this.#controller.abort();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Why the episode was cut: its own wall time (`time`), or the run's reason. */
+  get outcome(): EpisodeOutcome {
+    return this.#timedOut && !this.#run.aborted ? 'time' : this.#runOutcome();
+  }
+
+  /**
+   * The agent's promise, or an EpisodeCut as soon as the signal fires. A rejection that comes after
+   * the cut is caught here, so an abandoned agent call never becomes an unhandled rejection.
+   */
+  race<T>(promise: PromiseLike<T>, call: string): Promise<T> {
+    const signal = this.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(new EpisodeCut(call));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          // An agent that gave up because of the signal (an aborted request) was cut, it did not fail.
+          reject(signal.aborted ? new EpisodeCut(call) : error);
+        },
+      );
+    });
+  }
+
+  dispose(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#run.removeEventListener('abort', this.#onRunStop);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * run.json while an attempt runs: written when the attempt starts (status `running`), and again each
+ * time one of its cards opens or closes (writeResults writes the attempt's last one). Each write is whole and atomic (writeRunReport), so
+ * a process killed at any moment leaves the last complete run.json: the cards it had open, the plan and
+ * its fingerprint, which is what a resume reads.
+ */
+import type { CardEvents, ClosedCard } from '../scorecards.ts';
+import { type CardEntry, type RunReport, writeRunReport } from './runReport.ts';
+
+export class RunJournal implements CardEvents {
+  readonly #report: RunReport;
+  readonly #runDir: string;
+  readonly #attempt: number;
+  readonly #target: string;
+
+  /** Writes `start` (the attempt's first run.json) at once. */
+  constructor(runDir: string, start: RunReport, attempt: number, target: string) {
+    this.#runDir = runDir;
+    this.#report = start;
+    this.#attempt = attempt;
+    this.#target = target;
+    writeRunReport(runDir, start);
+  }
+
+  /** Every card of every attempt, as last written. */
+  get cards(): readonly CardEntry[] {
+    return this.#report.cards;
+  }
+
+  opened(label: string, cardId: string, affinity: readonly string[]): void {
+    this.#report.cards.push({
+      card_id: cardId,
+      agent: label,
+      target: this.#target,
+      attempt: this.#attempt,
+      opened_at: new Date().toISOString(),
+      state: 'open',
+      closed_at: null,
+      closed_by_attempt: null,
+      scorecard: null,
+      close_error: null,
+      score_differences: null,
+      affinity: [...affinity],
+    });
+    writeRunReport(this.#runDir, this.#report);
+  }
+
+  closed(_label: string, cardId: string, result: ClosedCard): void {
+    const card = this.#report.cards.find((c) => c.card_id === cardId && c.attempt === this.#attempt);
+    if (card === undefined) return;
+    Object.assign(card, {
+      state: result.scorecard ? 'closed' : 'close_failed',
+      closed_at: result.scorecard ? new Date().toISOString() : null,
+      closed_by_attempt: this.#attempt,
+      scorecard: result.scorecard,
+      close_error: result.error,
+    } satisfies Partial<CardEntry>);
+    writeRunReport(this.#runDir, this.#report);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * A resume of a run folder: read it, check it may be continued (no live process writes it, the
+ * experiment still plans the same episodes), tidy what a killed process left (temp files, a torn last
+ * line), settle the cards earlier attempts left open, and choose the episodes to play.
+ */
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Plan } from '../plan.ts';
+import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../results/runFolder.ts';
+import type { LineSink } from '../results/readableLog.ts';
+import type { Redactor } from '../../redaction.ts';
+import { createRunLogger } from '../results/runLogger.ts';
+import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../results/runReport.ts';
+import type { OpenTarget } from '../targets.ts';
+import { type AttemptSetup, nextRunSequence } from './attempt.ts';
+import { fingerprintDifferences } from './planFingerprint.ts';
+import { selectEpisodes } from './resumeSelection.ts';
+import { settleStaleCards } from './staleCards.ts';
+
+export interface ResumeOptions {
+  runDir: string;
+  /** Also play again the episodes whose outcome was `error` (their records are kept, superseded). */
+  retryErrors?: boolean;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Refuses a folder a live process still writes: two writers would mix their episodes. */
+function checkNotBusy(dir: string, report: RunReport): void {
+  for (const attempt of report.attempts) {
+    if (attempt.status !== 'running' || attempt.pid === process.pid) continue;
+    if (attempt.hostname !== hostname()) continue; // another machine's process cannot be asked; its run.json says running
+    if (processAlive(attempt.pid)) {
+      throw new RunFolderError(
+        `${dir}: attempt ${attempt.attempt} of this run is still running (process ${attempt.pid}); stop it (Ctrl-C) before resuming`,
+        'RUN_FOLDER_BUSY',
+      );
+    }
+  }
+}
+
+function checkSameEpisodes(folder: RunFolder, now: PlanFingerprint): void {
+  const changes = fingerprintDifferences(folder.report.plan, now);
+  if (changes.length === 0) return;
+  throw new RunFolderError(
+    `${folder.dir}: the experiment changed since this run started, in ways that change its episodes: ${changes.join('; ')}. ` +
+      'Put those settings back to resume, or start a new run (another --out, or --force to move this folder aside)',
+    'RUN_FOLDER_CONFIG_CHANGED',
+  );
+}
+
+/** Attempts a resume finds still `running` died with their process. */
+function markDead(attempts: readonly AttemptEntry[]): AttemptEntry[] {
+  return attempts.map((a) => (a.status === 'running' ? { ...a, status: 'died' } : a));
+}
+
+/** The number of the attempt a resume of this run makes. */
+export function nextAttempt(report: RunReport): number {
+  return Math.max(...report.attempts.map((a) => a.attempt)) + 1;
+}
+
+function checkStarted(dir: string): void {
+  if (existsSync(join(dir, 'run.log')) && !existsSync(join(dir, 'run.json'))) {
+    // The first run.json is written before any card opens: a run that died earlier played nothing.
+    throw new RunFolderError(`${dir} has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${dir} --force`);
+  }
+}
+
+/** run.json of a folder to resume, after the checks below; a RunFolderError says what is wrong. */
+export function readResumableReport(runDir: string): RunReport {
+  const dir = resolve(runDir);
+  checkStarted(dir);
+  const report = readRunReport(dir);
+  checkNotBusy(dir, report);
+  return report;
+}
+
+/** Reads and checks the whole folder before anything is opened; a RunFolderError says what is wrong. */
+export function openResumableFolder(options: ResumeOptions): RunFolder {
+  const dir = resolve(options.runDir);
+  checkStarted(dir);
+  const folder = readRunFolder(dir);
+  checkNotBusy(dir, folder.report);
+  return folder;
+}
+
+export async function resumedAttempt(
+  folder: RunFolder,
+  plan: Plan,
+  fingerprint: PlanFingerprint,
+  target: OpenTarget,
+  options: ResumeOptions & { consoleLog?: LineSink | undefined; redactor?: Redactor },
+): Promise<AttemptSetup> {
+  checkSameEpisodes(folder, fingerprint);
+  const { report, dir } = folder;
+  const attempt = nextAttempt(report);
+  const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: join(dir, 'episodes.jsonl') });
+  const stale = removeStaleTempFiles(dir);
+  if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
+
+  const logger = createRunLogger(join(dir, 'run.log'), {
+    ...(options.redactor ? { redactor: options.redactor } : {}),
+    ...(options.consoleLog ? { console: options.consoleLog } : {}),
+  });
+  logger.info(
+    {
+      attempt,
+      to_play: selection.toPlay.length,
+      kept: selection.kept.length,
+      replayed_errors: selection.replayedErrors,
+      replayed_cut: selection.replayedCut,
+      torn_last_line: folder.tornTail,
+      stale_temp_files: stale,
+    },
+    'run resumed',
+  );
+  const cards = report.cards.map((card) => ({ ...card }));
+  const attempts = markDead(report.attempts);
+  const notes = await settleStaleCards(cards, attempts, target, attempt, logger);
+  if (folder.tornTail) notes.push('the last line of episodes.jsonl was cut off mid-write; that episode is played again');
+  return {
+    runDir: dir,
+    logger,
+    attempt,
+    startedAt: report.started_at,
+    overrides: report.overrides,
+    provenance: report.provenance as Provenance,
+    priorAttempts: attempts,
+    priorCards: cards,
+    kept: selection.kept,
+    superseded: selection.superseded,
+    toPlay: selection.toPlay,
+    firstRunSequence: nextRunSequence(folder.records),
+    notes,
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * A fake OpenAI-compatible model server (Chat Completions) for tests: fastify on 127.0.0.1, a free port.
+ * A test scripts what each call answers (text, tool calls, usage figures, malformed output, 429 with
+ * Retry-After, 5xx, slow or no answer at all) and reads back every request the server got, headers
+ * included, so it can check what the agent sent.
+ *
+ * Replies come from a queue (`script(...)`) and, once it is empty, from the `fallback` responder; with
+ * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+
+export interface FakeUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Part of prompt_tokens served from the provider's prompt cache. */
+  cached_tokens?: number;
+  /** Part of completion_tokens spent thinking. */
+  reasoning_tokens?: number;
+}
+
+export interface FakeToolCall {
+  name: string;
+  /** An object is sent as its JSON; a string is sent as is (to script malformed arguments). */
+  arguments?: Record<string, unknown> | string;
+}
+
+export type FakeReply =
+  /** An assistant message: text, tool calls or both. */
+  | { text?: string; toolCalls?: FakeToolCall[]; usage?: FakeUsage; model?: string; delayMs?: number }
+  /** An error status, with an optional Retry-After (seconds) or retry-after-ms header. */
+  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number }
+  /** A 200 whose body is this text, as is (not JSON, or JSON of the wrong shape). */
+  | { rawBody: string; delayMs?: number }
+  /** Never answers; the request stays open until the client gives up or the server closes. */
+  | { hang: true };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+export type Responder = (request: RecordedRequest, index: number) => FakeReply;
+
+export interface FakeModelServer {
+  /** Base URL to give the SDK, e.g. `http://127.0.0.1:5123/v1`. */
+  readonly baseUrl: string;
+  /** Every request received, in order (also those answered with an error). */
+  readonly requests: RecordedRequest[];
+  /** Queues replies, answered in order before the fallback. */
+  script(...replies: FakeReply[]): void;
+  /** Answers every request once the queue is empty. */
+  setFallback(responder: Responder | undefined): void;
+  /** Requests that are hanging right now. */
+  hanging(): number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USAGE: FakeUsage = { prompt_tokens: 100, completion_tokens: 10 };
+
+function completionBody(reply: Extract<FakeReply, { text?: string }>, requestedModel: unknown, index: number) {
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const toolCalls = reply.toolCalls?.map((call, i) => ({
+    id: `call_${index}_${i}`,
+    type: 'function',
+    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
+  }));
+  return {
+    id: `chatcmpl-fake-${index}`,
+    object: 'chat.completion',
+    created: 1_700_000_000 + index,
+    model: reply.model ?? (typeof requestedModel === 'string' ? requestedModel : 'fake-model'),
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls && toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+      completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+    },
+  };
+}
+
+export async function startFakeModelServer(options: { fallback?: Responder } = {}): Promise<FakeModelServer> {
+  const queue: FakeReply[] = [];
+  const requests: RecordedRequest[] = [];
+  let fallback = options.fallback;
+  // Hanging requests end when the server closes (forceCloseConnections drops their sockets).
+  const hangingRequests = new Set<() => void>();
+
+  const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const recorded: RecordedRequest = { method: request.method, path: request.url, headers: { ...request.headers }, body: request.body };
+    const index = requests.length;
+    requests.push(recorded);
+    const planned: FakeReply | undefined = queue.shift() ?? fallback?.(recorded, index);
+    if (planned === undefined) {
+      return reply.code(500).send({ error: { message: `fake model server: no reply scripted for request ${index}`, type: 'server_error' } });
+    }
+    if ('hang' in planned) {
+      await new Promise<void>((resolve) => {
+        hangingRequests.add(resolve);
+        request.raw.socket.once('close', () => {
+          hangingRequests.delete(resolve);
+          resolve();
+        });
+      });
+      return reply;
+    }
+    if (planned.delayMs) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
+    if ('status' in planned) {
+      if (planned.retryAfter !== undefined) reply.header('retry-after', String(planned.retryAfter));
+      if (planned.retryAfterMs !== undefined) reply.header('retry-after-ms', String(planned.retryAfterMs));
+      // The official SDK honours x-should-retry over its own rules; the agent under test decides itself.
+      reply.header('x-should-retry', 'false');
+      return reply.code(planned.status).send({ error: { message: planned.message ?? `scripted status ${planned.status}`, type: 'fake_error' } });
+    }
+    if ('rawBody' in planned) return reply.code(200).header('content-type', 'application/json').send(planned.rawBody);
+    return reply.code(200).send(completionBody(planned, (request.body as { model?: unknown } | undefined)?.model, index));
+  });
+
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    baseUrl: `${address}/v1`,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    setFallback: (responder) => {
+      fallback = responder;
+    },
+    hanging: () => hangingRequests.size,
+    close: async () => {
+      for (const release of hangingRequests) release();
+      await app.close();
+    },
+  };
+}
+
+/** The tool calls of one assistant reply, for scripting: `toolCall('ACTION6', { x: 3, y: 4 })`. */
+export function toolCall(name: string, args: Record<string, unknown> | string = {}): FakeToolCall {
+  return { name, arguments: args };
+}

@@ -1,0 +1,87 @@
+/**
+ * Runs experiments with the built-in `llm` agent against the fake model server, through the real
+ * config loader, runner and reference service, in a temp folder removed afterwards.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { solveLevel } from '../../src/games/engine/solver.ts';
+import { gameInputOf } from '../../src/games/engine/moveInput.ts';
+import { puzzleCatalog } from '../../src/games/puzzleCatalog.ts';
+import { loadExperiment } from '../../src/runner/config/loader.ts';
+import { parseEpisodeLog } from '../../src/runner/results/episodeLog.ts';
+import { type RunOptions, runExperiment } from '../../src/runner/runExperiment.ts';
+import { type FakeToolCall, toolCall } from './fakeModelServer.ts';
+
+/** A key no file or log may ever hold. */
+export const SECRET_KEY = 'sk-test-NEVER-WRITTEN-4f2b9c7e1d';
+
+export class TempFolder {
+  readonly path = mkdtempSync(join(tmpdir(), 'arcbench-llm-'));
+
+  /** Every file under the folder, with its text. */
+  files(): Array<{ file: string; text: string }> {
+    const found: Array<{ file: string; text: string }> = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else found.push({ file: path, text: readFileSync(path).toString('latin1') });
+      }
+    };
+    walk(this.path);
+    return found;
+  }
+
+  remove(): void {
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}
+
+export interface LlmExperiment {
+  name: string;
+  games: string[];
+  params: Record<string, unknown>;
+  budgets?: Record<string, unknown>;
+  episodes?: number;
+  concurrency?: number;
+  agents?: Array<{ use: string; label?: string; params?: Record<string, unknown> }>;
+}
+
+/** Writes the experiment into the folder, runs it, and reads back what a user would read. */
+export async function runLlmExperiment(folder: TempFolder, experiment: LlmExperiment, options: RunOptions = {}) {
+  const config = {
+    name: experiment.name,
+    games: experiment.games,
+    agents: experiment.agents ?? [{ use: 'llm', params: experiment.params }],
+    episodes: experiment.episodes ?? 1,
+    seed: 1,
+    concurrency: experiment.concurrency ?? 1,
+    budgets: { max_actions: 20, ...experiment.budgets },
+  };
+  const file = join(folder.path, `${experiment.name}.yaml`);
+  writeFileSync(file, stringify(config));
+  const out = join(folder.path, 'runs', experiment.name);
+  const result = await runExperiment(await loadExperiment(file), { out, ...options });
+  return {
+    ...result,
+    out,
+    episodesFromFile: parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8')),
+    tableMarkdown: readFileSync(join(out, 'table.md'), 'utf8'),
+    runJson: JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')),
+  };
+}
+
+/** The moves that complete level 1 of a catalog game, as the tool calls a model would make. */
+export function levelOneToolCalls(slug: string): { gameId: string; calls: FakeToolCall[] } {
+  const game = puzzleCatalog().find((g) => g.info.slug === slug)!;
+  const moves = solveLevel(game.definition, game.levels[0]).moves;
+  const calls = moves.map((move) => {
+    const input = gameInputOf(game.layouts[0], move);
+    return input.id === 6
+      ? toolCall('ACTION6', { x: input.x, y: input.y, rationale: 'solver move' })
+      : toolCall(`ACTION${input.id}`, { rationale: 'solver move' });
+  });
+  return { gameId: game.info.id, calls };
+}
