@@ -91,9 +91,9 @@ describe('JSON text at any depth', () => {
       const first = await transport.reset(card, 'crat');
       const frame = await transport.act(card, first.game_id, first.guid, makeAction(1, DEEP));
       expect(depthOf(frame.action_input.reasoning)).toBe(5000);
-      const recording = new RecordingWriter(dir, `${name}.jsonl`);
+      const recording = new RecordingWriter(dir, `${name}.jsonl`, 'jsonl');
       recording.write(frame, frame.action_input);
-      recording.close();
+      await recording.close();
       const line = JSON.parse(readFileSync(recording.path, 'utf8'));
       expect(depthOf(line.data.action_input.reasoning)).toBe(5000);
       await transport.closeScorecard(card);

@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ids that name files', () => {
   it('build a recording name only from values the API allows', () => {
-    expect(recordingFileName(GAME, 'random', 0, GUID)).toBe(`${GAME}.random.0.${GUID}.recording.jsonl`);
+    expect(recordingFileName(GAME, 'random', 0, GUID, 'jsonl')).toBe(`${GAME}.random.0.${GUID}.recording.jsonl`);
     expect(() => recordingFileName(GAME, 'random', 0, '../../x')).toThrow(/session guid "\.\.\/\.\.\/x" cannot name a recording file/);
     expect(() => recordingFileName('crat/../../x', 'random', 0, GUID)).toThrow(/game id/);
     expect(() => recordingFileName(GAME, '../agent', 0, GUID)).toThrow(/agent label/);

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
@@ -77,14 +78,15 @@ describe('the same run on every target', () => {
     },
   );
 
-  it('writes one SPEC §9 recording per session, first line the RESET answer', async () => {
+  it('writes one SPEC §9 recording per session (gzip: the same lines compressed), first line the RESET answer', async () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
     const files = readdirSync(join(out, 'recordings'));
     expect(files).toHaveLength(episodes.length);
     const episode = episodes[0];
-    const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl`;
+    const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl.gz`;
     expect(files).toContain(name);
-    const lines = readFileSync(join(out, 'recordings', name), 'utf8')
+    const lines = gunzipSync(readFileSync(join(out, 'recordings', name)))
+      .toString('utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -95,6 +97,27 @@ describe('the same run on every target', () => {
     expect(typeof lines[0].timestamp).toBe('string');
     const action = lines.find((l) => l.data.action_input.id !== 0);
     expect(action.data.action_input.data.game_id).toBe(episode.game_id);
+  });
+
+  it('writes plain recordings with `recordings: jsonl`, gzip ones with `true`, none with `false`', async () => {
+    for (const [setting, suffix] of [
+      ['jsonl', '.recording.jsonl'],
+      ['true', '.recording.jsonl.gz'],
+      ['false', undefined],
+    ] as const) {
+      const file = join(dir, `setting-${setting}.yaml`);
+      writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
+      const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
+      if (suffix === undefined) {
+        expect(episodes[0].recording).toBeNull();
+        expect(readdirSync(runDir)).not.toContain('recordings');
+        continue;
+      }
+      expect(episodes[0].recording!.endsWith(suffix)).toBe(true);
+      const bytes = readFileSync(join(runDir, episodes[0].recording!));
+      const text = suffix.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+      expect(text.trim().split('\n')).toHaveLength(6);
+    }
   });
 
   it('logs a line per finished episode to run.log, and never the API key of a URL target', async () => {

@@ -48,6 +48,17 @@ export interface RunOptions {
   baseline?: BaselineOptions;
   /** Append the results (and comparison) as markdown to this file: GitHub's GITHUB_STEP_SUMMARY. */
   stepSummary?: string;
+  /**
+   * Files written into the run folder once its results are (the CLI adds report.html). One that
+   * fails is logged in run.log and left out: the run and its results stand.
+   */
+  extraResults?: readonly ResultFile[];
+}
+
+export interface ResultFile {
+  /** The file's name, for the log. */
+  name: string;
+  write(runDir: string): Promise<unknown>;
 }
 
 export interface RunResult {
@@ -177,6 +188,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
+  await writeExtraResults(runDir, options.extraResults ?? [], logger);
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
   return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }
@@ -214,6 +226,18 @@ function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: 
     unconfirmed_card_opens: outcome.stats.unconfirmedOpens,
     service_missing_fields: outcome.stats.missingFields,
   };
+}
+
+async function writeExtraResults(runDir: string, files: readonly ResultFile[], logger: Logger): Promise<void> {
+  for (const file of files) {
+    try {
+      await file.write(runDir);
+      logger.info({ file: file.name }, 'result file written');
+    } catch (error) {
+      logger.error({ file: file.name, error: (error as Error).message }, 'writing a result file failed; the run and its results stand');
+    }
+  }
+  if (files.length > 0) logger.flush();
 }
 
 function retryCount(target: OpenTarget): number {

@@ -90,7 +90,7 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     output: config.output,
     name: config.name,
     at,
-    recordings: config.recordings,
+    recordings: config.recordings !== false,
     force: options.force,
   });
   const logger = createRunLogger(join(dir, 'run.log'), { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
