@@ -1,6 +1,7 @@
 /**
- * What counts as a secret, in one place: the field names every log and results file redacts, and the
- * text that replaces them. The runner's logs, the server's logs and run.json all use this list.
+ * What counts as a secret, in one place: the field names every log and results file redacts, the values
+ * a run took from the environment, and the text that replaces them. The runner's logs, the server's
+ * logs, run.json, episodes.jsonl and the tables all use this.
  */
 
 export const REDACTED = '[redacted]';
@@ -25,14 +26,58 @@ export const LOG_REDACT_PATHS = [
 ];
 
 /**
- * A deep copy of `value` with every secret-named string replaced by REDACTED (for run.json and tables).
- * Only strings: a secret is text, while numbers under such names are counts (`max_output_tokens`,
- * `context_tokens`) that a reader of run.json needs.
+ * A deep copy of `value` with every secret-named string replaced by REDACTED (an agent's stop details,
+ * and run.json and the tables through Redactor).
  */
 export function redactSecretFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecretFields);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : redactSecretFields(item)]),
-  );
+  return NO_VALUES.value(value);
 }
+
+/** Values shorter than this are found only as whole strings, not inside text: too short to find safely. */
+const MIN_SECRET_CHARS = 6;
+
+/**
+ * A run's secrets: the values its config took from the environment through `${VAR}` (a string that is
+ * one is redacted whole, and one of MIN_SECRET_CHARS or more wherever it appears inside text), and
+ * every field named like a secret. Only strings are rewritten, so JSON stays JSON.
+ */
+export class Redactor {
+  readonly #whole: ReadonlySet<string>;
+  readonly #inside: readonly string[];
+
+  constructor(values: Iterable<string> = []) {
+    this.#whole = new Set([...values].filter((v) => v !== ''));
+    // Longest first, so a secret containing another is replaced whole.
+    this.#inside = [...this.#whole].filter((v) => v.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+  }
+
+  /** Whether there is anything to find (without, everything passes as it is, at no cost). */
+  get active(): boolean {
+    return this.#whole.size > 0;
+  }
+
+  /** `text` with every secret value in it replaced. */
+  text(text: string): string {
+    if (this.#whole.has(text)) return REDACTED;
+    let result = text;
+    for (const value of this.#inside) if (result.includes(value)) result = result.replaceAll(value, REDACTED);
+    return result;
+  }
+
+  /**
+   * A deep copy of `value` with secret values and secret-named strings redacted. Only strings: a
+   * secret is text, while numbers under such names are counts (`max_output_tokens`, `context_tokens`)
+   * that a reader of run.json needs.
+   */
+  value(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.value(item));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : this.value(item)]),
+    );
+  }
+}
+
+/** Knows no values: redacts secret-named fields only. */
+const NO_VALUES = new Redactor();

@@ -1,7 +1,8 @@
 /**
  * Cookie jars per scorecard (SPEC §7), through HttpTransport against a raw HTTP server that sets
- * random cookies on every answer (errors and 429s included) and records the Cookie header it receives:
- * each request must carry the newest value of every cookie, and nothing else.
+ * random cookies on every answer and records the Cookie header it receives: each request must carry the
+ * newest value of every cookie a success answer of its card set, and nothing else. Error answers (and
+ * 429s) carry cookies too, but they cannot be checked against their request, so theirs are not kept.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -22,7 +23,7 @@ interface CookieSet {
   absolute: boolean;
 }
 interface ScriptedAnswer {
-  status: 400 | 404 | 429 | 500;
+  status: 200 | 400 | 404 | 429 | 500;
   cookies: CookieSet[];
   /** Set-Cookie lines sent as they are, after those of `cookies`. */
   raw?: string[];
@@ -30,16 +31,38 @@ interface ScriptedAnswer {
 
 let script: ScriptedAnswer[] = [];
 let received: (string | undefined)[] = [];
-const server = createServer((request, response) => {
+const server = createServer(async (request, response) => {
   const answer = script[received.length] ?? { status: 400, cookies: [] };
   received.push(request.headers.cookie);
-  request.resume();
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
   const lifetime = (c: CookieSet) =>
     c.absolute ? `; Expires=${new Date(Date.now() + (c.remove ? -3_600_000 : 3_600_000)).toUTCString()}` : c.remove ? '; Max-Age=0' : '; Max-Age=3600';
   const setCookie = [...answer.cookies.map((c) => `${c.name}=${c.value}${c.withPath ? '; Path=/' : ''}${lifetime(c)}; HttpOnly`), ...(answer.raw ?? [])];
   response.writeHead(answer.status, { 'content-type': 'application/json', 'set-cookie': setCookie, ...(answer.status === 429 ? { 'retry-after': '0' } : {}) });
-  response.end(JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }));
+  response.end(
+    answer.status === 200
+      ? frameFor(request.url!, JSON.parse(Buffer.concat(chunks).toString()))
+      : JSON.stringify({ error: 'SERVER_ERROR', message: `scripted ${answer.status}` }),
+  );
 });
+
+/** The frame answer of an action request: its session, game and action, one blank grid. */
+function frameFor(path: string, body: { game_id: string; guid: string }): string {
+  const id = Number(/ACTION(\d)$/.exec(path)![1]);
+  const grid = Array.from({ length: 64 }, () => new Array<number>(64).fill(0));
+  return JSON.stringify({
+    game_id: body.game_id,
+    guid: body.guid,
+    frame: [grid],
+    state: 'NOT_FINISHED',
+    levels_completed: 0,
+    win_levels: 1,
+    action_input: { id, data: { game_id: body.game_id } },
+    available_actions: [1, 2, 3, 4],
+    full_reset: false,
+  });
+}
 let transport: HttpTransport;
 
 beforeAll(async () => {
@@ -62,7 +85,7 @@ const cookieSet = fc.record({
   absolute: fc.boolean(),
 });
 const answer = fc.record({
-  status: fc.constantFrom(400 as const, 404 as const, 429 as const, 500 as const),
+  status: fc.constantFrom(200 as const, 200 as const, 400 as const, 404 as const, 429 as const, 500 as const),
   cookies: fc.array(cookieSet, { maxLength: 3 }),
 });
 
@@ -80,7 +103,7 @@ function parseCookieHeader(header: string | undefined): Record<string, string> {
 }
 
 describe('cookie jar per scorecard', () => {
-  it('sends the newest value of every cookie any earlier answer of the card set', async () => {
+  it('sends the newest value of every cookie any earlier success answer of the card set', async () => {
     let card = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 12 }), async (answers) => {
@@ -94,6 +117,7 @@ describe('cookie jar per scorecard', () => {
         const expected: Record<string, string> = {};
         for (let i = 0; i < received.length; i++) {
           expect(parseCookieHeader(received[i]), `request ${i}`).toEqual(expected);
+          if (script[i]?.status !== 200) continue;
           for (const c of script[i]?.cookies ?? []) {
             if (c.remove) delete expected[c.name];
             else expected[c.name] = c.value;
@@ -106,7 +130,7 @@ describe('cookie jar per scorecard', () => {
 
   it('stops sending a cookie once its Expires date has passed, though no answer came in between', async () => {
     const soon = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000); // HTTP dates have whole seconds
-    script = [{ status: 400, cookies: [], raw: [`short=lived; Path=/; Expires=${soon.toUTCString()}`] }];
+    script = [{ status: 200, cookies: [], raw: [`short=lived; Path=/; Expires=${soon.toUTCString()}`] }];
     received = [];
     await transport.act('card-short', 'crat', 'g', makeAction(1)).catch(() => undefined);
     await transport.act('card-short', 'crat', 'g', makeAction(1)).catch(() => undefined);
@@ -116,7 +140,7 @@ describe('cookie jar per scorecard', () => {
   });
 
   it("keeps cards apart: one card's cookies never go with another card's requests", async () => {
-    script = [{ status: 400, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true, absolute: true }] }];
+    script = [{ status: 200, cookies: [{ name: 'AWSALB', value: 'card-a-backend', remove: false, withPath: true, absolute: true }] }];
     received = [];
     await transport.act('card-a', 'crat', 'g', makeAction(1)).catch(() => undefined);
     await transport.act('card-b', 'crat', 'g', makeAction(1)).catch(() => undefined);

@@ -92,7 +92,7 @@ describe('HttpTransport failures', () => {
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('unreachable');
     expect((failure as TransportError).message).toMatch(/ECONNREFUSED/);
-    expect(transport.stats()).toEqual({ requests: 4, retries: { connection_refused: 3 } });
+    expect(transport.stats()).toEqual({ requests: 4, retries: { connection_refused: 3 }, unconfirmedOpens: 0, missingFields: [] });
   });
 
   it('retries an action on a refused connection too: it surely was not sent', async () => {
@@ -113,7 +113,7 @@ describe('HttpTransport failures', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // room for a (wrong) resend to arrive
     expect(stall.connections).toBe(1);
     expect(stall.requestLines).toEqual(['POST /api/cmd/ACTION6 HTTP/1.1']);
-    expect(transport.stats()).toEqual({ requests: 1, retries: {} });
+    expect(transport.stats()).toEqual({ requests: 1, retries: {}, unconfirmedOpens: 0, missingFields: [] });
   });
 
   it('does resend a GET after a timeout, up to the bound', async () => {
@@ -126,7 +126,7 @@ describe('HttpTransport failures', () => {
     expect(transport.stats().retries).toEqual({ timeout: 1 });
   });
 
-  it('treats an answer cut off mid-body as ambiguous for an action, keeping the cookie it carried', async () => {
+  it('treats an answer cut off mid-body as ambiguous for an action, and keeps nothing of it, not even its cookie', async () => {
     const requests: string[] = [];
     const server = createNetServer((socket) => {
       socket.on('error', () => {});
@@ -155,7 +155,8 @@ describe('HttpTransport failures', () => {
     const next = await transport.act('card-c', 'crat', 'guid-c', makeAction(1)).catch((e: unknown) => e);
     expect((next as ApiError).status).toBe(400);
     expect(requests).toHaveLength(2);
-    expect(requests[1]).toMatch(/^cookie: AWSALB=after-cut\r$/m);
+    // An answer that did not arrive whole cannot be checked against its request: its cookie is not kept.
+    expect(requests[1]).not.toMatch(/^cookie:/m);
   });
 
   it('treats a 502 answer to an action as ambiguous, and retries it for a GET', async () => {
@@ -178,7 +179,7 @@ describe('HttpTransport failures', () => {
     expect(await transport.listGames()).toEqual([]);
     expect(scripted.arrivals).toHaveLength(2);
     expect(scripted.arrivals[1]! - scripted.arrivals[0]!).toBeGreaterThanOrEqual(990);
-    expect(transport.stats()).toEqual({ requests: 2, retries: { '429': 1 } });
+    expect(transport.stats()).toEqual({ requests: 2, retries: { '429': 1 }, unconfirmedOpens: 0, missingFields: [] });
   });
 
   it('gives up at once with the 429 when Retry-After is beyond the wait bound', async () => {
@@ -221,7 +222,7 @@ describe('HttpTransport failures', () => {
     const card = await transport.closeScorecard('card-9');
     expect(card.published_at).toBe(closedCard.published_at);
     expect(paths).toEqual(['POST /api/scorecard/close', 'POST /api/scorecard/close', 'GET /api/scorecard/card-9']);
-    expect(transport.stats()).toEqual({ requests: 3, retries: { '5xx': 1 } });
+    expect(transport.stats()).toEqual({ requests: 3, retries: { '5xx': 1 }, unconfirmedOpens: 0, missingFields: [] });
   });
 
   it('reports an answer that does not parse as a protocol error with the status and the body', async () => {

@@ -40,7 +40,7 @@ describe('rate limit per origin', () => {
       expect(local.rateLimit).toBe(false);
       expect(remote.rateLimit).toEqual({ requests: 600, intervalMs: 60_000 });
       await Promise.all(Array.from({ length: 20 }, () => local.listGames()));
-      expect(local.stats()).toEqual({ requests: 20, retries: {} });
+      expect(local.stats()).toEqual({ requests: 20, retries: {}, unconfirmedOpens: 0, missingFields: [] });
     } finally {
       await Promise.all([local.close(), remote.close()]);
     }

@@ -168,6 +168,20 @@ describe('frame response codec', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("reads the state NOT_STARTED, as the hosted service's OpenAPI spells it, as NOT_PLAYED", () => {
+    const body = {
+      game_id: 'g',
+      guid: 'x',
+      state: 'NOT_STARTED',
+      levels_completed: 0,
+      win_levels: 1,
+      action_input: { id: 0 },
+      available_actions: [],
+      frame: [gridToRows(new Uint8Array(GRID_CELLS))],
+    };
+    expect(decodeFrameResponse(JSON.stringify(body)).state).toBe('NOT_PLAYED');
+  });
+
   it('names the field that is wrong', () => {
     const body = {
       game_id: 'g',

@@ -68,6 +68,7 @@ describe('construction', () => {
   it('refuses lifetimes that are not positive', () => {
     expect(() => new ReferenceService({ idleCloseMs: 0 })).toThrow(RangeError);
     expect(() => new ReferenceService({ maxOpenMs: -1 })).toThrow(/maxOpenMs/);
+    expect(() => new ReferenceService({ closedRetentionMs: 0 })).toThrow(/closedRetentionMs/);
   });
 
   it('refuses two games with one id', () => {
@@ -83,6 +84,33 @@ describe('construction', () => {
     now = 1000;
     expect(service.sweep()).toBe(1);
     expect(service.getScorecard('k', card_id).published_at).toBe(new Date(1000).toISOString());
+  });
+
+  it('forgets closed cards after the retention, keeping them readable until then', () => {
+    let now = 0;
+    const service = new ReferenceService({ games: fixtureGames(), seed: 1, now: () => now, closedRetentionMs: 5000, idleCloseMs: 60_000 });
+    const closedByHand = service.openScorecard('k', {}).card_id;
+    const autoClosed = service.openScorecard('k', {}).card_id;
+    const stillOpen = service.openScorecard('k', {}).card_id;
+    service.closeScorecard('k', { card_id: closedByHand });
+    now = 4999;
+    expect(service.forgetClosedCards()).toBe(0);
+    expect(service.getScorecard('k', closedByHand).published_at).not.toBeNull();
+    now = 5000;
+    expect(service.forgetClosedCards()).toBe(1);
+    expect(thrown(() => service.getScorecard('k', closedByHand)).status).toBe(404);
+    expect(service.cardCount).toBe(2);
+    // An auto-closed card is retained from when its expiry is found, then forgotten like any other.
+    now = 30_000;
+    const { guid } = service.command('k', 'RESET', { game_id: threeLevels.info.id, card_id: stillOpen });
+    service.command('k', 'ACTION2', { game_id: threeLevels.info.id, guid });
+    now = 61_000;
+    expect(service.sweep()).toBe(1);
+    expect(service.getScorecard('k', autoClosed).published_at).toBe(new Date(60_000).toISOString());
+    now = 66_000;
+    expect(service.forgetClosedCards()).toBe(1);
+    expect(service.cardCount).toBe(1);
+    expect(service.getScorecard('k', stillOpen).published_at).toBeNull();
   });
 });
 

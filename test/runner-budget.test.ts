@@ -23,10 +23,10 @@ describe('budgets', () => {
     for (const episode of unfinished) expect(episode.actions).toBe(80);
     for (const episode of episodes) expect(episode.actions).toBeLessThanOrEqual(80);
     // The service counted what was sent: per game, the card's actions equal the episodes' sum.
-    for (const env of card.environments) {
+    for (const env of card.environments!) {
       const sent = episodes.filter((e) => e.game_id === env.id).reduce((sum, e) => sum + e.actions, 0);
       expect(env.actions).toBe(sent);
-      for (const runEntry of env.runs) expect(runEntry.actions).toBeLessThanOrEqual(80);
+      for (const runEntry of env.runs!) expect(runEntry.actions).toBeLessThanOrEqual(80);
     }
     expect(card.total_actions).toBe(unfinished.length * 80 + episodes.filter((e) => e.outcome !== 'budget').reduce((s, e) => s + e.actions, 0));
   });

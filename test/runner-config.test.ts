@@ -72,7 +72,9 @@ describe('experiment validation', () => {
     expect(message).toContain('types.yaml: seed: expected a whole number, found 1.5');
     expect(message).toContain('types.yaml: recordings: expected "gzip" or "jsonl", or true or false, found "maybe"');
     expect(message).not.toContain('is required');
-    const params = await configError(writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'));
+    const params = await configError(
+      writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'),
+    );
     expect(params).toContain('agents[0].params.ignore_rows: expected a list, found "abc"');
     expect(params).toContain('agents[0].params.max_clicks: must be at most 4096, found 99999');
     expect(params).not.toMatch(/Too big|Invalid input/);
@@ -101,6 +103,13 @@ describe('experiment validation', () => {
   it('caps labels, which name files', async () => {
     const message = await configError(writeConfig('long.yaml', `name: l\nagents: [{ use: random, label: ${'a'.repeat(300)} }]\n`));
     expect(message).toContain('agents[0].label: a label is at most 64 characters');
+    // An agent's name stands in for a missing label: it is capped the same way.
+    writeFileSync(
+      join(dir, 'long-name.ts'),
+      `import { defineAgent, stop } from 'arcbench';\nexport default defineAgent({ name: '${'n'.repeat(300)}', create: () => ({ act: () => stop() }) });\n`,
+    );
+    const named = await configError(writeConfig('long-name.yaml', 'name: l\nagents: [{ use: ./long-name.ts }]\n'));
+    expect(named).toContain("agents[0].label: the agent's name (300 characters) would be the label, which names files; give the entry a label of at most 64");
   });
 
   it('takes an agent defined without params as one that takes none', async () => {

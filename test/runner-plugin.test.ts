@@ -59,4 +59,17 @@ describe('agent plugins', () => {
     writeFileSync(join(dir, 'x.yaml'), 'name: x\nagents:\n  - use: ./nothing.ts\n');
     await expect(loadExperiment(join(dir, 'x.yaml'))).rejects.toThrow(/agents\[0\]\.use: .*must default-export defineAgent/);
   });
+
+  it('keeps the stack of an exception thrown in act, in episodes.jsonl and run.log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arcbench-plugin-'));
+    writeFileSync(
+      join(dir, 'thrower.ts'),
+      "import { defineAgent } from 'arcbench';\nfunction decideBadly(): never { throw new Error('no idea what to do'); }\nexport default defineAgent({ name: 'thrower', create: () => ({ act: () => decideBadly() }) });\n",
+    );
+    writeFileSync(join(dir, 'x.yaml'), 'name: x\ngames: [crat]\nagents: [{ use: ./thrower.ts }]\nrecordings: false\n');
+    await runExperiment(await loadExperiment(join(dir, 'x.yaml')), { out: join(dir, 'out') });
+    const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
+    expect(episode!.error).toMatchObject({ kind: 'agent', message: 'no idea what to do', stack: expect.stringMatching(/at decideBadly .*thrower\.ts/) });
+    expect(readFileSync(join(dir, 'out', 'run.log'), 'utf8')).toMatch(/at decideBadly .*thrower\.ts/);
+  });
 });

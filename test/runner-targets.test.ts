@@ -1,6 +1,7 @@
 // The same experiment on every target: in-process, our server on loopback with 3 backends and a
-// rotating affinity cookie, and our server answering some requests 429. The same seed must give the same
-// episodes and scores everywhere, and each card's local score must equal the service's.
+// rotating affinity cookie, and our server answering some requests 429; both servers also in the
+// official toolkit's sparser dialect. The same seed must give the same episodes and scores everywhere,
+// and each card's local score must equal the service's.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,16 @@ async function runWith(name: string, target: string, concurrency: number) {
 /** What must not depend on the target: per episode its play and its outcome, and the scores. */
 function comparable(episodes: EpisodeRecord[]) {
   return episodes
-    .map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, outcome: e.outcome, actions: e.actions, levels: e.levels_completed, runs: e.runs.map((r) => ({ ...r, guid: '', sequence: 0 })) }))
+    .map((e) => ({
+      agent: e.agent,
+      game: e.game_id,
+      episode: e.episode,
+      seed: e.seed,
+      outcome: e.outcome,
+      actions: e.actions,
+      levels: e.levels_completed,
+      runs: e.runs.map((r) => ({ ...r, guid: '', sequence: 0 })),
+    }))
     .sort((a, b) => `${a.agent}/${a.game}`.localeCompare(`${b.agent}/${b.game}`));
 }
 
@@ -41,29 +51,32 @@ function expectCardsAgree(report: RunReport) {
     expect(agent.scorecard!.published_at).toBeTruthy();
     expect(agent.scorecard!.tags).toEqual(expect.arrayContaining(['agent', agent.label]));
     expect(agent.score_differences).toEqual([]);
-    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score, 9);
+    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score!, 9);
   }
 }
 
 describe('the same run on every target', () => {
-  it('gives the same episodes and scores in-process, over HTTP with 3 backends and rotation, and with 429s', async () => {
-    const local = await runWith('inprocess', 'reference', 4);
-    const rotated = await runWith('server', '{ server: { backends: 3, rotate_affinity: 1 } }', 6);
-    const throttled = await runWith('throttled', '{ server: { backends: 2, inject_429_every: 25 } }', 3);
+  it.each(['arcbench', 'toolkit'])(
+    'gives the same episodes and scores in-process, over HTTP (%s dialect) with 3 backends and rotation, and with 429s',
+    async (dialect) => {
+      const local = await runWith(`inprocess-${dialect}`, 'reference', 4);
+      const rotated = await runWith(`server-${dialect}`, `{ server: { backends: 3, rotate_affinity: 1, dialect: ${dialect} } }`, 6);
+      const throttled = await runWith(`throttled-${dialect}`, `{ server: { backends: 2, inject_429_every: 25, dialect: ${dialect} } }`, 3);
 
-    for (const run of [local, rotated, throttled]) {
-      expect(run.report.status).toBe('completed');
-      expect(run.report.format).toBe(RUN_FORMAT);
-      expect(run.report.totals.errors).toBe(0);
-      expectCardsAgree(run.report);
-    }
-    expect(comparable(rotated.episodes)).toEqual(comparable(local.episodes));
-    expect(comparable(throttled.episodes)).toEqual(comparable(local.episodes));
-    const scores = (r: RunReport) => r.agents.map((a) => [a.label, a.local_score.score]);
-    expect(scores(rotated.report)).toEqual(scores(local.report));
-    expect(scores(throttled.report)).toEqual(scores(local.report));
-    expect(throttled.report.totals.retries).toBeGreaterThan(0);
-  });
+      for (const run of [local, rotated, throttled]) {
+        expect(run.report.status).toBe('completed');
+        expect(run.report.format).toBe(RUN_FORMAT);
+        expect(run.report.totals.errors).toBe(0);
+        expectCardsAgree(run.report);
+      }
+      expect(comparable(rotated.episodes)).toEqual(comparable(local.episodes));
+      expect(comparable(throttled.episodes)).toEqual(comparable(local.episodes));
+      const scores = (r: RunReport) => r.agents.map((a) => [a.label, a.local_score.score]);
+      expect(scores(rotated.report)).toEqual(scores(local.report));
+      expect(scores(throttled.report)).toEqual(scores(local.report));
+      expect(throttled.report.totals.retries).toBeGreaterThan(0);
+    },
+  );
 
   it('writes one SPEC §9 recording per session (gzip: the same lines compressed), first line the RESET answer', async () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
@@ -72,7 +85,11 @@ describe('the same run on every target', () => {
     const episode = episodes[0];
     const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl.gz`;
     expect(files).toContain(name);
-    const lines = gunzipSync(readFileSync(join(out, 'recordings', name))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = gunzipSync(readFileSync(join(out, 'recordings', name)))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(episode.actions + 1 + episode.runs.length - 1);
     expect(lines[0].data).toMatchObject({ action_input: { id: 0, data: {} }, full_reset: true, guid: episode.guid });
     expect(lines[0].data.frame[0]).toHaveLength(64);
@@ -83,7 +100,11 @@ describe('the same run on every target', () => {
   });
 
   it('writes plain recordings with `recordings: jsonl`, gzip ones with `true`, none with `false`', async () => {
-    for (const [setting, suffix] of [['jsonl', '.recording.jsonl'], ['true', '.recording.jsonl.gz'], ['false', undefined]] as const) {
+    for (const [setting, suffix] of [
+      ['jsonl', '.recording.jsonl'],
+      ['true', '.recording.jsonl.gz'],
+      ['false', undefined],
+    ] as const) {
       const file = join(dir, `setting-${setting}.yaml`);
       writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
       const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
@@ -106,10 +127,22 @@ describe('the same run on every target', () => {
       const { out, episodes } = await runWith('logged', `{ url: "${server.url}", api_key: ${secret} }`, 2);
       const log = readFileSync(join(out, 'run.log'), 'utf8');
       expect(log).not.toContain(secret);
-      const finished = log.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.msg === 'episode finished');
+      const finished = log
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'episode finished');
       expect(finished).toHaveLength(episodes.length);
       for (const episode of episodes) {
-        expect(finished).toContainEqual(expect.objectContaining({ agent: episode.agent, game: episode.game_id, episode: episode.episode, outcome: episode.outcome, actions: episode.actions }));
+        expect(finished).toContainEqual(
+          expect.objectContaining({
+            agent: episode.agent,
+            game: episode.game_id,
+            episode: episode.episode,
+            outcome: episode.outcome,
+            actions: episode.actions,
+          }),
+        );
       }
       expect(readFileSync(join(out, 'run.json'), 'utf8')).not.toContain(secret);
     } finally {

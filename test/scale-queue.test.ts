@@ -195,7 +195,7 @@ describe('a worker killed with kill -9 in the middle of an episode', () => {
     const lostOnCard = replayed.flatMap((r) => r.lost_attempts!).filter((a) => a.card_id === card.card_id).length;
     expect(lostOnCard).toBeGreaterThanOrEqual(1);
     const runsOnCard = folder.records.filter((r) => r.card_id === card.card_id).reduce((n, r) => n + r.runs.length, 0);
-    const runsOfCard = card.scorecard!.environments.reduce((n, e) => n + e.runs.length, 0);
+    const runsOfCard = (card.scorecard!.environments ?? []).reduce((n, e) => n + (e.runs ?? []).length, 0);
     expect(runsOfCard).toBe(runsOnCard + lostOnCard);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, AFFINITY_COOKIE, AFFINITY_GRACE_GENERATIONS, AFFINITY_GRACE_MS, type StartServerOptions } from '../src/reference/server/index.ts';
+import { startServer, AFFINITY_COOKIE, AFFINITY_GRACE_GENERATIONS, type StartServerOptions } from '../src/reference/server/index.ts';
 import { fixtureGames, sixLevels, threeLevels } from './fixtures/fixtureGames.ts';
 import { sendRequest, type RawAnswer } from './support/httpDriver.ts';
 
@@ -127,9 +127,10 @@ describe('affinity over 3 backends', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
   });
 
-  it('a client that replays the open-time cookie after many rotations loses its card; a recent one still routes', async () => {
+  it('with a short grace, a client that replays the open-time cookie after many rotations loses its card; a recent one still routes', async () => {
     let now = Date.now();
-    const server = await serve({ rotateAffinity: 1, now: () => now });
+    const GRACE_MS = 60_000;
+    const server = await serve({ rotateAffinity: 1, affinityGraceMs: GRACE_MS, now: () => now });
     const client = new CardClient(server.url);
     const cardId = (await client.send('/api/scorecard/open', {})).body.card_id as string;
     const openCookie = await client.jar.getCookieString(`${server.url}/`);
@@ -140,7 +141,7 @@ describe('affinity over 3 backends', () => {
 
     // Many generations old but superseded moments ago: it may be a slow request of a correct client.
     for (let i = 0; i < 3; i++) expect((await act(openCookie)).status).toBe(200);
-    now += AFFINITY_GRACE_MS + 1000;
+    now += GRACE_MS + 1000;
     // Now it is stale on both counts and routes like no cookie: two requests in three go elsewhere.
     const stale: number[] = [];
     for (let i = 0; i < 3; i++) stale.push((await act(openCookie)).status);

@@ -48,6 +48,54 @@ describe('arcbench serve', () => {
     expect(serve.output().stdout.trim().split('\n')).toHaveLength(1);
   }, 30_000);
 
+  it('takes --dialect toolkit, --affinity-grace, --retain-closed and the connection limits', async () => {
+    const serve = runServe([
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      '--dialect',
+      'toolkit',
+      '--affinity-grace',
+      '0',
+      '--retain-closed',
+      '10m',
+      '--idle-timeout',
+      '5s',
+      '--headers-timeout',
+      '2s',
+      '--request-timeout',
+      '3s',
+      '--max-connections',
+      '8',
+    ]);
+    try {
+      const url = await serve.url;
+      const games = await sendRequest(url, '/api/games', { headers: { 'x-api-key': 'k' } });
+      expect(games.status).toBe(200);
+      expect(games.body[0]).not.toHaveProperty('baseline_actions');
+      expect(games.headers['keep-alive']).toBe('timeout=5');
+      const { api_key } = (await sendRequest(url, '/api/games/anonkey')).body;
+      expect((await sendRequest(url, '/api/games', { headers: { 'x-api-key': api_key } })).status).toBe(200);
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+  }, 30_000);
+
+  it('refuses flags that cannot work with exit 2 and a sentence naming them', async () => {
+    for (const [args, message] of [
+      [['--headers-timeout', '60s', '--request-timeout', '30s'], /--headers-timeout \(60s\) must not exceed --request-timeout \(30s\)/],
+      [['--affinity-grace', 'soon'], /--affinity-grace takes a duration such as 500ms, 90s, 15m or 24h/],
+      [['--dialect', 'flask'], /--dialect.*flask.*arcbench, toolkit/],
+    ] as const) {
+      const serve = runServe(['--port', '0', ...args]);
+      serve.url.catch(() => undefined);
+      expect(await serve.exited).toBe(2);
+      expect(serve.output().stderr).toMatch(message);
+    }
+  }, 30_000);
+
   it('refuses a malformed keys file with exit 2, naming the file and line', async () => {
     const dir = tempDir('serve');
     const file = join(dir, 'keys.txt');

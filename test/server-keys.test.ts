@@ -37,13 +37,41 @@ describe('keys for arcbench serve', () => {
       throw new Error('expected a KeysError');
     };
     expect(error('key-a alice\nkey-b\n')).toMatch(/^keys\.txt:2: .*expected `KEY user_name \[user_id\]`/);
-    expect(error('key-a alice\nkey-a bob\n')).toMatch(/^keys\.txt:2: key "key-a" is listed twice/);
+    expect(error('key-a alice\nkey-a bob\n')).toMatch(/^keys\.txt:2: this key is listed twice \(first at keys\.txt:1\)/);
     expect(error('a b c d')).toMatch(/^keys\.txt:1: .*4 field/);
-    expect(error('{\n"key-a": {"user_name": "alice"},\n"key-b": {"user_id": "x"}\n}')).toMatch(/^keys\.txt:3: key "key-b": user_name/);
+    expect(error('{\n"key-a": {"user_name": "alice"},\n"key-b": {"user_id": "x"}\n}')).toMatch(/^keys\.txt:3: the key's user_name/);
     expect(error('{\n"key-a": 5\n}')).toMatch(/^keys\.txt:2: /);
     expect(error('{"key-a": }')).toMatch(/^keys\.txt(:1)?: not valid JSON/);
     expect(error('# nothing\n')).toMatch(/no keys found/);
-    expect(error('a b, c', true)).toMatch(/^keys\.txt:1: "c" has 1 field/);
+    expect(error('a b, c', true)).toMatch(/^keys\.txt:1 \(entry 2\): the entry has 1 field/);
+  });
+
+  it('never prints a key: wrong field counts, duplicates, non-ASCII keys, bad JSON, bad JSON values', () => {
+    const secret = 'sk-secret-0123456789';
+    const cases: Array<[string, boolean]> = [
+      [`${secret}\n`, false],
+      [`${secret} alice bob extra`, false],
+      [`${secret} alice\n${secret} bob`, false],
+      [`sk-sécret-0123456789 alice`, false],
+      [`a b, ${secret}`, true],
+      [`{"${secret}": }`, false],
+      [`{"${secret}": 1,\n "b": x}`, false],
+      [`{${secret}: "alice"}`, false],
+      [`{"${secret}": 5}`, false],
+      [`{"${secret}": {"user_id": "x"}}`, false],
+      [`{"${secret}": "alice", "${secret}x": {"user_name": "bob", "user_id": 3}}`, false],
+      [`{"sk-sécret-0123456789": "alice"}`, false],
+    ];
+    for (const [text, inline] of cases) {
+      let message = '';
+      try {
+        parseKeys(text, 'ARCBENCH_KEYS', inline);
+      } catch (caught) {
+        message = (caught as Error).message;
+      }
+      expect(message, text).toMatch(/^ARCBENCH_KEYS/);
+      expect(message, text).not.toMatch(/secret|sécret|0123/);
+    }
   });
 
   it('names a keys file that cannot be read', () => {

@@ -9,7 +9,7 @@ import { MAX_LEVEL_COUNTER } from '../protocol/limits.ts';
 export const EXIT_OK = 0;
 /** Some episode or a scorecard close failed. */
 export const EXIT_FAILED = 1;
-/** Bad config or usage (a used or changed run folder included). */
+/** Bad config or usage (a used or changed run folder included), or a run that could not start (the key refused, the service out of reach). */
 export const EXIT_USAGE = 2;
 /** The run stopped before every planned episode was played (its run_seconds or its dollar budget, status `partial`); a resume plays the rest. */
 export const EXIT_PARTIAL = 3;

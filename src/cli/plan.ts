@@ -3,7 +3,7 @@
  * without playing anything. Remote targets are asked for their game list only.
  */
 import Table from 'cli-table3';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
@@ -52,7 +52,14 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       for (const game of plan.games) {
         const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
         const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
-        table.push([agent.label, agent.use, game.game_id, String(game.baseline_actions.length), String(seeds.length), shown]);
+        table.push([
+          agent.label,
+          agent.use,
+          game.game_id,
+          game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length),
+          String(seeds.length),
+          shown,
+        ]);
       }
     }
     const b = config.budgets;

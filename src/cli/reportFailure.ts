@@ -4,12 +4,23 @@ import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { isArcbenchError } from '../errors.ts';
 import { ConfigError } from '../runner/config/loader.ts';
 import { RunFolderError } from '../runner/results/runReport.ts';
+import { isServiceFailure, RunNotStartedError } from '../runner/runNotStarted.ts';
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
 
 /** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
 export function reportFailure(command: string, error: unknown): number {
   // Bad input of the user's (a config, a plugin, a run folder, runs that share nothing): exit 2.
   if (error instanceof ConfigError || error instanceof AgentLoadError || error instanceof RunFolderError || error instanceof RunsNotComparableError) {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  // A run that could not start, or the service's or the network's answer (a refused key, a host out of
+  // reach): nothing was played, so a sentence and exit 2, not a stack.
+  if (error instanceof RunNotStartedError) {
+    process.stderr.write(`arcbench ${command}: ${error.message}${error.runDir === undefined ? '' : ` (run.json in ${error.runDir} says so too)`}\n`);
+    return EXIT_USAGE;
+  }
+  if (isServiceFailure(error)) {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }

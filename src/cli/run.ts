@@ -6,7 +6,7 @@
  * in-flight episodes stop at their next step, closes every scorecard and writes the results; a second
  * one exits at once.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
@@ -54,7 +54,8 @@ ${RUN_EXIT_CODES}`,
 /** The exit codes of `run` and `resume`, for their --help. */
 export const RUN_EXIT_CODES = `Exit codes: 0 every planned episode ran (and no regression under --fail-on-regression); 1 an
 episode or a scorecard close failed, or a regression under --fail-on-regression; 2 bad config or usage,
-a used --out, a run folder whose experiment changed, or a baseline that cannot be compared; 3 partial:
+a used --out, a run folder whose experiment changed, a baseline that cannot be compared, or a run that
+could not start (the key refused, the service out of reach); 3 partial:
 stopped on run_seconds or on the dollar budget (budgets.max_run_cost_usd) before every episode was played
 (resume plays the rest); 130/143 interrupted by
 SIGINT/SIGTERM (cards closed, finished episodes kept, resume plays the rest).`;
@@ -168,6 +169,7 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
       exit_code: exitCode,
       totals,
       table: result.report.table ?? [],
+      scorecard_urls: Object.fromEntries(result.report.agents.filter((a) => a.scorecard_url).map((a) => [a.label, a.scorecard_url])),
       comparison,
       comparison_error: result.baseline?.error ?? null,
     };
@@ -175,6 +177,8 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
   } else {
     const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
     process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);
+    // Each card's page on the service's site, as the official harness prints it.
+    for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
   }
   const say = (sentence: string) => process.stderr.write(`arcbench ${command}: ${sentence}\n`);
   for (const note of result.notes) say(note);

@@ -3,12 +3,14 @@
  * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints one line
  * with the URL on stdout (scripts read it); logs go to stderr.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
-import { createServeLogger, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
+import { createServeLogger, DEFAULT_CONNECTION_LIMITS, DIALECTS, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
+import type { Dialect } from '../reference/server/index.ts';
 import type { UserIdentity } from '../reference/referenceService.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../protocol/limits.ts';
 import { integerOption } from './commandSupport.ts';
+import { durationMs } from './duration.ts';
 
 interface ServeOptions {
   port: number;
@@ -19,6 +21,13 @@ interface ServeOptions {
   rateLimit?: number;
   inject429Every?: number;
   idleClose?: number;
+  retainClosed?: number;
+  affinityGrace?: number;
+  dialect: Dialect;
+  idleTimeout?: number;
+  headersTimeout?: number;
+  requestTimeout?: number;
+  maxConnections?: number;
   seed?: number;
   logLevel: LevelWithSilent;
 }
@@ -37,13 +46,81 @@ export function register(program: Command): void {
         `accepted API keys: lines "KEY user_name [user_id]" or a JSON object {"KEY": {"user_name": ..., "user_id": ...}}; also ${KEYS_ENV} (same formats, commas between entries); without keys any non-empty key is accepted`,
       ),
     )
-    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerOption('--backends', 1, 64)))
-    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerOption('--rotate-affinity', 1, 1_000_000)))
-    .addOption(new Option('--rate-limit <n>', `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`).argParser(integerOption('--rate-limit', 1, 10_000_000)))
-    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerOption('--inject-429-every', 1, 1_000_000)))
-    .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
-    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)))
-    .addOption(new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .addOption(
+      new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs')
+        .default(1)
+        .argParser(integerOption('--backends', 1, 64)),
+    )
+    .addOption(
+      new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(
+        integerOption('--rotate-affinity', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--rate-limit <n>',
+        `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`,
+      ).argParser(integerOption('--rate-limit', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(
+        integerOption('--inject-429-every', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--affinity-grace <duration>',
+        'how long a superseded affinity cookie value still routes (default 24h, as the hosted balancer; 0: only the last 64 values)',
+      ).argParser(durationMs('--affinity-grace', true)),
+    )
+    .addOption(
+      new Option(
+        '--dialect <name>',
+        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse run entries, full_reset always false)",
+      )
+        .choices([...DIALECTS])
+        .default('arcbench'),
+    )
+    .addOption(
+      new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(
+        positiveNumber('--idle-close'),
+      ),
+    )
+    .addOption(
+      new Option('--retain-closed <duration>', 'keep a closed scorecard readable this long, then forget it (default 24h)').argParser(
+        durationMs('--retain-closed'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--idle-timeout <duration>',
+        `close a keep-alive connection idle this long (default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--idle-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--headers-timeout <duration>',
+        `drop a request whose headers have not arrived within this (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--headers-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <duration>',
+        `drop a request that has not fully arrived within this (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}s)`,
+      ).argParser(durationMs('--request-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--max-connections <n>',
+        `connections open at once; more are closed as they come (default ${DEFAULT_CONNECTION_LIMITS.maxConnections})`,
+      ).argParser(integerOption('--max-connections', 1, 1_000_000)),
+    )
+    .addOption(
+      new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    )
     .action(async (options: ServeOptions) => {
       await serve(options);
     });
@@ -59,6 +136,15 @@ async function serve(options: ServeOptions): Promise<void> {
     process.exit(2);
   }
 
+  const headersMs = options.headersTimeout ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs;
+  const requestMs = options.requestTimeout ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
+  if (headersMs > requestMs) {
+    process.stderr.write(
+      `arcbench serve: --headers-timeout (${headersMs / 1000}s) must not exceed --request-timeout (${requestMs / 1000}s): the headers are part of the request; raise --request-timeout too\n`,
+    );
+    process.exit(2);
+  }
+
   const logger = createServeLogger(options.logLevel, process.stderr);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -68,22 +154,34 @@ async function serve(options: ServeOptions): Promise<void> {
       backendCount: options.backends,
       serviceOptions: {
         ...(options.idleClose !== undefined ? { idleCloseMs: Math.round(options.idleClose * 60_000) } : {}),
+        ...(options.retainClosed !== undefined ? { closedRetentionMs: options.retainClosed } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
       },
       keys,
+      dialect: options.dialect,
       rotateAffinity: options.rotateAffinity,
+      affinityGraceMs: options.affinityGrace,
+      keepAliveTimeoutMs: options.idleTimeout,
+      headersTimeoutMs: options.headersTimeout,
+      requestTimeoutMs: options.requestTimeout,
+      maxConnections: options.maxConnections,
       rateLimitPerMinute: options.rateLimit,
       inject429Every: options.inject429Every,
       logger,
     });
   } catch (error) {
+    if (error instanceof RangeError) {
+      // Settings that cannot work together, found by the server's own checks.
+      process.stderr.write(`arcbench serve: ${error.message}\n`);
+      process.exit(2);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the port is in use; pick another --port (0: any free one)' : (error as Error).message;
     process.stderr.write(`arcbench serve: cannot listen on ${options.host}:${options.port}: ${reason}\n`);
     process.exit(1);
   }
 
-  logger.info({ url: server.url, backends: options.backends, keys: keys?.size ?? 'any' }, 'serving');
+  logger.info({ url: server.url, backends: options.backends, dialect: options.dialect, keys: keys?.size ?? 'any' }, 'serving');
   process.stdout.write(`arcbench serve: listening on ${server.url}\n`);
 
   let stopping = false;

@@ -1,21 +1,27 @@
 /**
  * Transport over HTTP to any service URL: our reference server on loopback or the hosted service.
  * Pieces, one file each under ./http: base URL normalisation, cookie jars per scorecard, the retry
- * policy, the per-origin rate limiter, one attempt, one request with its retries, answer parsing.
+ * policy, the per-origin rate limiter, one attempt, one request with its retries, answer parsing, the
+ * check of every answer against its request, the fields of answers arcbench uses.
  */
 import { Pool } from 'undici';
 import { z } from 'zod';
-import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, Scorecard } from '../protocol/index.ts';
-import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardSchema } from '../protocol/index.ts';
+import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, ScorecardAnswer } from '../protocol/index.ts';
+import { ApiError, CLICK_ACTION_ID, gameDescriptorSchema, openScorecardResponseSchema, scorecardAnswerSchema, stringifyJson } from '../protocol/index.ts';
 import { actionCommand, resetCommand } from './commandBody.ts';
 import type { Command } from './commandBody.ts';
+import { TransportError } from './transport.ts';
 import type { Transport, TransportStats } from './transport.ts';
 import { parseFrameAnswer, parseJsonAnswer } from './http/answerBody.ts';
+import { checkCardId, checkDescriptors, checkFrame, checkScorecard } from './http/answerCheck.ts';
+import type { FrameExpectation } from './http/answerCheck.ts';
 import { normaliseBaseUrl } from './http/baseUrl.ts';
 import type { ServiceBase } from './http/baseUrl.ts';
 import { CardCookieJars, storeSetCookies } from './http/cardCookieJars.ts';
-import { exchange } from './http/exchange.ts';
-import type { ExchangeRequest, ExchangeSettings, ExchangeTrace } from './http/exchange.ts';
+import { ACTION, exchange, ONCE, SAFE } from './http/exchange.ts';
+import type { ExchangeRequest, ExchangeSettings, ExchangeTrace, ReplayRule } from './http/exchange.ts';
+import type { RawAnswer } from './http/sendOnce.ts';
+import { missingDescriptorFields, missingScorecardFields, USED_FIELDS } from './http/usedFields.ts';
 import { defaultRateLimit, rateLimiterForOrigin } from './http/originRateLimiter.ts';
 import type { OriginRateLimiter, RateLimit } from './http/originRateLimiter.ts';
 import { DEFAULT_RETRY_POLICY } from './http/retryPolicy.ts';
@@ -59,12 +65,23 @@ const DEFAULT_CONNECTIONS = 16;
 
 const gameListSchema = z.array(gameDescriptorSchema);
 
+/** Why an open in competition mode is not repeated once its answer is lost. */
+const COMPETITION_OPEN: ReplayRule = {
+  kind: 'pinned',
+  notRepeated:
+    'in competition mode a key may hold one open card, so a second open would be refused while the first, if it opened, stays open ' +
+    '(it closes by itself after 15 minutes without an action); wait for that, then run again',
+};
+
 export class HttpTransport implements Transport {
   readonly target: string;
   /** The budget in force for this transport's origin (possibly set by an earlier transport), or false. */
   readonly rateLimit: RateLimit | false;
   private readonly base: ServiceBase;
-  private readonly pool: Pool;
+  private readonly connectTimeoutMs: number;
+  private readonly connections: number;
+  /** Pools retired because a connection of theirs went out of step; closed with the transport. */
+  private readonly retiredPools: Promise<void>[] = [];
   /** Exchanges under way, retries and their waits included: close() lets them finish. */
   private active = 0;
   private readonly onIdle: Array<() => void> = [];
@@ -72,6 +89,13 @@ export class HttpTransport implements Transport {
   private readonly settings: ExchangeSettings;
   private requests = 0;
   private readonly retries: Record<string, number> = {};
+  private unconfirmedOpens = 0;
+  /** Every session this transport started, so a stale answer of one cannot pass for a new one's. */
+  private readonly sessions = new Set<string>();
+  private readonly missingFields = new Set<string>();
+  private readonly logger: TransportLogger | undefined;
+  /** Aborted by interrupt(), then replaced: it cuts short only the requests under way at that moment. */
+  private interruption = new AbortController();
   private closed = false;
 
   constructor(options: HttpTransportOptions) {
@@ -80,9 +104,8 @@ export class HttpTransport implements Transport {
     }
     this.base = normaliseBaseUrl(options.baseUrl);
     this.target = this.base.display;
-    const connections = positiveInteger(options.connections ?? DEFAULT_CONNECTIONS, 'connections');
-    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.pool = new Pool(this.base.origin, { connections, connectTimeout: connectTimeoutMs });
+    this.connections = positiveInteger(options.connections ?? DEFAULT_CONNECTIONS, 'connections');
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
 
     const policy: RetryPolicy = {
       maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
@@ -92,6 +115,7 @@ export class HttpTransport implements Transport {
     };
     const rateLimit = options.rateLimit ?? defaultRateLimit(this.base.loopback);
     const logger = options.logger;
+    this.logger = logger;
     const limiter =
       options.sharedLimiter ??
       (rateLimit === false
@@ -105,7 +129,7 @@ export class HttpTransport implements Transport {
     this.rateLimit = limiter?.limit ?? false;
 
     this.settings = {
-      pool: this.pool,
+      pool: this.newPool(),
       origin: this.base.origin,
       apiKey: options.apiKey,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -118,50 +142,92 @@ export class HttpTransport implements Transport {
         this.retries[cause] = (this.retries[cause] ?? 0) + 1;
       },
       log: (message, fields) => logger?.debug({ target: this.target, ...fields }, message),
+      onSpoiledConnection: () => this.retirePool(),
+      interruption: () => this.interruption.signal,
     };
   }
 
   async listGames(): Promise<GameDescriptor[]> {
     const what = 'list games';
-    const answer = await this.send({ method: 'GET', path: this.path('/api/games'), jar: this.jars.general, replay: 'safe', what });
-    // Descriptor fields the hosted service might omit are passed through as they came (loose schema).
-    return parseJsonAnswer(answer, gameListSchema, what) as GameDescriptor[];
+    const games = await this.send({
+      method: 'GET',
+      path: this.path('/api/games'),
+      jar: this.jars.general,
+      replay: SAFE,
+      what,
+      read: (answer) => this.readDescriptors(answer, gameListSchema, undefined, what),
+    });
+    return games;
   }
 
   async getGame(gameId: string): Promise<GameDescriptor> {
     const what = `get game ${gameId}`;
-    const answer = await this.send({
+    return this.send({
       method: 'GET',
       path: this.path(`/api/games/${encodeURIComponent(gameId)}`),
       jar: this.jars.general,
-      replay: 'safe',
+      replay: SAFE,
       what,
+      read: (answer) => this.readDescriptors(answer, gameDescriptorSchema, gameId, what),
     });
-    return parseJsonAnswer(answer, gameDescriptorSchema, what) as GameDescriptor;
   }
 
+  /**
+   * Opens a card. An open whose answer is lost may have opened a card that nobody will close: it is
+   * repeated once at most (never in competition mode), and each such open is counted in stats().
+   */
   async openScorecard(request: OpenScorecardRequest = {}): Promise<string> {
-    const what = 'open scorecard';
+    const competition = request.competition_mode === true;
+    const what = competition ? 'open scorecard (competition mode)' : 'open scorecard';
     const jar = this.jars.forOpen();
-    const answer = await this.send({ method: 'POST', path: this.path('/api/scorecard/open'), body: JSON.stringify(request), jar, replay: 'safe', what });
-    const { card_id: cardId } = parseJsonAnswer(answer, openScorecardResponseSchema, what);
-    this.jars.bind(cardId, jar);
-    return cardId;
-  }
-
-  async closeScorecard(cardId: string): Promise<Scorecard> {
-    const what = `close scorecard ${cardId}`;
-    const jar = this.jars.existingOrGeneral(cardId);
-    const trace: ExchangeTrace = { earlierAttemptMayHaveLanded: false };
+    const trace: ExchangeTrace = { mayHaveLanded: 0 };
+    let answered = false;
     try {
-      const answer = await this.send(
-        { method: 'POST', path: this.path('/api/scorecard/close'), body: JSON.stringify({ card_id: cardId }), jar, replay: 'safe', what },
+      const cardId = await this.send(
+        {
+          method: 'POST',
+          path: this.path('/api/scorecard/open'),
+          body: stringifyJson(request),
+          jar,
+          replay: competition ? COMPETITION_OPEN : ONCE,
+          what,
+          read: (answer) => {
+            answered = true; // a card surely opened, whatever the answer's shape
+            return checkCardId(parseJsonAnswer(answer, openScorecardResponseSchema, what).card_id, what);
+          },
+        },
         trace,
       );
-      return parseJsonAnswer(answer, scorecardSchema, what);
+      this.jars.bind(cardId, jar);
+      return cardId;
+    } catch (error) {
+      if (answered && error instanceof TransportError) this.unconfirmedOpens++;
+      throw error;
+    } finally {
+      this.unconfirmedOpens += trace.mayHaveLanded;
+    }
+  }
+
+  async closeScorecard(cardId: string): Promise<ScorecardAnswer> {
+    const what = `close scorecard ${cardId}`;
+    const jar = this.jars.existingOrGeneral(cardId);
+    const trace: ExchangeTrace = { mayHaveLanded: 0 };
+    try {
+      return await this.send(
+        {
+          method: 'POST',
+          path: this.path('/api/scorecard/close'),
+          body: JSON.stringify({ card_id: cardId }),
+          jar,
+          replay: SAFE,
+          what,
+          read: (answer) => this.readScorecardAnswer(answer, cardId, undefined, what),
+        },
+        trace,
+      );
     } catch (error) {
       // A retried close whose first attempt did land gets 404 (already closed): the card is closed, read it.
-      if (error instanceof ApiError && error.status === 404 && trace.earlierAttemptMayHaveLanded) {
+      if (error instanceof ApiError && error.status === 404 && trace.mayHaveLanded > 0) {
         const card = await this.readScorecard(cardId, undefined, jar);
         if (card.published_at != null) return card;
       }
@@ -171,23 +237,33 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async getScorecard(cardId: string, gameId?: string): Promise<Scorecard> {
+  async getScorecard(cardId: string, gameId?: string): Promise<ScorecardAnswer> {
     return this.readScorecard(cardId, gameId, this.jars.existingOrGeneral(cardId));
   }
 
   async reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse> {
-    const what = guid === undefined ? `RESET (new session) of ${gameId} on card ${cardId}` : `RESET of session ${guid} (${gameId})`;
-    return this.command(cardId, resetCommand(cardId, gameId, guid), what);
+    if (guid !== undefined)
+      return this.command(cardId, resetCommand(cardId, gameId, guid), { gameId, guid, actionId: 0 }, `RESET of session ${guid} (${gameId})`);
+    const what = `RESET (new session) of ${gameId} on card ${cardId}`;
+    const frame = await this.command(cardId, resetCommand(cardId, gameId), { gameId, guid, actionId: 0, knownSessions: this.sessions }, what);
+    this.sessions.add(frame.guid);
+    return frame;
   }
 
   async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
     const command = actionCommand(gameId, guid, action);
     const at = action.id === CLICK_ACTION_ID ? ` at (${action.x}, ${action.y})` : '';
-    return this.command(cardId, command, `${command.name}${at} on session ${guid} (${gameId})`);
+    return this.command(cardId, command, { gameId, guid, actionId: action.id }, `${command.name}${at} on session ${guid} (${gameId})`);
   }
 
   stats(): TransportStats {
-    return { requests: this.requests, retries: { ...this.retries } };
+    return { requests: this.requests, retries: { ...this.retries }, unconfirmedOpens: this.unconfirmedOpens, missingFields: [...this.missingFields] };
+  }
+
+  interrupt(): void {
+    const current = this.interruption;
+    this.interruption = new AbortController();
+    current.abort();
   }
 
   affinityCookies(cardId: string): string[] {
@@ -208,34 +284,77 @@ export class HttpTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     if (this.active > 0) await new Promise<void>((resolve) => this.onIdle.push(resolve));
-    await this.pool.close();
+    await Promise.all([this.settings.pool.close(), ...this.retiredPools]);
   }
 
-  private async command(cardId: string, command: Command, what: string): Promise<FrameResponse> {
-    const answer = await this.send({
+  private async command(cardId: string, command: Command, expected: FrameExpectation, what: string): Promise<FrameResponse> {
+    return this.send({
       method: 'POST',
       path: this.path(`/api/cmd/${command.name}`),
-      body: JSON.stringify(command.body),
+      body: stringifyJson(command.body),
       jar: this.jars.forCard(cardId),
-      replay: 'pinned',
+      replay: ACTION,
       what,
+      read: (answer) => checkFrame(parseFrameAnswer(answer, what), expected, what),
     });
-    return parseFrameAnswer(answer, what);
   }
 
-  private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest['jar']): Promise<Scorecard> {
+  private async readScorecard(cardId: string, gameId: string | undefined, jar: ExchangeRequest<unknown>['jar']): Promise<ScorecardAnswer> {
     const what = gameId === undefined ? `get scorecard ${cardId}` : `get scorecard ${cardId} for ${gameId}`;
     const gamePart = gameId === undefined ? '' : `/${encodeURIComponent(gameId)}`;
     const path = `/api/scorecard/${encodeURIComponent(cardId)}${gamePart}`;
-    const answer = await this.send({ method: 'GET', path: this.path(path), jar, replay: 'safe', what });
-    return parseJsonAnswer(answer, scorecardSchema, what);
+    return this.send({
+      method: 'GET',
+      path: this.path(path),
+      jar,
+      replay: SAFE,
+      what,
+      read: (answer) => this.readScorecardAnswer(answer, cardId, gameId, what),
+    });
+  }
+
+  private readScorecardAnswer(answer: RawAnswer, cardId: string, gameId: string | undefined, what: string): ScorecardAnswer {
+    const card = checkScorecard(parseJsonAnswer(answer, scorecardAnswerSchema, what), cardId, gameId, what);
+    this.noteMissing(missingScorecardFields(card), what);
+    return card;
+  }
+
+  private readDescriptors<S extends z.ZodType>(answer: RawAnswer, schema: S, requested: string | undefined, what: string) {
+    const parsed = parseJsonAnswer(answer, schema, what);
+    const games = (Array.isArray(parsed) ? parsed : [parsed]) as GameDescriptor[];
+    checkDescriptors(games, requested, what);
+    this.noteMissing(missingDescriptorFields(games), what);
+    return parsed as S extends typeof gameListSchema ? GameDescriptor[] : GameDescriptor;
+  }
+
+  /** Each used field missing from the service's answers is warned about once (per transport: per run). */
+  private noteMissing(fields: readonly string[], what: string): void {
+    for (const field of fields) {
+      if (this.missingFields.has(field)) continue;
+      this.missingFields.add(field);
+      this.logger?.warn({ target: this.target, field, answer: what }, `the service's answers leave out ${field}, which arcbench uses ${USED_FIELDS[field]}`);
+    }
+  }
+
+  private newPool(): Pool {
+    return new Pool(this.base.origin, { connections: this.connections, connectTimeout: this.connectTimeoutMs });
+  }
+
+  /**
+   * A connection went out of step and undici had already taken it back: new requests go to a fresh
+   * pool, and the old one closes once its requests in flight are done.
+   */
+  private retirePool(): void {
+    const old = this.settings.pool;
+    this.settings.pool = this.newPool();
+    this.retiredPools.push(old.close().catch(() => undefined));
   }
 
   private path(apiPath: string): string {
     return this.base.pathPrefix + apiPath;
   }
 
-  private async send(request: ExchangeRequest, trace?: ExchangeTrace) {
+  private async send<T>(request: ExchangeRequest<T>, trace?: ExchangeTrace): Promise<T> {
     if (this.closed) throw new Error(`HttpTransport (${this.target}): used after close(); create a new transport`);
     // The pool holds requests beyond its connections in its own queue, in order; only the count of
     // exchanges under way is kept here (a queue of our own in front of it cost a visible share).

@@ -79,8 +79,11 @@ export class InProcessTransport implements Transport {
   }
 
   stats(): TransportStats {
-    return { requests: this.requests, retries: {} };
+    return { requests: this.requests, retries: {}, unconfirmedOpens: 0, missingFields: [] };
   }
+
+  /** Nothing to cut short: every call here is over before the caller regains control. */
+  interrupt(): void {}
 
   async close(): Promise<void> {
     this.closed = true;

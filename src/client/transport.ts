@@ -8,7 +8,7 @@
  * a 502/504) rejects with `TransportError` of kind `ambiguous`; one where it surely did not act, after
  * retries ran out, with kind `unreachable`.
  */
-import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, Scorecard } from '../protocol/index.ts';
+import type { FrameResponse, GameAction, GameDescriptor, OpenScorecardRequest, ScorecardAnswer } from '../protocol/index.ts';
 import { ArcbenchError } from '../errors.ts';
 
 export interface TransportStats {
@@ -16,6 +16,10 @@ export interface TransportStats {
   requests: number;
   /** Retries, by cause (`429`, `connection_refused`, `5xx`, …). */
   retries: Record<string, number>;
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmedOpens: number;
+  /** Fields arcbench uses that the service's answers left out (`scorecard.environments[].runs`, …). */
+  missingFields: string[];
 }
 
 export interface Transport {
@@ -25,13 +29,20 @@ export interface Transport {
   getGame(gameId: string): Promise<GameDescriptor>;
   /** Opens a scorecard; the transport keeps that card's cookie jar from here until close. */
   openScorecard(request?: OpenScorecardRequest): Promise<string>;
-  closeScorecard(cardId: string): Promise<Scorecard>;
-  getScorecard(cardId: string, gameId?: string): Promise<Scorecard>;
+  /** The card as the service answers it: fields it leaves out are missing (SPEC §7a). */
+  closeScorecard(cardId: string): Promise<ScorecardAnswer>;
+  getScorecard(cardId: string, gameId?: string): Promise<ScorecardAnswer>;
   /** RESET: a new session when `guid` is undefined, else a reset of that session (SPEC §4). */
   reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
   /** One game action in a session of the card. */
   act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse>;
   stats(): TransportStats;
+  /**
+   * Cuts every request under way short (in flight, or waiting for a retry or a rate-limit slot): they
+   * reject with TransportError `interrupted`. Requests made afterwards go out as usual, so a stopping
+   * run can still close its cards.
+   */
+  interrupt(): void;
   /**
    * The card's load-balancer affinity cookies (SPEC §7) as `name=value`, for transports that have
    * them: saved in run.json, they let a resumed run reach a card a dead process left open.
@@ -43,9 +54,12 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol';
+export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol' | 'interrupted';
 
-/** A failure below the API: see the kinds above; `protocol` is an answer that does not parse. */
+/**
+ * A failure below the API: see the kinds above; `protocol` is an answer that does not parse, or that
+ * belongs to another request (then the action it answered may or may not have been applied).
+ */
 export class TransportError extends ArcbenchError {
   readonly kind: TransportErrorKind;
   constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {

@@ -10,6 +10,7 @@ import type { Grid } from './grid.ts';
 import type { GameState } from './schemas.ts';
 import { frameResponseMetaSchema, GAME_STATES } from './schemas.ts';
 import { formatIssues } from './zodIssues.ts';
+import { stringifyJson } from './jsonText.ts';
 import { MAX_LEVEL_COUNTER } from './limits.ts';
 import { framesFromRows, type GridCodecError, jsonBytes, MAX_ENCODED_GRID_BYTES, readFramesFast, skipSpace, writeFrames } from './gridCodec.ts';
 
@@ -27,7 +28,8 @@ export interface ActionInput {
  * The service echoes it; a client records it as sent.
  */
 export function actionInputOf(gameId: string, action: { id: number; x?: number; y?: number; reasoning?: unknown }): ActionInput {
-  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
+  const data: Record<string, unknown> =
+    action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
   return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
 }
 
@@ -50,7 +52,7 @@ export function encodeFrameResponse(response: FrameResponse): Buffer {
   const head =
     `{"game_id":${JSON.stringify(response.game_id)},"guid":${JSON.stringify(response.guid)}` +
     `,"state":"${response.state}","levels_completed":${response.levels_completed},"win_levels":${response.win_levels}` +
-    `,"action_input":${JSON.stringify(response.action_input)}` +
+    `,"action_input":${stringifyJson(response.action_input)}` +
     `,"available_actions":[${response.available_actions.join(',')}],"full_reset":${response.full_reset},"frame":`;
   const headBytes = Buffer.byteLength(head, 'utf8');
   const out = Buffer.allocUnsafe(headBytes + 3 + response.frame.length * (MAX_ENCODED_GRID_BYTES + 1));
@@ -102,7 +104,8 @@ type FrameResponseMeta = Omit<FrameResponse, 'frame' | 'full_reset' | 'action_in
 
 /**
  * The common case of frameResponseMetaSchema, checked by hand: zod cost a visible share of a loopback
- * action. Anything this does not accept goes to zod, which decides and words the error.
+ * action. Anything this does not accept goes to zod, which decides and words the error (and reads the
+ * rare spellings, such as the state `NOT_STARTED`).
  */
 function isWellFormedMeta(value: Record<string, unknown>): value is FrameResponseMeta {
   const input = value.action_input as Record<string, unknown> | null | undefined;

@@ -5,4 +5,6 @@ export * from './errors.ts';
 export * from './schemas.ts';
 export * from './gridCodec.ts';
 export * from './frameResponse.ts';
+export * from './ids.ts';
 export * from './zodIssues.ts';
+export * from './jsonText.ts';

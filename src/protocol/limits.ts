@@ -4,6 +4,8 @@ export const MAX_LEVEL_COUNTER = 254; // levels_completed and win_levels
 export const COORDINATE_MAX = 63;
 export const DEFAULT_IDLE_CLOSE_MS = 15 * 60 * 1000;
 export const DEFAULT_MAX_OPEN_MS = 24 * 60 * 60 * 1000;
+/** How long a closed scorecard stays readable before the reference service forgets it. */
+export const DEFAULT_CLOSED_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_FPS = 5;
 /** Hosted service: 600 requests per minute per key (SPEC §8). */
 export const HOSTED_RATE_LIMIT_PER_MINUTE = 600;

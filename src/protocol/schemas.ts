@@ -8,11 +8,14 @@ import { Buffer } from 'node:buffer';
 import { z } from 'zod';
 import { COORDINATE_MAX, MAX_JSON_FIELD_BYTES, MAX_LEVEL_COUNTER } from './limits.ts';
 import { validationError } from './errors.ts';
+import { stringifyJson } from './jsonText.ts';
 import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
-const gameStateSchema = z.enum(GAME_STATES);
+
+/** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (SPEC §3). */
+const answeredGameStateSchema = z.enum([...GAME_STATES, 'NOT_STARTED']).transform((state): GameState => (state === 'NOT_STARTED' ? 'NOT_PLAYED' : state));
 
 /** Game input kinds (SPEC §2 descriptor `tags`). */
 const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
@@ -22,7 +25,7 @@ export type GameTag = (typeof GAME_TAGS)[number];
 function serializedJsonBytes(value: unknown): number | undefined {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = stringifyJson(value);
   } catch {
     return undefined;
   }
@@ -94,6 +97,10 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
 
 const count = z.number().int().min(0);
 
+/**
+ * A game descriptor as a client reads it: `game_id` and `title` are needed, the rest may be missing (the
+ * official toolkit's server sends no `baseline_actions`, SPEC §7a), and unknown fields are kept.
+ */
 export const gameDescriptorSchema = z.looseObject({
   game_id: z.string(),
   title: z.string(),
@@ -106,11 +113,12 @@ export const gameDescriptorSchema = z.looseObject({
 export type GameDescriptor = {
   game_id: string;
   title: string;
-  default_fps: number;
-  tags: string[];
-  baseline_actions: number[];
-  date_downloaded: string;
-  class_name: string;
+  default_fps?: number;
+  tags?: string[];
+  /** One per level; missing from some services (SPEC §7a), so read it where it may be absent. */
+  baseline_actions?: number[];
+  date_downloaded?: string;
+  class_name?: string;
 };
 
 export const openScorecardResponseSchema = z.looseObject({ card_id: z.string().min(1) });
@@ -123,7 +131,7 @@ const runEntrySchema = z.looseObject({
   levels_completed: count,
   actions: count,
   resets: count,
-  state: gameStateSchema,
+  state: answeredGameStateSchema,
   completed: z.boolean(),
   level_scores: z.array(z.number()),
   level_actions: z.array(count),
@@ -177,11 +185,32 @@ export const scorecardSchema = z.looseObject({
 });
 export type Scorecard = z.infer<typeof scorecardSchema>;
 
+// The schemas above are the full shapes of SPEC §5, as the reference service builds them and the runner
+// scores locally. A client reads a service's scorecard tolerantly: anything it can do without may be
+// missing (the official toolkit's server leaves `id`, `number_of_levels` and `number_of_environments`
+// out of run entries, SPEC §7a), a field that is present must have its type, unknown fields are kept.
+// Only an environment's `id` is needed, to know which game an entry is about.
+
+export const runEntryAnswerSchema = runEntrySchema.partial();
+export type RunEntryAnswer = z.infer<typeof runEntryAnswerSchema>;
+
+export const environmentAnswerSchema = environmentEntrySchema
+  .partial()
+  .required({ id: true })
+  .extend({ runs: z.array(runEntryAnswerSchema).optional() });
+export type EnvironmentAnswer = z.infer<typeof environmentAnswerSchema>;
+
+export const scorecardAnswerSchema = scorecardSchema.partial().extend({
+  environments: z.array(environmentAnswerSchema).optional(),
+  tags_scores: z.array(tagScoreSchema.partial()).nullish(),
+});
+export type ScorecardAnswer = z.infer<typeof scorecardAnswerSchema>;
+
 /** Everything of a frame response but the grids, which take the hand-written codec. */
 export const frameResponseMetaSchema = z.looseObject({
   game_id: z.string(),
   guid: z.string(),
-  state: gameStateSchema,
+  state: answeredGameStateSchema,
   levels_completed: count.max(MAX_LEVEL_COUNTER),
   win_levels: count.max(MAX_LEVEL_COUNTER),
   action_input: z.looseObject({ id: z.number().int().min(0).max(7), data: z.record(z.string(), z.unknown()).optional(), reasoning: z.unknown().optional() }),

@@ -11,6 +11,7 @@ import {
   CLICK_ACTION_ID,
   actionInputOf,
   closeScorecardRequestSchema,
+  DEFAULT_CLOSED_RETENTION_MS,
   DEFAULT_IDLE_CLOSE_MS,
   DEFAULT_MAX_OPEN_MS,
   gameNotStarted,
@@ -26,6 +27,7 @@ import {
   type Grid,
   type OpenScorecardResponse,
   type Scorecard,
+  stringifyJson,
 } from '../protocol/index.ts';
 import { gameCatalog } from '../games/catalog.ts';
 import type { Game, GameInput } from '../games/types.ts';
@@ -53,6 +55,13 @@ export interface ReferenceServiceOptions {
   idleCloseMs?: number;
   /** A card closes this long after it opened; default 24 h. */
   maxOpenMs?: number;
+  /** A closed card stays readable this long, then is forgotten (about 2 KiB each); default 24 h. */
+  closedRetentionMs?: number;
+  /**
+   * Signs the anonymous keys of GET /api/games/anonkey; services given the same secret (the backends of
+   * one server) accept each other's. Default: random per service.
+   */
+  anonymousKeySecret?: Uint8Array;
 }
 
 export class ReferenceService {
@@ -62,8 +71,11 @@ export class ReferenceService {
   private readonly keyRing: KeyRing;
   private readonly idleCloseMs: number;
   private readonly maxOpenMs: number;
+  private readonly closedRetentionMs: number;
   private readonly cards = new Map<string, ScorecardRecord>();
   private readonly openCards = new Set<ScorecardRecord>();
+  /** Closed cards in the order they closed, each with when it is forgotten (non-decreasing). */
+  private readonly closedCards = new Map<ScorecardRecord, number>();
   /** Live sessions only: a session leaves this map when its card closes. */
   private readonly sessions = new Map<string, Session>();
 
@@ -71,9 +83,15 @@ export class ReferenceService {
     this.directory = new GameDirectory(options.games ?? gameCatalog());
     this.now = options.now ?? Date.now;
     this.ids = new SeededIdGenerator(options.seed);
-    this.keyRing = new KeyRing(options.keys);
+    this.keyRing = new KeyRing(options.keys, options.anonymousKeySecret);
     this.idleCloseMs = positiveOr(options.idleCloseMs, DEFAULT_IDLE_CLOSE_MS, 'idleCloseMs');
     this.maxOpenMs = positiveOr(options.maxOpenMs, DEFAULT_MAX_OPEN_MS, 'maxOpenMs');
+    this.closedRetentionMs = positiveOr(options.closedRetentionMs, DEFAULT_CLOSED_RETENTION_MS, 'closedRetentionMs');
+  }
+
+  /** GET /api/games/anonkey: needs no key; answers a key this service then accepts, its own anonymous user. */
+  anonymousKey(): { api_key: string } {
+    return { api_key: this.keyRing.issueAnonymousKey() };
   }
 
   /** GET /api/games: every game's descriptor, sorted by title. */
@@ -107,7 +125,7 @@ export class ReferenceService {
       identity: caller.identity,
       sourceUrl: request.source_url ?? undefined,
       tags,
-      opaqueJson: request.opaque === undefined ? undefined : JSON.stringify(request.opaque),
+      opaqueJson: request.opaque === undefined ? undefined : stringifyJson(request.opaque),
       competition: request.competition_mode === true,
       openedAt: now,
     });
@@ -162,6 +180,35 @@ export class ReferenceService {
     let closed = 0;
     for (const card of [...this.openCards]) if (this.expireIfDue(card, now)) closed++;
     return closed;
+  }
+
+  /** Forgets closed cards past their retention (then they are not found); returns how many. */
+  forgetClosedCards(): number {
+    const now = this.now();
+    let forgotten = 0;
+    for (const [card, forgetAt] of this.closedCards) {
+      if (forgetAt > now) break;
+      this.closedCards.delete(card);
+      this.cards.delete(card.cardId);
+      forgotten++;
+    }
+    return forgotten;
+  }
+
+  /** Cards held in memory, open and closed. */
+  get cardCount(): number {
+    return this.cards.size;
+  }
+
+  /**
+   * Ids of the caller's cards this service still holds (open, and closed within their retention). No
+   * endpoint offers this; an operator or a test asks it to find cards nobody closed.
+   */
+  scorecardIds(key: string | undefined): string[] {
+    const caller = this.keyRing.authenticate(key);
+    const ids: string[] = [];
+    for (const card of this.cards.values()) if (card.owner === caller.owner) ids.push(card.cardId);
+    return ids;
   }
 
   // ------------------------------------------------------------------ commands
@@ -319,6 +366,8 @@ export class ReferenceService {
     card.closedAt = at;
     card.lastUpdateAt = Math.max(card.lastUpdateAt, at);
     this.openCards.delete(card);
+    // Counted from now, not from `at` (an expiry found late): forget times stay in closing order.
+    this.closedCards.set(card, this.now() + this.closedRetentionMs);
     for (const session of card.sessions) this.sessions.delete(session.guid);
     card.sessions.clear();
     if (card.competition) for (const game of this.directory.games) if (!card.hasPlayed(game)) card.addUnplayedGame(game);

@@ -16,6 +16,8 @@ import { type Shard, episodesOfShard } from '../scale/shard.ts';
 export interface Plan {
   readonly games: readonly GameDescriptor[];
   /** The episodes this run plays: the whole matrix, or one shard's part of it. */
+  /** Every game the service offers (competition cards score the unplayed ones 0 at close); default `games`. */
+  readonly offered?: readonly GameDescriptor[];
   readonly episodes: readonly EpisodeSpec[];
   /** Set when this run plays one part of the matrix (`--shard i/n`). */
   readonly shard?: Shard;
@@ -49,6 +51,6 @@ export async function resolvePlan(experiment: Experiment, transport: Transport, 
   }
   if (games.length === 0) throw new ConfigError(`${where}: games: the target offers no games`);
   const episodes = planEpisodes(experiment, games);
-  if (shard === undefined) return { games, episodes };
-  return { games, episodes: episodesOfShard(episodes, shard), shard };
+  if (shard === undefined) return { games, offered: available, episodes };
+  return { games, offered: available, episodes: episodesOfShard(episodes, shard), shard };
 }

@@ -4,13 +4,12 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import type { ProgressDisplay } from './progress.ts';
-import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
+import { attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
 import { buildRunReport } from './results/buildRunReport.ts';
@@ -22,6 +21,7 @@ import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
+import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
@@ -90,26 +90,77 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
-    resumable ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog }) : freshAttempt(experiment, plan, startedAt, provenance, options),
+    resumable
+      ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
+      : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
   const { runDir, logger } = setup;
-  logger.info({ name: config.name, target: target.description, attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
+  logger.info(
+    {
+      name: config.name,
+      target: target.description,
+      attempt: setup.attempt,
+      episodes: setup.toPlay.length,
+      planned: plan.episodes.length,
+      games: plan.games.length,
+      provenance,
+    },
+    'run started',
+  );
 
   const attempt = attemptEntry(setup, experiment, target, provenance, startedAt, options.resume?.retryErrors ?? false);
-  const snapshot = { experiment, plan, fingerprint, superseded: setup.superseded, overrides: setup.overrides, provenance: setup.provenance, startedAt: setup.startedAt };
+  const snapshot = {
+    experiment,
+    plan,
+    fingerprint,
+    superseded: setup.superseded,
+    overrides: setup.overrides,
+    provenance: setup.provenance,
+    startedAt: setup.startedAt,
+  };
   const journal = new RunJournal(
     runDir,
-    buildRunReport({ ...snapshot, episodes: setup.kept, cards: [...setup.priorCards], attempts: [...setup.priorAttempts, attempt], finishedAt: null, status: 'running' }),
+    buildRunReport({
+      ...snapshot,
+      episodes: setup.kept,
+      cards: [...setup.priorCards],
+      attempts: [...setup.priorAttempts, attempt],
+      finishedAt: null,
+      status: 'running',
+    }),
     setup.attempt,
     target.description,
   );
-  const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, prior: setup.kept, attempt: setup.attempt, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
+  const recorder = new RunRecorder({
+    runDir,
+    logger,
+    planned: plan.episodes.length,
+    prior: setup.kept,
+    attempt: setup.attempt,
+    retries: () => retryCount(target),
+    redactor: experiment.redactor,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const scheduled = { experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence };
-  const outcome = options.queue ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint }) : await schedule(scheduled);
+  const scheduled = { experiment, plan: { ...plan, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence };
+  // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
+  // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
+  // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  let outcome: ScheduleOutcome;
+  try {
+    outcome = options.queue ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint }) : await schedule(scheduled);
+  } finally {
+    clearInterval(keepAlive);
+  }
 
+  const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
   const finished = finishedAttempt(attempt, recorder, outcome);
-  const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time', stoppedOnCost: outcome.costStopped };
+  const end = {
+    interrupted: stop.interrupted,
+    stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time',
+    stoppedOnCost: outcome.costStopped,
+  };
   const built = buildRunReport({
     ...snapshot,
     episodes: recorder.episodes,
@@ -117,25 +168,40 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     attempts: [...setup.priorAttempts, finished],
     finishedAt: finished.finished_at,
     status: (totals) => runStatus({ ...end, totals }),
+    pageRoot: target.pageRoot,
+    failure,
   });
-  finished.status = built.status; // an attempt ends with the status it leaves the run in
+  // An attempt ends with the status it leaves the run in (the report holds its own, redacted copy).
+  finished.status = built.status;
+  const reported = built.attempts.at(-1);
+  if (reported !== undefined) reported.status = built.status;
   // The last run.json of the attempt, with its table, is written with the other finishing files.
   const { report, table, baseline } = writeResults({
     runDir,
     report: built,
     agentLabels: experiment.agents.map((a) => a.label),
     episodes: recorder.episodes,
+    redactor: experiment.redactor,
     logger,
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
   await writeExtraResults(runDir, options.extraResults ?? [], logger);
+  if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
   return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }
 
-/** The plan, or the target closed before the error goes on (a bad game list must not leak a server). */
+/**
+ * The plan, or the target closed before the error goes on (a bad game list must not leak a server). A
+ * key the service refuses or a service out of reach shows here first: the run did not start.
+ */
 async function planOrClose(experiment: Experiment, target: OpenTarget, shard: Shard | undefined): Promise<Plan> {
-  return closeOnFailure(target, () => resolvePlan(experiment, target.transport, shard));
+  try {
+    return await closeOnFailure(target, () => resolvePlan(experiment, target.transport, shard));
+  } catch (error) {
+    if (isServiceFailure(error)) throw new RunNotStartedError(notStartedMessage('list the games', target.description, error), undefined, { cause: error });
+    throw error;
+  }
 }
 
 async function closeOnFailure<T>(target: OpenTarget, step: () => T | Promise<T>): Promise<T> {
@@ -156,6 +222,8 @@ function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: 
     requests: outcome.stats.requests,
     retries_by_cause: outcome.stats.retries,
     ...(outcome.queue === undefined ? {} : { queue: outcome.queue }),
+    unconfirmed_card_opens: outcome.stats.unconfirmedOpens,
+    service_missing_fields: outcome.stats.missingFields,
   };
 }
 

@@ -5,11 +5,14 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { TransportStats } from '../client/transport.ts';
+import type { TransportError, TransportStats } from '../client/transport.ts';
+import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
+import { GameBaselines } from './episode/gameBaselines.ts';
 import { runEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
+import { isServiceFailure } from './runNotStarted.ts';
 import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
@@ -32,6 +35,10 @@ export interface ScheduledRun {
 export interface ScheduleOutcome {
   /** Card id per agent label, for every card that was opened. */
   readonly cards: ReadonlyMap<string, string>;
+  /** Root of the service's scorecard pages, when the target has one. */
+  readonly pageRoot: string | undefined;
+  /** Why no episode was played: opening a card failed (the service's or the network's error). */
+  readonly openFailure?: ApiError | TransportError;
   readonly closed: ReadonlyMap<string, ClosedCard>;
   readonly stats: TransportStats;
   /** A worker-pool run: the Redis (without credentials) and the run's id there. */
@@ -45,26 +52,46 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   const cards = new Map<string, string>();
   const queue = new PQueue({ concurrency: experiment.config.concurrency });
   const spend = new RunSpend(experiment.config.budgets.max_run_cost_usd, logger, () => queue.clear());
+  let openFailure: ApiError | TransportError | undefined;
   let outcome: ScheduleOutcome;
   try {
     // Cards only for agents with episodes to play: a resume may have nothing left for some.
     const labels = experiment.agents.map((a) => a.label).filter((label) => run.plan.episodes.some((e) => e.agent.label === label));
-    await openCards(target.transport, labels, experiment.config.scorecard, cards, logger, run.cardEvents);
-    await playEpisodes(run, cards, queue, spend);
+    try {
+      await openCards(target.transport, labels, experiment.config.scorecard, cards, logger, run.cardEvents);
+    } catch (error) {
+      if (!isServiceFailure(error)) throw error;
+      openFailure = error;
+      logger.error({ error: error.message }, 'opening a scorecard failed: no episode is played');
+    }
+    if (openFailure === undefined) await playEpisodes(run, cards, queue, spend);
   } finally {
     run.stop.dispose();
     run.recorder.close();
     // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
     outcome = { ...(await closeEverything(run, cards)), costStopped: spend.spent };
   }
-  return outcome;
+  return openFailure === undefined ? outcome : { ...outcome, openFailure };
 }
 
 async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
-  const { experiment, plan, target, stop, recorder } = run;
+  const { experiment, plan, target, stop, recorder, logger } = run;
   const { config } = experiment;
+  const competition = config.scorecard.competition_mode;
+  const baselines = new GameBaselines(target.transport, !competition, (gameId, why) =>
+    logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
+  );
   let runSequence = run.firstRunSequence ?? 0;
-  stop.signal.addEventListener('abort', () => queue.clear(), { once: true });
+  stop.signal.addEventListener(
+    'abort',
+    () => {
+      queue.clear();
+      // Interrupted: requests under way (and their retry waits) are cut short, so the run ends at once;
+      // the cards' close requests go out afterwards as usual. A spent wall time lets them finish.
+      if (stop.reason === 'cancelled') target.transport.interrupt();
+    },
+    { once: true },
+  );
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted || spend.spent) return;
@@ -81,6 +108,8 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         },
         baseDir: experiment.baseDir,
         nextRunSequence: () => runSequence++,
+        baselines,
+        competition,
         onAction: () => recorder.countAction(),
         onUsage: (call) => spend.add(call),
       });
@@ -96,5 +125,5 @@ async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, str
   const closed = await closeCards(run.target.transport, cards, run.logger, run.cardEvents);
   const stats = run.target.transport.stats();
   await run.target.close().catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
-  return { cards, closed, stats };
+  return { cards, closed, stats, pageRoot: run.target.pageRoot };
 }

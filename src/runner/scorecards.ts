@@ -1,7 +1,7 @@
 /** One scorecard per agent: opened before the first episode, and always closed, whatever happened. */
 import type { Logger } from 'pino';
 import type { Transport } from '../client/transport.ts';
-import type { Scorecard } from '../protocol/index.ts';
+import type { ScorecardAnswer } from '../protocol/index.ts';
 import type { ExperimentConfig } from './config/schema.ts';
 
 /** Told of every card as it opens and closes (the run journal writes run.json on each). */
@@ -18,7 +18,7 @@ export interface CardEvents {
 
 export interface ClosedCard {
   /** The scorecard as the service returned it on close; null when closing failed. */
-  readonly scorecard: Scorecard | null;
+  readonly scorecard: ScorecardAnswer | null;
   readonly error: string | null;
 }
 
@@ -37,15 +37,26 @@ export async function openCards(
       tags,
       ...(settings.source_url === undefined ? {} : { source_url: settings.source_url }),
       ...(settings.opaque === undefined ? {} : { opaque: settings.opaque }),
+      ...(settings.competition_mode ? { competition_mode: true } : {}),
     });
     cards.set(label, cardId);
-    logger.info({ agent: label, card_id: cardId, tags }, 'scorecard opened');
+    logger.info({ agent: label, card_id: cardId, tags, ...(settings.competition_mode ? { competition_mode: true } : {}) }, 'scorecard opened');
     events?.opened(label, cardId, transport.affinityCookies?.(cardId) ?? []);
   }
 }
 
+/** The page of a card on the service's site (as the official harness prints it), when the target has one. */
+export function scorecardPage(pageRoot: string | undefined, cardId: string): string | null {
+  return pageRoot === undefined || cardId === '' ? null : `${pageRoot.replace(/\/+$/, '')}/scorecards/${encodeURIComponent(cardId)}`;
+}
+
 /** Closes every card; a close that fails is recorded, never thrown, so the others still close. */
-export async function closeCards(transport: Transport, cards: ReadonlyMap<string, string>, logger: Logger, events?: CardEvents): Promise<Map<string, ClosedCard>> {
+export async function closeCards(
+  transport: Transport,
+  cards: ReadonlyMap<string, string>,
+  logger: Logger,
+  events?: CardEvents,
+): Promise<Map<string, ClosedCard>> {
   const closed = new Map<string, ClosedCard>();
   for (const [label, cardId] of cards) {
     let result: ClosedCard;

@@ -14,6 +14,8 @@ export interface OpenTarget {
   readonly transport: Transport;
   /** `in-process`, `server on http://127.0.0.1:…`, or the URL. */
   readonly description: string;
+  /** Root of the service's scorecard pages (`<root>/scorecards/<card_id>`): a URL target's, or the config's. */
+  readonly pageRoot: string | undefined;
   /** Closes the transport and, for a started server, the server. */
   close(): Promise<void>;
 }
@@ -60,16 +62,17 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
   const target = config.target;
   if (target === 'reference') {
     const transport = referenceTransport(serviceSeed(config.seed, attempt, shard));
-    return { transport, description: 'in-process', close: () => transport.close() };
+    return { transport, description: 'in-process', pageRoot: config.scorecard.page_root, close: () => transport.close() };
   }
   // HTTP pieces load only when a run needs them: agents import this package's entry, and should not
   // pay for an HTTP server and client they never use.
   const { HttpTransport } = await import('../client/httpTransport.ts');
   if ('server' in target) {
     const { startServer } = await import('../reference/server/index.ts');
-    const { backends, rotate_affinity, rate_limit_per_minute, inject_429_every } = target.server;
+    const { backends, rotate_affinity, rate_limit_per_minute, inject_429_every, dialect } = target.server;
     const server = await startServer({
       backendCount: backends,
+      dialect,
       serviceOptions: { seed: serviceSeed(config.seed, attempt, shard) },
       ...(rotate_affinity === false ? {} : { rotateAffinity: rotate_affinity === true ? 1 : rotate_affinity }),
       ...(rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: rate_limit_per_minute }),
@@ -80,7 +83,8 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
     const transport = new HttpTransport({ baseUrl: server.url, apiKey: LOCAL_KEY, ...httpOptions(config) });
     return {
       transport,
-      description: `server on ${server.url} (${backends} backend${backends === 1 ? '' : 's'})`,
+      description: `server on ${server.url} (${backends} backend${backends === 1 ? '' : 's'}${dialect === 'toolkit' ? ', toolkit dialect' : ''})`,
+      pageRoot: config.scorecard.page_root,
       close: async () => {
         await transport.close();
         await server.close();
@@ -90,5 +94,5 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
   const budget = shard === undefined ? undefined : rateBudget(config, target.url);
   const shared = budget === undefined ? {} : { rateLimit: budget === false ? budget : shareOfBudget(budget, shard!.count) };
   const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared });
-  return { transport, description: transport.target, close: () => transport.close() };
+  return { transport, description: transport.target, pageRoot: config.scorecard.page_root ?? transport.target, close: () => transport.close() };
 }

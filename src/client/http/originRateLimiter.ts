@@ -22,8 +22,8 @@ export function defaultRateLimit(loopback: boolean): RateLimit | false {
 
 export interface OriginRateLimiter {
   readonly limit: RateLimit;
-  /** Resolves when a request may be sent now. */
-  acquire(): Promise<void>;
+  /** Resolves when a request may be sent now; rejects (an AbortError) if `signal` aborts first. */
+  acquire(signal?: AbortSignal): Promise<void>;
 }
 
 const registry = new Map<string, OriginRateLimiter>();
@@ -45,8 +45,8 @@ export function rateLimiterForOrigin(origin: string, limit: RateLimit, onMismatc
   const queue = new PQueue({ intervalCap: Math.floor(limit.requests), interval: limit.intervalMs, strict: true });
   const limiter: OriginRateLimiter = {
     limit: { ...limit },
-    acquire: async () => {
-      await queue.add(() => undefined);
+    acquire: async (signal) => {
+      await queue.add(() => undefined, signal === undefined ? undefined : { signal });
     },
   };
   registry.set(origin, limiter);

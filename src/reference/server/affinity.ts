@@ -16,13 +16,14 @@ declare module 'fastify' {
   }
 }
 
-export function installAffinity(
-  app: FastifyInstance,
-  backends: readonly ReferenceService[],
-  rotateEvery: number | undefined,
-  now?: () => number,
-): AffinityRouter {
-  const router = new AffinityRouter(backends.length, rotateEvery, now);
+export interface AffinityOptions {
+  rotateEvery?: number;
+  graceMs?: number;
+  now?: () => number;
+}
+
+export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], options: AffinityOptions): AffinityRouter {
+  const router = new AffinityRouter(backends.length, options.rotateEvery, options.now, options.graceMs);
   app.decorateRequest('backend', null as unknown as ReferenceService);
   app.decorateRequest('affinity', null);
 
@@ -31,7 +32,7 @@ export function installAffinity(
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const affinity = router.resolve(request.headers.cookie);
     request.affinity = affinity;
-    request.backend = backends[affinity.backend]!; // the router picks among backends.length
+    request.backend = backends[affinity.backend];
     done();
   });
 

@@ -3,31 +3,38 @@
  * cookie goes to the next backend round robin and starts an affinity; a request with one goes to that
  * affinity's backend. With rotation, every K responses of an affinity carry a new cookie value (a new
  * generation). A value is stale, and counts as no cookie at all, once it is both more than
- * AFFINITY_GRACE_GENERATIONS generations old and was superseded more than AFFINITY_GRACE_MS ago: a
- * client that replays an old snapshot loses its backend, a correct client never does.
+ * AFFINITY_GRACE_GENERATIONS generations old and was superseded longer ago than the grace period. The
+ * grace is the hosted balancer's by default (a day: a client that re-applies the cookie it got at open
+ * keeps its card for hours there); a short one makes a client that replays an old snapshot lose its
+ * backend, which tests of clients use. A correct client never does, whatever the grace.
  */
 import { randomUUID } from 'node:crypto';
 
 export const AFFINITY_COOKIE = 'AWSALB';
 export const AFFINITY_CORS_COOKIE = 'AWSALBCORS';
 
-/** Values this many generations behind the newest, or fewer, always route. */
+/**
+ * Values this many generations behind the newest, or fewer, always route. A count of generations keeps
+ * a correct client routed under any grace: with 64 requests in flight on one jar, one request can wait
+ * in a connection queue while the others go round trip after trip, and arrive many generations late
+ * with the newest value its jar held when it was sent.
+ */
 export const AFFINITY_GRACE_GENERATIONS = 64;
 
 /**
- * Older values still route for this long after they were superseded. A count of generations alone
- * cannot protect a correct client: with 64 requests in flight on one jar, one request can wait in a
- * connection queue while the others go round trip after trip, and arrive hundreds of generations late
- * with the newest value its jar held when it was sent. No client waits a minute for an answer.
+ * Older values still route for this long after they were superseded: the default stickiness duration
+ * of the hosted service's balancer (an AWS application load balancer: one day).
  */
-export const AFFINITY_GRACE_MS = 60_000;
+export const AFFINITY_DEFAULT_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** Affinities remembered at most; the least recently used go first (cookieless clients make one each). */
 export const MAX_AFFINITIES = 100_000;
 
 const COOKIE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-// Rotation times are kept at this resolution, so a busy affinity keeps ~AFFINITY_GRACE_MS / 100 marks.
-const MARK_RESOLUTION_MS = 100;
+// Rotation times are kept at a resolution of a 256th of the grace (100 ms at least), so a busy affinity
+// keeps at most ~256 marks however long the grace.
+const MARKS_PER_GRACE = 256;
+const MIN_MARK_RESOLUTION_MS = 100;
 
 export interface Affinity {
   readonly id: string;
@@ -41,16 +48,21 @@ export interface Affinity {
 export class AffinityRouter {
   private readonly affinities = new Map<string, Affinity>();
   private nextBackend = 0;
+  private readonly markResolutionMs: number;
 
   constructor(
     private readonly backendCount: number,
     /** Rotate the value every this many responses; undefined or 0: never. */
     private readonly rotateEvery?: number,
     private readonly now: () => number = Date.now,
+    /** How long a superseded value still routes (beyond the last AFFINITY_GRACE_GENERATIONS). */
+    private readonly graceMs: number = AFFINITY_DEFAULT_GRACE_MS,
   ) {
     if (!Number.isInteger(backendCount) || backendCount < 1) throw new RangeError(`backend count must be a positive integer, got ${backendCount}`);
     if (rotateEvery !== undefined && (!Number.isInteger(rotateEvery) || rotateEvery < 0))
       throw new RangeError(`rotateAffinity must be a non-negative integer, got ${rotateEvery}`);
+    if (!(graceMs >= 0) || !Number.isFinite(graceMs)) throw new RangeError(`affinity grace must be a finite number of milliseconds ≥ 0, got ${graceMs}`);
+    this.markResolutionMs = Math.max(MIN_MARK_RESOLUTION_MS, graceMs / MARKS_PER_GRACE);
   }
 
   /** The affinity of a request's Cookie header: the one its cookie names, else a new one. */
@@ -99,16 +111,16 @@ export class AffinityRouter {
 
   /**
    * Whether `generation` was superseded (generation + 1 issued) within the grace window. A generation
-   * without a mark of its own was issued less than MARK_RESOLUTION_MS after the last mark before it, so
-   * the answer errs towards yes by at most that much.
+   * without a mark of its own was issued less than the mark resolution after the last mark before it,
+   * so the answer errs towards yes by at most that much.
    */
   private recentlySuperseded(affinity: Affinity, generation: number): boolean {
-    const horizon = this.now() - AFFINITY_GRACE_MS;
+    const horizon = this.now() - this.graceMs;
     const { marks } = affinity;
     let supersededBy: number | undefined;
     for (const mark of marks) {
       if (mark.generation > generation + 1) break;
-      supersededBy = mark.at + MARK_RESOLUTION_MS;
+      supersededBy = mark.at + this.markResolutionMs;
     }
     // Older than every mark kept: issued before the first mark, which is the last one before the window.
     if (supersededBy === undefined) supersededBy = marks[0]?.at ?? -Infinity;
@@ -119,9 +131,9 @@ export class AffinityRouter {
     const now = this.now();
     const { marks } = affinity;
     const last = marks[marks.length - 1];
-    if (last === undefined || now - last.at >= MARK_RESOLUTION_MS) marks.push({ generation: affinity.generation, at: now });
+    if (last === undefined || now - last.at >= this.markResolutionMs) marks.push({ generation: affinity.generation, at: now });
     // Keep one mark before the window: it proves everything older was superseded long ago.
-    const horizon = now - AFFINITY_GRACE_MS;
+    const horizon = now - this.graceMs;
     let drop = 0;
     while (drop + 1 < marks.length && marks[drop + 1]!.at < horizon) drop++;
     if (drop > 0) marks.splice(0, drop);

@@ -7,6 +7,8 @@ import type { ReferenceService } from '../referenceService.ts';
 import { installAffinity } from './affinity.ts';
 import type { AffinityRouter } from './affinityRouter.ts';
 import { createBackends } from './backends.ts';
+import { answerShaper } from './dialect.ts';
+import { installConnectionCap, resolveConnectionLimits, timeoutServerOptions } from './connectionLimits.ts';
 import { installGracefulClose } from './gracefulClose.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorMapping } from './errorMapping.ts';
 import { installJsonBody } from './jsonBody.ts';
@@ -25,7 +27,9 @@ export interface AssembledServer {
 export function assembleServer(options: ServerOptions = {}): AssembledServer {
   const backends = createBackends(options);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const limits = resolveConnectionLimits(options);
   const app = Fastify({
+    ...timeoutServerOptions(limits),
     ...(options.logger ? { loggerInstance: serverLogger(options.logger) } : {}),
     bodyLimit,
     // Ids are uuids and short game ids; a generous cap still answers absurd ones with a 4xx.
@@ -36,12 +40,13 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
     forceCloseConnections: 'idle',
   }) as unknown as FastifyInstance;
 
+  installConnectionCap(app, limits);
   installJsonBody(app);
   installErrorMapping(app, bodyLimit);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
-  const affinity = installAffinity(app, backends, options.rotateAffinity, options.now);
+  const affinity = installAffinity(app, backends, { rotateEvery: options.rotateAffinity, graceMs: options.affinityGraceMs, now: options.now });
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
-  installRoutes(app);
+  installRoutes(app, answerShaper(options.dialect));
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
   installGracefulClose(app);
   return { app, backends, affinity };

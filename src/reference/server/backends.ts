@@ -2,7 +2,7 @@
  * The services behind the server: one per emulated backend (SPEC §7). Each holds its own scorecards and
  * sessions, so a request routed to the wrong one fails exactly as on the hosted service.
  */
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { ReferenceService } from '../referenceService.ts';
 import type { ServerOptions } from './options.ts';
 
@@ -20,5 +20,10 @@ export function createBackends(options: ServerOptions): ReferenceService[] {
   // A distinct seed per backend: ids drawn from the seed must never collide across backends.
   const baseSeed = service.seed ?? randomInt(0, 2 ** 31);
   const keys = options.keys ?? service.keys;
-  return Array.from({ length: count }, (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), seed: baseSeed + index * SEED_STRIDE }));
+  // One secret for all: an anonymous key one backend hands out works on every other, as behind the balancer.
+  const anonymousKeySecret = service.anonymousKeySecret ?? randomBytes(32);
+  return Array.from(
+    { length: count },
+    (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), anonymousKeySecret, seed: baseSeed + index * SEED_STRIDE }),
+  );
 }

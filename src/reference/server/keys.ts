@@ -6,7 +6,8 @@
  *                                           inline, entries may also be separated by commas
  *
  * A missing user_id is derived from the user_name, stably, so cards keep their owner across restarts.
- * Errors name the source and line, and say what the line should look like.
+ * Errors name the source and line (and the entry, inline), and say what the line should look like; they
+ * never quote the line or the key, since an error goes to a terminal or a CI log.
  */
 import { ArcbenchError } from '../../errors.ts';
 import { createHash } from 'node:crypto';
@@ -39,22 +40,22 @@ export function parseKeys(text: string, source: string, inline = false): Map<str
 }
 
 function parseLineKeys(text: string, source: string, inline: boolean): Map<string, UserIdentity> {
-  const keys = new Map<string, UserIdentity>();
+  const list = new KeyList();
   text.split(/\r?\n/).forEach((rawLine, index) => {
     const entries = inline ? rawLine.split(',') : [rawLine];
-    for (const entry of entries) {
+    entries.forEach((entry, entryIndex) => {
       const line = entry.replace(/#.*$/, '').trim();
-      if (line === '') continue;
-      const where = `${source}:${index + 1}`;
+      if (line === '') return;
+      const where = `${source}:${index + 1}${entries.length > 1 ? ` (entry ${entryIndex + 1})` : ''}`;
       const fields = line.split(/\s+/);
       const [key, userName, userId] = fields;
       if (key === undefined || userName === undefined || fields.length > 3) {
-        throw new KeysError(`${where}: ${JSON.stringify(line)} has ${fields.length} field(s); ${LINE_FORMAT}`);
+        throw new KeysError(`${where}: the entry has ${fields.length} field(s); ${LINE_FORMAT}`);
       }
-      addKey(keys, key, identity(userName, userId), where);
-    }
+      list.add(key, identity(userName, userId), where);
+    });
   });
-  return keys;
+  return list.keys;
 }
 
 function parseJsonKeys(text: string, source: string): Map<string, UserIdentity> {
@@ -62,36 +63,44 @@ function parseJsonKeys(text: string, source: string): Map<string, UserIdentity> 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
+    // V8 quotes the text around the fault in its message, which may be a key: only a position is kept.
+    const position = /position (\d+)/.exec((error as Error).message);
     const where = position ? `${source}:${lineAt(text, Number(position[1]))}` : source;
-    throw new KeysError(`${where}: not valid JSON (${message})`);
+    throw new KeysError(`${where}: not valid JSON; check its quotes, commas and braces (the text is not shown, as it holds keys)`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new KeysError(`${source}: expected a JSON object {"KEY": {"user_name": …}}`);
-  const keys = new Map<string, UserIdentity>();
+  const list = new KeyList();
   for (const [key, entry] of Object.entries(value)) {
     const found = text.indexOf(JSON.stringify(key));
     const where = found < 0 ? source : `${source}:${lineAt(text, found)}`;
     if (typeof entry === 'string') {
-      addKey(keys, key, identity(entry), where);
+      list.add(key, identity(entry), where);
       continue;
     }
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
-      throw new KeysError(`${where}: key ${JSON.stringify(key)}: expected {"user_name": …, "user_id"?: …} or a user name string`);
+      throw new KeysError(`${where}: the key's value must be {"user_name": …, "user_id"?: …} or a user name string`);
     const { user_name: userName, user_id: userId } = entry as Record<string, unknown>;
-    if (typeof userName !== 'string' || userName === '') throw new KeysError(`${where}: key ${JSON.stringify(key)}: user_name must be a non-empty string`);
+    if (typeof userName !== 'string' || userName === '') throw new KeysError(`${where}: the key's user_name must be a non-empty string`);
     if (userId !== undefined && (typeof userId !== 'string' || userId === ''))
-      throw new KeysError(`${where}: key ${JSON.stringify(key)}: user_id must be a non-empty string when given`);
-    addKey(keys, key, identity(userName, userId as string | undefined), where);
+      throw new KeysError(`${where}: the key's user_id must be a non-empty string when given`);
+    list.add(key, identity(userName, userId as string | undefined), where);
   }
-  return keys;
+  return list.keys;
 }
 
-function addKey(keys: Map<string, UserIdentity>, key: string, user: UserIdentity, where: string): void {
-  // A key travels in an HTTP header: visible ASCII only, no spaces.
-  if (!/^[\x21-\x7e]+$/.test(key)) throw new KeysError(`${where}: key ${JSON.stringify(key)} must be non-empty printable ASCII without spaces`);
-  if (keys.has(key)) throw new KeysError(`${where}: key ${JSON.stringify(key)} is listed twice`);
-  keys.set(key, user);
+/** Keys read so far, with where each was listed, so a duplicate can name its first place. */
+class KeyList {
+  readonly keys = new Map<string, UserIdentity>();
+  private readonly listedAt = new Map<string, string>();
+
+  add(key: string, user: UserIdentity, where: string): void {
+    // A key travels in an HTTP header: visible ASCII only, no spaces.
+    if (!/^[\x21-\x7e]+$/.test(key)) throw new KeysError(`${where}: the key must be non-empty printable ASCII without spaces`);
+    const first = this.listedAt.get(key);
+    if (first !== undefined) throw new KeysError(`${where}: this key is listed twice (first at ${first}); give each key once`);
+    this.listedAt.set(key, where);
+    this.keys.set(key, user);
+  }
 }
 
 function identity(userName: string, userId?: string): UserIdentity {

@@ -1,8 +1,10 @@
 /** What `buildServer` and `startServer` take; every field optional, defaults chosen for loopback tests. */
 import type { Logger } from 'pino';
 import type { ReferenceService, ReferenceServiceOptions, UserIdentity } from '../referenceService.ts';
+import type { ConnectionLimits } from './connectionLimits.ts';
+import type { Dialect } from './dialect.ts';
 
-export interface ServerOptions {
+export interface ServerOptions extends ConnectionLimits {
   /** Pre-built services, one per emulated backend (e.g. with a test clock). Wins over `backendCount`. */
   backends?: ReferenceService[];
   /** How many independent services to build when `backends` is not given. Default 1. */
@@ -13,6 +15,10 @@ export interface ServerOptions {
   keys?: ReadonlyMap<string, UserIdentity>;
   /** Re-issue the affinity cookie with a new value every K responses of one affinity. Default: never. */
   rotateAffinity?: number;
+  /** How long a superseded affinity cookie value still routes. Default: a day, as the hosted balancer. */
+  affinityGraceMs?: number;
+  /** `toolkit`: answer as the official toolkit's sparser reference server does (dialect.ts). Default `arcbench`. */
+  dialect?: Dialect;
   /** Requests per minute per key; beyond it 429 RATE_LIMIT_EXCEEDED with Retry-After. Default: unlimited. */
   rateLimitPerMinute?: number;
   /** Answer every Nth request with 429 and `Retry-After: 0`, to test clients' retries deterministically. */

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ACTION_NAMES, encodeFrameResponse } from '../../protocol/index.ts';
 import { apiKeyOf } from './apiKey.ts';
+import type { AnswerShaper } from './dialect.ts';
 import { methodNotAllowed } from './errorMapping.ts';
 
 export const HEALTHCHECK_PATH = '/api/healthcheck';
@@ -16,7 +17,8 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 // Methods a wrong-method request may use and still get a helpful 405 instead of a 404.
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
-export function installRoutes(app: FastifyInstance): void {
+/** `shape` words the answers in the server's dialect (dialect.ts). */
+export function installRoutes(app: FastifyInstance, shape: AnswerShaper): void {
   const route = (method: 'GET' | 'POST', url: string, handler: Handler) => {
     app.route({ method, url, handler });
     // GET routes answer HEAD too (fastify exposes it), so HEAD is not "another" method for them.
@@ -29,22 +31,24 @@ export function installRoutes(app: FastifyInstance): void {
   // A health probe carries no key and touches no backend state.
   route('GET', HEALTHCHECK_PATH, async () => ({ status: 'ok' }));
 
-  route('GET', '/api/games', async (request) => request.backend.listGames(apiKeyOf(request)));
-  route('GET', '/api/games/:game_id', async (request) => request.backend.getGame(apiKeyOf(request), params(request).game_id));
+  // Needs no key (the official toolkit asks for one when it has none); a static path wins over :game_id.
+  route('GET', '/api/games/anonkey', async (request) => request.backend.anonymousKey());
+  route('GET', '/api/games', async (request) => shape.games(request.backend.listGames(apiKeyOf(request))));
+  route('GET', '/api/games/:game_id', async (request) => shape.game(request.backend.getGame(apiKeyOf(request), params(request).game_id)));
 
   route('POST', '/api/scorecard/open', async (request) => request.backend.openScorecard(apiKeyOf(request), request.body));
-  route('POST', '/api/scorecard/close', async (request) => request.backend.closeScorecard(apiKeyOf(request), request.body));
-  route('GET', '/api/scorecard/:card_id', async (request) => request.backend.getScorecard(apiKeyOf(request), params(request).card_id));
+  route('POST', '/api/scorecard/close', async (request) => shape.scorecard(request.backend.closeScorecard(apiKeyOf(request), request.body)));
+  route('GET', '/api/scorecard/:card_id', async (request) => shape.scorecard(request.backend.getScorecard(apiKeyOf(request), params(request).card_id)));
   route('GET', '/api/scorecard/:card_id/:game_id', async (request) => {
     const { card_id, game_id } = params(request);
-    return request.backend.getScorecard(apiKeyOf(request), card_id, game_id);
+    return shape.scorecard(request.backend.getScorecard(apiKeyOf(request), card_id, game_id));
   });
 
   // The game commands are the hot path, and all of it is synchronous: a plain handler that sends
   // spares the promise fastify would otherwise wait on. (A throw still becomes the error answer.)
   for (const action of ACTION_NAMES) {
     route('POST', `/api/cmd/${action}`, (request, reply) => {
-      const response = request.backend.command(apiKeyOf(request), action, request.body);
+      const response = shape.frame(request.backend.command(apiKeyOf(request), action, request.body));
       reply.type('application/json; charset=utf-8').send(encodeFrameResponse(response));
     });
   }

@@ -1,6 +1,7 @@
 /**
- * Auto-close of idle and overlong scorecards (SPEC §5) needs a clock tick: while the server is up, every
- * backend is swept on an interval. The timer does not keep the process alive and stops on close.
+ * Auto-close of idle and overlong scorecards (SPEC §5), and forgetting closed ones past their retention,
+ * need a clock tick: while the server is up, every backend is swept on an interval. The timer does not
+ * keep the process alive and stops on close.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ReferenceService } from '../referenceService.ts';
@@ -14,6 +15,8 @@ export function installSweep(app: FastifyInstance, backends: readonly ReferenceS
         try {
           const closed = backend.sweep();
           if (closed > 0) app.log.info({ closed }, 'auto-closed expired scorecards');
+          const forgotten = backend.forgetClosedCards();
+          if (forgotten > 0) app.log.info({ forgotten }, 'forgot closed scorecards past their retention');
         } catch (error) {
           app.log.error({ err: error }, 'sweeping expired scorecards failed');
         }

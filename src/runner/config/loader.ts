@@ -3,14 +3,14 @@
  * params checked by the agent's own schema. Every problem is reported as `file: path: sentence`.
  */
 import { ArcbenchError } from '../../errors.ts';
-import { redactSecretFields } from '../../redaction.ts';
+import { Redactor } from '../../redaction.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument, type YAMLError } from 'yaml';
 import type { AgentDefinition } from '../../agent/defineAgent.ts';
 import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
-import { type ExperimentConfig, experimentSchema } from './schema.ts';
+import { type ExperimentConfig, experimentSchema, MAX_LABEL_LENGTH } from './schema.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
 import { applyOverrides, type ConfigOverrides, firstTryConfig, unknownLabels } from './overrides.ts';
 
@@ -36,6 +36,8 @@ export interface Experiment {
   readonly baseDir: string;
   readonly config: ExperimentConfig;
   readonly agents: readonly ResolvedAgent[];
+  /** The config's secrets (what it took from the environment, and key-named fields), for every output. */
+  readonly redactor: Redactor;
 }
 
 export interface LoadOptions {
@@ -55,13 +57,13 @@ export async function loadExperiment(file: string, options: LoadOptions = {}): P
   return parseExperiment(text, { file: path, baseDir: dirname(path), ...options });
 }
 
-export async function parseExperiment(
-  text: string,
-  options: LoadOptions & { file: string; baseDir: string },
-): Promise<Experiment> {
+export async function parseExperiment(text: string, options: LoadOptions & { file: string; baseDir: string }): Promise<Experiment> {
   const where = basename(options.file);
+  const taken: string[] = [];
+  // Error lines may quote a value; one that came from the environment is a secret.
   const fail = (lines: string[]): never => {
-    throw new ConfigError(lines.map((line) => `${where}: ${line}`).join('\n'));
+    const redactor = new Redactor(taken);
+    throw new ConfigError(lines.map((line) => `${where}: ${redactor.text(line)}`).join('\n'));
   };
 
   const document = parseDocument(text, { prettyErrors: true });
@@ -70,12 +72,12 @@ export async function parseExperiment(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(['(top level): expected a mapping with name, agents and the other fields']);
 
   try {
-    raw = expandEnvironment(raw, options.env ?? process.env);
+    raw = expandEnvironment(raw, options.env ?? process.env, taken);
   } catch (error) {
     if (error instanceof MissingVariableError) fail([...error.lines]);
     throw error;
   }
-  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail);
+  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail, new Redactor(taken));
 }
 
 /** What `Experiment.file` (and run.json's config_file) says for an experiment made from flags alone. */
@@ -93,16 +95,21 @@ export async function experimentFromFlags(agents: readonly string[], options: Lo
   };
   // --agents names the agents to play here, not labels to keep: it becomes the config's agent list.
   const { agents: _asListed, ...overrides } = options.overrides ?? {};
-  return resolveExperiment(applyOverrides(firstTryConfig(agents), overrides), { ...options, overrides, file }, fail);
+  return resolveExperiment(applyOverrides(firstTryConfig(agents), overrides), { ...options, overrides, file }, fail, new Redactor());
 }
 
 /** Validates a raw config (overrides applied) and loads its agents, keeping those --agents selects. */
-async function resolveExperiment(raw: Record<string, unknown>, options: LoadOptions & { file: string; baseDir: string }, fail: (lines: string[]) => never): Promise<Experiment> {
+async function resolveExperiment(
+  raw: Record<string, unknown>,
+  options: LoadOptions & { file: string; baseDir: string },
+  fail: (lines: string[]) => never,
+  redactor: Redactor,
+): Promise<Experiment> {
   const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
 
-  const problems: string[] = [];
+  const problems: string[] = competitionProblems(config);
   const agents: ResolvedAgent[] = [];
   const labels = new Map<string, number>();
   for (const [i, entry] of config.agents.entries()) {
@@ -120,6 +127,12 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
       continue;
     }
     const label = entry.label ?? definition.name;
+    if (label.length > MAX_LABEL_LENGTH) {
+      problems.push(
+        `agents[${i}].label: the agent's name (${label.length} characters) would be the label, which names files; give the entry a label of at most ${MAX_LABEL_LENGTH} characters`,
+      );
+      continue;
+    }
     const earlier = labels.get(label);
     if (earlier !== undefined) {
       problems.push(`agents[${i}].label: "${label}" is already used by agents[${earlier}]; give each entry its own label`);
@@ -130,11 +143,33 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
   }
   if (problems.length > 0) fail(problems);
   const wanted = options.overrides?.agents;
-  if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
-  const unknown = unknownLabels(wanted, agents.map((a) => a.label));
+  if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents, redactor };
+  const unknown = unknownLabels(
+    wanted,
+    agents.map((a) => a.label),
+  );
   if (unknown !== null) fail([unknown]);
   const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
-  return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent) };
+  return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent), redactor };
+}
+
+/**
+ * What competition mode implies for the experiment (SPEC §5): a key may hold one open card, and a card
+ * one session per game, so one agent and one episode per game per run.
+ */
+function competitionProblems(config: ExperimentConfig): string[] {
+  if (!config.scorecard.competition_mode) return [];
+  const problems: string[] = [];
+  if (config.agents.length > 1) {
+    problems.push(
+      `scorecard.competition_mode: a key may hold one open competition card at a time, so a run can evaluate one agent, and this one lists ${config.agents.length}; ` +
+        'run them one at a time (one config per agent), or turn competition_mode off',
+    );
+  }
+  if (config.episodes > 1) {
+    problems.push(`scorecard.competition_mode: a competition card takes one session per game, so episodes must be 1, not ${config.episodes}`);
+  }
+  return problems;
 }
 
 /**
@@ -150,7 +185,10 @@ function yamlErrorLines(error: YAMLError): string {
   return [`${where}${what}`, ...shown].join('\n');
 }
 
-/** The config as run.json keeps it: everything resolved, every key-named field (the API key, agents' keys) redacted. */
-export function configWithoutSecrets(config: ExperimentConfig): ExperimentConfig {
-  return redactSecretFields(config) as ExperimentConfig;
+/**
+ * The config as run.json keeps it: everything resolved, every key-named field (the API key, agents'
+ * keys) and every value taken from the environment redacted.
+ */
+export function configWithoutSecrets(config: ExperimentConfig, redactor: Redactor = new Redactor()): ExperimentConfig {
+  return redactor.value(config) as ExperimentConfig;
 }

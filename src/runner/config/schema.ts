@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { describeFound } from '../../protocol/zodIssues.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
+import { DIALECTS } from '../../reference/server/dialect.ts';
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
-const MAX_LABEL_LENGTH = 64;
+export const MAX_LABEL_LENGTH = 64;
 
 const positiveInt = (what: string) =>
   z
@@ -17,17 +18,17 @@ const positiveInt = (what: string) =>
 const agentEntrySchema = z
   .strictObject(
     {
-    use: z
-      .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
-      .min(1)
-      .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
-    label: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
-      .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
-      .optional()
-      .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
-    params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
+      use: z
+        .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
+        .min(1)
+        .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
+      label: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
+        .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
+        .optional()
+        .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
+      params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
     },
     {
       error: (issue) =>
@@ -46,6 +47,10 @@ const serverTargetSchema = z.strictObject({
     .describe('Re-issue the affinity cookie with a new value every n answers (true: every answer), as the hosted balancer may.'),
   rate_limit_per_minute: positiveInt('rate_limit_per_minute').optional().describe('Requests per minute per key the server enforces (429 beyond).'),
   inject_429_every: z.int().min(2).optional().describe('Answer every n-th request 429, to exercise retries.'),
+  dialect: z
+    .enum(DIALECTS)
+    .default('arcbench')
+    .describe("`toolkit`: answer as the official toolkit's sparser server does (no baselines, sparse run entries, full_reset always false)."),
 });
 
 const targetSchema = z
@@ -99,6 +104,17 @@ const scorecardOptionsSchema = z.strictObject({
   tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
   source_url: z.string().optional().describe('Link to the code or write-up.'),
   opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
+  competition_mode: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Open competition cards: one open card per API key (so one agent per run), one session per game (so one episode), ' +
+        'the card unreadable until closed, every RESET a level reset, and unplayed games scored 0 at close.',
+    ),
+  page_root: z
+    .url({ error: 'expected the root of the scorecard pages, e.g. https://three.arcprize.org' })
+    .optional()
+    .describe("Where each card's page lives, as <page_root>/scorecards/<card_id>; default: the target URL."),
 });
 
 const timeoutsSchema = z.strictObject({
@@ -124,7 +140,7 @@ export const experimentSchema = z
     budgets: budgetsSchema.default({ max_actions: 80 }),
     concurrency: positiveInt('concurrency').max(1024).default(4).describe('Episodes in flight at once.'),
     rate_limit: rateLimitSchema.optional(),
-    scorecard: scorecardOptionsSchema.default({ tags: [] }),
+    scorecard: scorecardOptionsSchema.default({ tags: [], competition_mode: false }),
     output: z.string().default('results').describe('Folder that receives <timestamp>-<name>/ run folders (relative to the working directory).'),
     recordings: z
       .union([z.enum(['gzip', 'jsonl']), z.boolean()], { error: 'expected gzip, jsonl or false (true means gzip)' })

@@ -40,7 +40,10 @@ export interface EpisodeRecord {
   win_levels: number;
   final_state: string | null;
   runs: RecordedRun[];
+  /** Baselines per level; empty when unknown (then `baselines_known` is false and scores are not computed). */
   baselines: number[];
+  /** False when neither the game list nor the scorecard gave the baselines (SPEC §7a); absent means true. */
+  baselines_known?: boolean;
   game_tags: string[];
   /** Model usage the agent reported (all zero for agents that call no model). */
   usage: UsageTotals;
@@ -77,6 +80,7 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     final_state: null,
     runs: [],
     baselines: [...baselines],
+    baselines_known: game.baseline_actions !== undefined,
     game_tags: [...(game.tags ?? [])],
     usage: emptyUsage(),
     recording: null,

@@ -7,9 +7,12 @@ import type { EpisodeOutcome } from '../../agent/contract.ts';
 
 /** The episode was cut while its agent was deciding; the outcome is the stop's. */
 export class EpisodeCut extends Error {
-  constructor() {
-    super('the episode was cut while the agent was deciding');
+  /** The agent's call that was cut: `create()` or `act()`. */
+  readonly call: string;
+  constructor(call: string) {
+    super(`the episode was cut while the agent's ${call} was under way`);
     this.name = 'EpisodeCut';
+    this.call = call;
   }
 }
 
@@ -50,10 +53,10 @@ export class EpisodeStop {
    * The agent's promise, or an EpisodeCut as soon as the signal fires. A rejection that comes after
    * the cut is caught here, so an abandoned agent call never becomes an unhandled rejection.
    */
-  race<T>(promise: PromiseLike<T>): Promise<T> {
+  race<T>(promise: PromiseLike<T>, call: string): Promise<T> {
     const signal = this.signal;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(new EpisodeCut());
+      const onAbort = () => reject(new EpisodeCut(call));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
       promise.then(
@@ -64,7 +67,7 @@ export class EpisodeStop {
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
           // An agent that gave up because of the signal (an aborted request) was cut, it did not fail.
-          reject(signal.aborted ? new EpisodeCut() : error);
+          reject(signal.aborted ? new EpisodeCut(call) : error);
         },
       );
     });

@@ -9,9 +9,10 @@ import { AgentContractError, checkedAction, isStop } from '../../agent/actions.t
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
 import { createRng } from '../../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
-import type { Transport } from '../../client/transport.ts';
+import { type Transport, TransportError } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf, makeAction } from '../../protocol/index.ts';
+import { redactSecretFields } from '../../redaction.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
@@ -19,6 +20,7 @@ import { describeError } from './episodeError.ts';
 import { episodeScore } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
+import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
@@ -43,6 +45,10 @@ export interface EpisodeEnvironment {
   abortOutcome(): EpisodeOutcome;
   readonly baseDir: string;
   readonly nextRunSequence: () => number;
+  /** The run's book of level baselines, for games whose descriptor has none. */
+  readonly baselines: GameBaselines;
+  /** The card is a competition card: every RESET of a session is a level reset (SPEC §5). */
+  readonly competition: boolean;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
   /** Called for every model call the agent reports, for the run's dollar budget. */
@@ -58,6 +64,8 @@ interface EpisodePlay {
   readonly deadline: number;
   /** The agent's signal: the run's stop and the episode's deadline. */
   readonly stop: EpisodeStop;
+  /** The game as the agent sees it: its descriptor, with the baselines once they are known. */
+  game: GameDescriptor;
   recording: RecordingWriter | undefined;
   agent: Agent | undefined;
   /** The step being decided, and the model calls reported in it (they go out with its action). */
@@ -74,9 +82,10 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     spec,
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
-    ledger: new RunLedger(env.nextRunSequence),
+    ledger: new RunLedger(env.nextRunSequence, !env.competition),
     deadline,
     stop: new EpisodeStop(env.signal, env.abortOutcome, deadline),
+    game: spec.game,
     recording: undefined,
     agent: undefined,
     step: 0,
@@ -87,12 +96,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
     else play.record.final_state = (await playUntilEnd(play, await openSession(play))).state;
   } catch (error) {
-    if (error instanceof EpisodeCut) {
-      play.record.outcome = play.stop.outcome;
-    } else {
-      play.record.outcome = 'error';
-      play.record.error = describeError(error);
-    }
+    endOnError(play, error);
   } finally {
     play.stop.dispose();
     await closeRecording(play);
@@ -101,6 +105,32 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     play.done = true;
   }
   return play.record;
+}
+
+/**
+ * How an episode that threw ends: an agent call cut by the deadline or the stop ends it as the stop
+ * says, with which call it was; so does a request the stop cut short; anything else is an error.
+ */
+function endOnError(play: EpisodePlay, error: unknown): void {
+  const { record, stop } = play;
+  if (error instanceof EpisodeCut) {
+    record.outcome = stop.outcome;
+    record.stop_reason = `agent "${play.spec.agent.label}": ${error.call} had not settled when ${stopCause(play)}`;
+  } else if (error instanceof TransportError && error.kind === 'interrupted' && stop.signal.aborted) {
+    record.outcome = stop.outcome;
+    record.stop_reason = error.message;
+  } else {
+    record.outcome = 'error';
+    record.error = describeError(error);
+  }
+}
+
+function stopCause(play: EpisodePlay): string {
+  const outcome = play.stop.outcome;
+  if (outcome === 'time' && Date.now() >= play.deadline) return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
+  if (outcome === 'time') return "the run's wall time (budgets.run_seconds) ran out";
+  if (outcome === 'cancelled') return 'the run was interrupted';
+  return `the run stopped (${outcome})`;
 }
 
 /** A recording that cannot be written fails its episode (unless something failed it already). */
@@ -122,6 +152,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   record.guid = frame.guid;
   record.win_levels = frame.win_levels;
   play.ledger.recordReset(frame);
+  await learnBaselines(play, frame);
   if (env.recordings !== undefined) {
     const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid, env.recordings.format);
     play.recording = new RecordingWriter(env.recordings.dir, fileName, env.recordings.format);
@@ -129,15 +160,38 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     play.recording.write(frame, { id: 0, data: {} });
   }
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
-  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))));
+  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))), 'create()');
   return frame;
+}
+
+/**
+ * The game's baselines, when the game list had none: from the scorecard (gameBaselines.ts). Per-level
+ * budgets cannot be kept without them: such an episode ends with an error that says so, rather than
+ * play on without its budget.
+ */
+async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<void> {
+  const { spec, env, record } = play;
+  if (spec.game.baseline_actions !== undefined) return;
+  const baselines = await env.baselines.of(spec.game, env.cardId, frame);
+  if (baselines !== undefined) {
+    record.baselines = [...baselines];
+    record.baselines_known = true;
+    play.game = { ...spec.game, baseline_actions: [...baselines] };
+    return;
+  }
+  if (env.budgets.max_actions_per_level !== undefined) {
+    throw new BaselinesUnknownError(
+      `budgets.max_actions_per_level needs each level's baseline, and the service gives none for ${spec.game.game_id} ` +
+        '(neither in its game list nor in its scorecard); remove max_actions_per_level and cap episodes with max_actions',
+    );
+  }
 }
 
 function agentContext(play: EpisodePlay): AgentContext<unknown> {
   const { spec, env } = play;
   return {
     params: spec.agent.params,
-    game: spec.game,
+    game: play.game,
     rng: createRng(spec.seed),
     seed: spec.seed,
     episode: spec.index,
@@ -160,7 +214,7 @@ function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['
 }
 
 async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
-  const { env, record, ledger } = play;
+  const { record, ledger } = play;
   let frame = first;
   for (let step = 0; ; step++) {
     // The in-process service answers in microtasks only; without a turn of the event loop now and
@@ -176,7 +230,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     if (isStop(decision)) {
       record.outcome = 'agent_stop';
       if (decision.reason !== undefined) record.stop_reason = decision.reason;
-      if (decision.details !== undefined) record.stop_details = decision.details;
+      // Free-form, from the agent: a field named like a key must not reach the results.
+      if (decision.details !== undefined) record.stop_details = redactSecretFields(decision.details);
       return frame;
     }
     const action = checkedAction(decision, play.spec.agent.label);
@@ -201,7 +256,7 @@ async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Pr
   // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
   // value still costs a trip through the microtask queue on every action.
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  const decision = isThenable(answer) ? await play.stop.race(answer) : answer;
+  const decision = isThenable(answer) ? await play.stop.race(answer, 'act()') : answer;
   if (decision === null || typeof decision !== 'object') {
     throw new AgentContractError(`agent "${play.spec.agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
   }
@@ -242,13 +297,34 @@ function summarise(play: EpisodePlay, started: number): void {
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 
+/** Time `finish` gets to clean up once the episode is over: it too must not wedge the run. */
+const FINISH_GRACE_MS = 1000;
+
 async function finishAgent(play: EpisodePlay): Promise<void> {
   const { agent, record } = play;
   if (agent?.finish === undefined) return;
   try {
-    await agent.finish({ outcome: record.outcome, actions: record.actions, levelsCompleted: record.levels_completed });
+    const done = agent.finish({ outcome: record.outcome, actions: record.actions, levelsCompleted: record.levels_completed });
+    if (isThenable(done)) await withinGrace(done, `agent "${play.spec.agent.label}": finish() had not settled ${FINISH_GRACE_MS} ms after its episode ended`);
   } catch (error) {
     // A failing clean-up hook does not undo the episode's play; it is noted, not fatal.
     record.stop_details = { ...(record.stop_details as object), finish_error: (error as Error).message };
   }
+}
+
+/** The promise, or an Error saying `late` if it has not settled within FINISH_GRACE_MS. */
+function withinGrace<T>(promise: PromiseLike<T>, late: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(late)), FINISH_GRACE_MS);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

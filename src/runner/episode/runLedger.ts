@@ -8,6 +8,8 @@ import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../..
 
 interface RunProgress {
   readonly guid: string;
+  /** Counted actions since the current level began or was last reset (SPEC §4 decides RESETs on it). */
+  actionsOnLevel: number;
   /** Run-wide ordinal across the whole experiment: runs are scored in the order they began. */
   readonly sequence: number;
   actions: number;
@@ -33,7 +35,15 @@ export class RunLedger {
   private readonly runs: RunProgress[] = [];
 
   /** `nextSequence` numbers runs across the experiment, in the order they began. */
-  constructor(private readonly nextSequence: () => number) {}
+  /**
+   * `nextSequence` numbers runs across the experiment, in the order they began. `inferFullResets`: tell
+   * a full reset by the rules of SPEC §4 as well as by the answer's `full_reset`, for services whose
+   * answers always say false (SPEC §7a); off in competition mode, where every RESET is a level reset.
+   */
+  constructor(
+    private readonly nextSequence: () => number,
+    private readonly inferFullResets = true,
+  ) {}
 
   /** Counted actions of the episode over all its runs. */
   get actions(): number {
@@ -63,11 +73,18 @@ export class RunLedger {
     return this.runs.reduce((best, run) => Math.max(best, run.levelsCompleted), 0);
   }
 
-  /** A RESET answer: a full reset begins a new run (not counted); a level reset counts 1 action and 1 reset. */
+  /**
+   * A RESET answer: a full reset begins a new run (not counted); a level reset counts 1 action and 1
+   * reset. A RESET after a win, or with no action on the level since it began or was last reset, is a
+   * full reset (SPEC §4), whatever the answer says.
+   */
   recordReset(response: FrameResponse): void {
-    if (response.full_reset || this.runs.length === 0) {
+    const last = this.runs.at(-1);
+    const full = response.full_reset || last === undefined || (this.inferFullResets && (last.state === 'WIN' || last.actionsOnLevel === 0));
+    if (full) {
       this.runs.push({
         guid: response.guid,
+        actionsOnLevel: 0,
         sequence: this.nextSequence(),
         actions: 0,
         resets: 0,
@@ -80,15 +97,18 @@ export class RunLedger {
     const run = this.current();
     run.actions += 1;
     run.resets += 1;
+    run.actionsOnLevel = 0;
   }
 
   /** A game action's answer: 1 action counted; new levels completed at this count. */
   recordAction(response: FrameResponse): void {
     const run = this.current();
     run.actions += 1;
+    run.actionsOnLevel += 1;
     while (run.levelsCompleted < response.levels_completed) {
       run.completions.push(run.actions);
       run.levelsCompleted += 1;
+      run.actionsOnLevel = 0;
     }
     if (response.state === 'WIN') run.state = 'WIN';
     else if (response.state === 'GAME_OVER') run.state = 'GAME_OVER';

@@ -8,10 +8,12 @@ import { sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
 import { redactSecretFields } from '../../redaction.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
-import { scoreDifferences, scoreEpisodes } from './localScoring.ts';
+import { scorecardPage } from '../scorecards.ts';
+import { gamesWithoutBaselines, scoreDifferences, scoreEpisodes } from './localScoring.ts';
 import {
   type AgentResult,
   type AttemptEntry,
@@ -41,6 +43,23 @@ export interface RunSnapshot {
   readonly finishedAt: string | null;
   /** The status, or how to decide it from the totals (which say what is left to play). */
   readonly status: RunStatus | ((totals: RunReport['totals']) => RunStatus);
+  /** Root of the service's scorecard pages, when the target has one. */
+  readonly pageRoot?: string | undefined;
+  /** Why the run could not start, when it could not. */
+  readonly failure?: string | undefined;
+}
+
+/**
+ * An agent's episodes (on one card, or all of them) scored as the service scores its card: in
+ * competition mode every game the service offers that no session played enters with 0 at close. The
+ * games whose scores cannot be computed here (baselines unknown) come with it, for the comparison.
+ */
+function scoredAsTheCard(run: RunSnapshot, episodes: readonly EpisodeRecord[]): { local: ScoredCard; withoutBaselines: Set<string> } {
+  const unplayed: GameDescriptor[] = run.experiment.config.scorecard.competition_mode
+    ? (run.plan.offered ?? run.plan.games).filter((game) => !episodes.some((e) => e.game_id === game.game_id && e.runs.length > 0))
+    : [];
+  const withoutBaselines = new Set([...gamesWithoutBaselines(episodes), ...unplayed.filter((g) => g.baseline_actions === undefined).map((g) => g.game_id)]);
+  return { local: scoreEpisodes(episodes, unplayed), withoutBaselines };
 }
 
 /** Usage of these episodes, in all and per game. */
@@ -59,10 +78,10 @@ function cardsWithDifferences(run: RunSnapshot): CardEntry[] {
     if (list === undefined) byCard.set(record.card_id, [record]);
     else list.push(record);
   }
-  return run.cards.map((card) => ({
-    ...card,
-    score_differences: card.scorecard ? scoreDifferences(scoreEpisodes(byCard.get(card.card_id) ?? []), card.scorecard) : null,
-  }));
+  return run.cards.map((card) => {
+    const { local, withoutBaselines } = scoredAsTheCard(run, byCard.get(card.card_id) ?? []);
+    return { ...card, score_differences: card.scorecard ? scoreDifferences(local, card.scorecard, withoutBaselines) : null };
+  });
 }
 
 function withoutRuns(card: ScoredCard): LocalScore {
@@ -80,9 +99,10 @@ function agentResults(run: RunSnapshot, cards: readonly CardEntry[]): AgentResul
       agent: agent.definition.name,
       params: redactSecretFields(agent.params),
       card_id: latest?.card_id ?? '',
+      scorecard_url: scorecardPage(run.pageRoot, latest?.card_id ?? ''),
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,
-      local_score: withoutRuns(scoreEpisodes(mine)),
+      local_score: withoutRuns(scoredAsTheCard(run, mine).local),
       score_differences: latest?.score_differences ?? null,
       ...usageOf(mine),
     };
@@ -113,6 +133,8 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
     requests: run.attempts.reduce((sum, a) => sum + a.requests, 0),
     retries: Object.values(retries).reduce((a, b) => a + b, 0),
     retries_by_cause: retries,
+    unconfirmed_card_opens: run.attempts.reduce((sum, a) => sum + a.unconfirmed_card_opens, 0),
+    service_missing_fields: [...new Set(run.attempts.flatMap((a) => a.service_missing_fields))],
     wall_seconds: run.attempts.reduce((sum, a) => sum + attemptSeconds(a), 0),
     outcomes,
     replayed_after_worker_loss: episodes.filter((e) => (e.lost_attempts?.length ?? 0) > 0).length,
@@ -120,26 +142,31 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
   };
 }
 
+/** run.json's content; every value taken from the environment, and every key-named field, redacted. */
 export function buildRunReport(run: RunSnapshot): RunReport {
   const { experiment, plan } = run;
   const cards = cardsWithDifferences(run);
   const sums = totals(run, cards);
-  return {
+  const report: RunReport = {
     format: RUN_FORMAT,
     name: experiment.config.name,
     status: typeof run.status === 'function' ? run.status(sums) : run.status,
+    ...(run.failure === undefined ? {} : { failure: run.failure }),
     started_at: run.startedAt,
     finished_at: run.finishedAt,
     config_file: experiment.file,
-    config: configWithoutSecrets(experiment.config),
+    config: configWithoutSecrets(experiment.config, experiment.redactor),
     overrides: run.overrides,
     provenance: run.provenance,
     plan: run.fingerprint,
     games: plan.games.map((g) => g.game_id),
+    games_without_baselines: gamesWithoutBaselines(run.episodes),
     agents: agentResults(run, cards),
     cards,
     attempts: [...run.attempts],
     totals: sums,
     ...(plan.shard === undefined ? {} : { shard: { ...plan.shard } }),
   };
+  // Agents' params and error messages, the service's echo of the card's opaque value: anywhere.
+  return experiment.redactor.value(report) as RunReport;
 }

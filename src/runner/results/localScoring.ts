@@ -2,45 +2,79 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentEntry, RunEntry, Scorecard } from '../../protocol/index.ts';
+import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';
 import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../reference/scoring.ts';
 import type { EpisodeRecord } from '../episode/runEpisode.ts';
-import { runEntryOf } from '../episode/runLedger.ts';
+import { type RecordedRun, runEntryOf } from '../episode/runLedger.ts';
+
+/** Whether the episode knew its game's level baselines (records written before the field existed did). */
+export function knewBaselines(episode: EpisodeRecord): boolean {
+  return episode.baselines_known !== false;
+}
+
+/** Game ids among the episodes whose level baselines no episode knew. */
+export function gamesWithoutBaselines(episodes: readonly EpisodeRecord[]): string[] {
+  const known = new Set(episodes.filter(knewBaselines).map((e) => e.game_id));
+  return [...new Set(episodes.map((e) => e.game_id))].filter((id) => !known.has(id)).sort();
+}
+
+/** The baselines to score an episode's runs against: its game's, or (unknown) 0 for each of its levels. */
+function scoringBaselines(episode: Pick<EpisodeRecord, 'baselines' | 'baselines_known' | 'win_levels'>): number[] {
+  return episode.baselines_known === false ? new Array<number>(episode.win_levels).fill(0) : episode.baselines;
+}
 
 /**
  * One episode's own score: the score its game's environment entry would have if the episode were the
  * only one on the card, i.e. its best run (SPEC §5), built by the service's scoring code.
  */
-export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'runs'>): number {
+export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'baselines_known' | 'win_levels' | 'runs'>): number {
+  const baselines = scoringBaselines(episode);
   return buildEnvironmentEntry({
     gameId: episode.game_id,
-    levelCount: episode.baselines.length,
-    runs: episode.runs.map((run) => runEntryOf(episode.game_id, episode.baselines, run)),
+    levelCount: baselines.length,
+    runs: episode.runs.map((run) => runEntryOf(episode.game_id, baselines, run)),
   }).score;
 }
 
-/** The scored card of one agent's episodes: environments sorted by game id, runs in the order they began. */
-export function scoreEpisodes(episodes: readonly EpisodeRecord[]): ScoredCard {
-  const byGame = new Map<string, { tags: string[]; baselines: number[]; runs: Array<{ sequence: number; entry: RunEntry }> }>();
+/**
+ * The scored card of one agent's episodes: environments sorted by game id, runs in the order they
+ * began. A game whose baselines no episode knew is scored against baselines of 0, one per level (its
+ * level count from `win_levels`): its actions and levels count, its scores are 0 (and reported unknown).
+ * `unplayed` games enter with no run, scoring 0, as a competition card's do at close (SPEC §5).
+ */
+export function scoreEpisodes(episodes: readonly EpisodeRecord[], unplayed: readonly GameDescriptor[] = []): ScoredCard {
+  const byGame = new Map<
+    string,
+    { tags: string[]; baselines: number[] | undefined; levels: number; runs: Array<{ sequence: number; run: RecordedRun }>; unplayed?: true }
+  >();
   for (const episode of episodes) {
     let game = byGame.get(episode.game_id);
     if (game === undefined) {
-      game = { tags: episode.game_tags, baselines: episode.baselines, runs: [] };
+      game = { tags: episode.game_tags, baselines: undefined, levels: 0, runs: [] };
       byGame.set(episode.game_id, game);
     }
-    for (const run of episode.runs) game.runs.push({ sequence: run.sequence, entry: runEntryOf(episode.game_id, episode.baselines, run) });
+    if (game.baselines === undefined && knewBaselines(episode)) game.baselines = episode.baselines;
+    game.levels = Math.max(game.levels, episode.win_levels);
+    for (const run of episode.runs) game.runs.push({ sequence: run.sequence, run });
+  }
+  for (const game of unplayed) {
+    if ((byGame.get(game.game_id)?.runs.length ?? 0) > 0) continue;
+    byGame.set(game.game_id, { tags: game.tags ?? [], baselines: game.baseline_actions ?? [], levels: 0, runs: [], unplayed: true });
   }
   const environments = [...byGame.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .filter(([, game]) => game.runs.length > 0)
-    .map(([gameId, game]) => ({
-      gameTags: game.tags,
-      environment: buildEnvironmentEntry({
-        gameId,
-        levelCount: game.baselines.length,
-        runs: game.runs.sort((a, b) => a.sequence - b.sequence).map((run) => run.entry),
-      }),
-    }));
+    .filter(([, game]) => game.runs.length > 0 || game.unplayed === true)
+    .map(([gameId, game]) => {
+      const baselines = game.baselines ?? new Array<number>(game.levels).fill(0);
+      return {
+        gameTags: game.tags,
+        environment: buildEnvironmentEntry({
+          gameId,
+          levelCount: baselines.length,
+          runs: game.runs.sort((a, b) => a.sequence - b.sequence).map(({ run }) => runEntryOf(gameId, baselines, run)),
+        }),
+      };
+    });
   return scoreCard(environments);
 }
 
@@ -48,24 +82,32 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 
 /**
  * Where the local score and the service's scorecard differ, as sentences (empty when they agree):
- * card score, totals, and per environment its score, actions and levels.
+ * card score, totals, and per environment its score, actions and levels. A field the service left out
+ * is not compared (the transport has warned about it).
  */
-export function scoreDifferences(local: ScoredCard, card: Scorecard): string[] {
+export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer, withoutBaselines: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
-  if (!close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
+  // Without a game's baselines its local scores are not computed, nor (if it was never played) its
+  // level count: only what is known compares.
+  const scoresKnown = withoutBaselines.size === 0;
+  if (scoresKnown && card.score != null && !close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
   for (const key of ['total_actions', 'total_levels_completed', 'total_levels', 'total_environments', 'total_environments_completed'] as const) {
-    if (local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
+    if (key === 'total_levels' && !scoresKnown) continue;
+    if (card[key] != null && local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
   }
-  const remote = new Map<string, EnvironmentEntry>(card.environments.map((e) => [e.id, e]));
+  if (card.environments == null) return problems;
+  const remote = new Map<string, EnvironmentAnswer>(card.environments.map((e) => [e.id, e]));
   for (const env of local.environments) {
     const other = remote.get(env.id);
     if (other === undefined) {
       problems.push(`${env.id}: missing from the service's scorecard`);
       continue;
     }
-    if (!close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
-    if (env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
-    if (env.levels_completed !== other.levels_completed) problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
+    if (!withoutBaselines.has(env.id) && other.score != null && !close(env.score, other.score))
+      problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
+    if (other.actions != null && env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
+    if (other.levels_completed != null && env.levels_completed !== other.levels_completed)
+      problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
   }
   return problems;
 }

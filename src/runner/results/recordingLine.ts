@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
-import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../../protocol/index.ts';
+import { MAX_ENCODED_GRID_BYTES, stringifyJson, writeFrames } from '../../protocol/index.ts';
 
 /** Everything before the grids, ending in `"frame":`. */
 export function lineHead(response: FrameResponse, timestamp: string): string {
@@ -16,7 +16,7 @@ export function lineHead(response: FrameResponse, timestamp: string): string {
 export function lineTail(response: FrameResponse, sent: ActionInput): string {
   return (
     `,"state":${JSON.stringify(response.state)},"levels_completed":${response.levels_completed}` +
-    `,"win_levels":${response.win_levels},"action_input":${JSON.stringify(sent)}` +
+    `,"win_levels":${response.win_levels},"action_input":${stringifyJson(sent)}` +
     `,"available_actions":${JSON.stringify(response.available_actions)},"full_reset":${response.full_reset}}}\n`
   );
 }

@@ -15,15 +15,31 @@ import { Buffer } from 'node:buffer';
 import { closeSync, open, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
+import { ArcbenchError } from '../../errors.ts';
+import { isGameId, isUuid, shownId } from '../../protocol/index.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from './recordingReader.ts';
 import { GzipRecordingEncoder } from './recordingGzip.ts';
 import { lineHead, lineTail, maxLineBytes, writeLine } from './recordingLine.ts';
 
 export type RecordingFormat = 'gzip' | 'jsonl';
 
-/** `<game>.<agent>.<n>.<guid>.recording.jsonl[.gz]`, the name existing tools look for. */
+/** A label as the config allows it (letters, digits, `.`, `-`, `_`), so it cannot leave the folder. */
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * `<game>.<agent>.<n>.<guid>.recording.jsonl[.gz]`, the name existing tools look for. Built only from
+ * values checked here: the ids come from the service, and a `../../x` must not name a file outside the run.
+ */
 export function recordingFileName(gameId: string, agentLabel: string, episode: number, guid: string, format: RecordingFormat = 'gzip'): string {
+  if (!isGameId(gameId)) throw unsafeName('game id', gameId);
+  if (!isUuid(guid)) throw unsafeName('session guid', guid);
+  if (!LABEL.test(agentLabel)) throw unsafeName('agent label', agentLabel);
+  if (!Number.isInteger(episode) || episode < 0) throw unsafeName('episode index', episode);
   return `${gameId}.${agentLabel}.${episode}.${guid}${format === 'gzip' ? COMPRESSED_RECORDING_SUFFIX : RECORDING_SUFFIX}`;
+}
+
+function unsafeName(what: string, value: unknown): ArcbenchError {
+  return new ArcbenchError('RECORDING_NAME_UNSAFE', `the ${what} ${shownId(value)} cannot name a recording file; no recording was written for this session`);
 }
 
 /** A plain batch holds a few lines of one grid each (about 9 KB a line); a gzip one, hundreds. */

@@ -10,7 +10,7 @@ import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysi
 import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { scoreEpisodes } from './localScoring.ts';
+import { gamesWithoutBaselines, scoreEpisodes } from './localScoring.ts';
 import { runEpisodesOf } from './runFolder.ts';
 import type { TableRow } from './runReport.ts';
 
@@ -31,6 +31,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
   for (const label of agentLabels) {
     const mine = episodes.filter((e) => e.agent === label);
     const card = scoreEpisodes(mine);
+    const unknown = new Set(gamesWithoutBaselines(mine));
     const byGame = scored.get(label) ?? new Map<string, ScoredEpisode[]>();
     const stats = summarizeScores(new Map([...byGame].map(([game, list]) => [game, list.map((e) => e.score)])));
     for (const [game, estimate] of stats.games) {
@@ -44,7 +45,8 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
         mean_score: estimate.value,
         interval: estimate.interval,
         levels_completed: environment?.levels_completed ?? 0,
-        level_count: ofGame[0].baselines.length,
+        level_count: environment?.level_count ?? ofGame[0].baselines.length,
+        ...(unknown.has(game) ? { baselines_known: false } : {}),
         actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
         wins: count(ofGame, 'win'),
         errors: count(ofGame, 'error'),
@@ -60,6 +62,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
       interval: stats.total?.interval ?? null,
       levels_completed: card.total_levels_completed,
       level_count: card.total_levels,
+      ...(unknown.size > 0 ? { baselines_known: false } : {}),
       actions: mine.reduce((sum, e) => sum + e.actions, 0),
       wins: count(mine, 'win'),
       errors: count(mine, 'error'),
@@ -69,14 +72,24 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
   return rows;
 }
 
+/** Scores of a game whose level baselines are unknown are not computed: the table says so. */
+const scoresKnown = (row: TableRow) => row.baselines_known !== false;
+
+/** Said under a table with an unknown score. */
+const UNKNOWN_NOTE =
+  "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
+
+const note = (rows: readonly TableRow[]) => (rows.every(scoresKnown) ? '' : `\n${UNKNOWN_NOTE}\n`);
+
 function cells(row: TableRow, usage: boolean): string[] {
+  const known = scoresKnown(row);
   const base = [
     row.agent,
     row.game,
     String(row.episodes),
-    formatScore(row.card_score),
-    formatScore(row.mean_score),
-    formatInterval(row.interval),
+    known ? formatScore(row.card_score) : 'unknown',
+    known ? formatScore(row.mean_score) : 'unknown',
+    known ? formatInterval(row.interval) : 'unknown',
     `${row.levels_completed}/${row.level_count}`,
     String(row.actions),
     String(row.wins),
@@ -95,7 +108,7 @@ export function renderTerminalTable(rows: readonly TableRow[]): string {
   const { head, numeric, usage } = columns(rows);
   const table = new Table({ head, colAligns: numeric.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
   for (const row of rows) table.push(cells(row, usage));
-  return table.toString();
+  return table.toString() + note(rows);
 }
 
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
@@ -105,5 +118,5 @@ export function renderMarkdownTable(rows: readonly TableRow[]): string {
     const c = cells(row, usage);
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n${note(rows)}`;
 }

@@ -9,7 +9,10 @@ import { RunFolderError } from './runReport.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 function runTimestamp(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 /** A free name beside `base`: base, base-2, base-3, … */
@@ -25,7 +28,13 @@ function contents(dir: string): string[] {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [];
-    if (code === 'ENOTDIR') throw new RunFolderError(`${dir} is a file, not a folder; --out names the run's folder`, 'RUN_FOLDER_IN_USE');
+    if (code === 'ENOTDIR') {
+      // The folder itself, or one above it (`--out /dev/null/x`), is a file.
+      const why = existsSync(dir)
+        ? `${dir} is a file, not a folder; --out names the run's folder`
+        : `cannot create the results folder ${dir}: a folder above it is a file; choose another --out`;
+      throw new RunFolderError(why, 'RUN_FOLDER_IN_USE');
+    }
     throw error;
   }
 }
@@ -61,7 +70,13 @@ export function createRunDirectory(options: { out?: string; output: string; name
     // Two runs started in the same second must not share a folder.
     dir = freeName(resolve(options.output, `${runTimestamp(options.at)}-${options.name}`));
   }
-  mkdirSync(dir, { recursive: true });
-  if (options.recordings) mkdirSync(join(dir, 'recordings'), { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (options.recordings) mkdirSync(join(dir, 'recordings'), { recursive: true });
+  } catch (error) {
+    // A parent that is a file, a folder we may not write: a sentence and exit 2, not a stack trace.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new RunFolderError(`cannot create the results folder ${dir} (${code ?? message}); choose another folder with --out (or \`output\` in the config)`);
+  }
   return { dir, movedAside };
 }

@@ -3,19 +3,27 @@
  * log), and, as short readable lines, to a console sink when the CLI gives one (stderr that is not a
  * terminal, as in CI, where the live progress line is absent). Keys are redacted wherever they appear.
  */
-import { LOG_REDACT_PATHS, REDACTED } from '../../redaction.ts';
+import { LOG_REDACT_PATHS, REDACTED, type Redactor } from '../../redaction.ts';
 import pino, { type Logger } from 'pino';
 import { type LineSink, readableStream } from './readableLog.ts';
 
-
-/** `console`: where readable lines go as well (the CLI's stderr, when it is not a terminal). */
-export function createRunLogger(logFile: string | undefined, options: { console?: LineSink; level?: string }): Logger {
+/**
+ * `console`: where readable lines go as well (the CLI's stderr, when it is not a terminal). `redactor`:
+ * the config's secrets, found in every field of every line (when it has any).
+ */
+export function createRunLogger(logFile: string | undefined, options: { console?: LineSink; level?: string; redactor?: Redactor }): Logger {
   const streams: pino.StreamEntry[] = [];
   if (logFile !== undefined) streams.push({ level: 'debug', stream: pino.destination({ dest: logFile, sync: true, mkdir: true }) });
   if (options.console) streams.push({ level: 'info', stream: readableStream(options.console) });
   if (streams.length === 0) return pino({ enabled: false });
+  const { redactor } = options;
   return pino(
-    { level: options.level ?? 'debug', redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, base: undefined },
+    {
+      level: options.level ?? 'debug',
+      redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
+      base: undefined,
+      ...(redactor?.active ? { formatters: { log: (fields: Record<string, unknown>) => redactor.value(fields) as Record<string, unknown> } } : {}),
+    },
     pino.multistream(streams),
   );
 }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { Redactor } from '../../redaction.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type ProgressDisplay, silentProgress } from '../progress.ts';
 import { EpisodeLog } from './episodeLog.ts';
@@ -20,6 +21,7 @@ export class RunRecorder {
   readonly #progress: ProgressDisplay;
   readonly #planned: number;
   readonly #retries: () => number;
+  readonly #redactor: Redactor | undefined;
   readonly #attempt: number;
   readonly #prior: number;
   #actions = 0;
@@ -27,7 +29,16 @@ export class RunRecorder {
   #errors = 0;
 
   /** `prior`: the finished episodes of earlier attempts (a resume); `attempt` is stamped on every record added. */
-  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay; prior?: readonly EpisodeRecord[]; attempt?: number }) {
+  constructor(options: {
+    runDir: string;
+    logger: Logger;
+    planned: number;
+    retries: () => number;
+    progress?: ProgressDisplay;
+    prior?: readonly EpisodeRecord[];
+    attempt?: number;
+    redactor?: Redactor;
+  }) {
     this.episodes = [...(options.prior ?? [])];
     this.#prior = this.episodes.length;
     this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
@@ -40,6 +51,8 @@ export class RunRecorder {
     this.#progress = options.progress ?? silentProgress;
     this.#planned = options.planned;
     this.#retries = options.retries;
+    // Only a run whose config took values from the environment pays for a pass over each record.
+    this.#redactor = options.redactor?.active === true ? options.redactor : undefined;
   }
 
   /** After every answer of the service. The live line is redrawn every 100 ms at most; a snapshot per action cost more than the action. */
@@ -52,13 +65,22 @@ export class RunRecorder {
     return this.episodes.length - this.#prior;
   }
 
-  add(record: EpisodeRecord): void {
-    record.attempt = this.#attempt;
+  add(finished: EpisodeRecord): void {
+    finished.attempt = this.#attempt;
+    // An agent's error message may quote its own params, which may hold a secret taken from the environment.
+    const record = this.#redactor === undefined ? finished : (this.#redactor.value(finished) as EpisodeRecord);
     if (record.outcome === 'error') this.#errors++;
     this.episodes.push(record);
     this.#log.append(record);
     this.#progress.update(this.#snapshot());
-    const fields = { agent: record.agent, game: record.game_id, episode: record.episode, outcome: record.outcome, actions: record.actions, levels: record.levels_completed };
+    const fields = {
+      agent: record.agent,
+      game: record.game_id,
+      episode: record.episode,
+      outcome: record.outcome,
+      actions: record.actions,
+      levels: record.levels_completed,
+    };
     if (record.outcome === 'error') this.#logger.error({ ...fields, error: record.error }, 'episode failed');
     else this.#episodeLines.info(fields, 'episode finished');
   }

@@ -7,8 +7,7 @@
 import { renameSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Scorecard } from '../../protocol/index.ts';
-import type { EnvironmentEntry } from '../../protocol/index.ts';
+import type { EnvironmentEntry, ScorecardAnswer } from '../../protocol/index.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
@@ -72,8 +71,10 @@ const agentResultSchema = z.looseObject({
   params: z.unknown(),
   /** The agent's latest card ('' when none was opened); every card of every attempt is in `cards`. */
   card_id: z.string(),
-  /** That card as the service returned it on close; null when closing failed. */
-  scorecard: serviceObject<Scorecard>().nullable(),
+  /** The card's page on the service's site (`<root>/scorecards/<card_id>`); null without one. */
+  scorecard_url: z.string().nullable().default(null),
+  /** That card as the service returned it on close (fields it leaves out missing); null when closing failed. */
+  scorecard: serviceObject<ScorecardAnswer>().nullable(),
   close_error: z.string().nullable(),
   /** The agent's finished episodes of all attempts, scored here with the service's scoring code (see LocalScore). */
   local_score: serviceObject<LocalScore>(),
@@ -105,7 +106,7 @@ const cardEntrySchema = z.looseObject({
   closed_at: z.string().nullable(),
   /** The attempt that closed it (or found it lost): a later one for a card a dead attempt left open. */
   closed_by_attempt: z.int().min(1).nullable(),
-  scorecard: serviceObject<Scorecard>().nullable(),
+  scorecard: serviceObject<ScorecardAnswer>().nullable(),
   close_error: z.string().nullable(),
   score_differences: z.array(z.string()).nullable(),
   /**
@@ -142,6 +143,10 @@ const attemptSchema = z.looseObject({
   queue: z.object({ redis: z.string(), run_id: z.string() }).optional(),
   /** In a merged run: the shard (`i/n (folder)`) it comes from. */
   shard: z.string().optional(),
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmed_card_opens: count.default(0),
+  /** Fields arcbench uses that the service's answers left out (each was warned about in run.log). */
+  service_missing_fields: z.array(z.string()).default([]),
 });
 export type AttemptEntry = z.infer<typeof attemptSchema>;
 
@@ -176,6 +181,10 @@ const runTotalsSchema = z.looseObject({
   requests: count,
   retries: count,
   retries_by_cause: z.record(z.string(), count),
+  /** Scorecard opens whose answer was lost: each may have left an empty card open on the service. */
+  unconfirmed_card_opens: count.default(0),
+  /** Fields arcbench uses that the service's answers left out (each was warned about in run.log). */
+  service_missing_fields: z.array(z.string()).default([]),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
   /** Worker pool: episodes played again from a new RESET after the worker playing them was lost (their records name the lost attempts). */
@@ -203,6 +212,8 @@ export const tableRowSchema = z.looseObject({
   actions: count,
   wins: count,
   errors: count,
+  /** False when the game's level baselines are unknown (in total: any game's): the scores are not computed. */
+  baselines_known: z.boolean().optional(),
   /** Model usage of the row's episodes; absent in runs of versions before it was kept. */
   usage: usageOrNone,
 });
@@ -214,6 +225,8 @@ export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
   name: z.string(),
   status: z.enum(RUN_STATUSES),
+  /** Why the run could not start (the key refused, the service out of reach, no card opened). */
+  failure: z.string().optional(),
   /** When the first attempt started, and when the latest ended (null while it runs). */
   started_at: z.string(),
   finished_at: z.string().nullable(),
@@ -236,6 +249,8 @@ export const runReportSchema = z.looseObject({
   provenance: provenanceSchema,
   plan: planFingerprintSchema.extend({ planned_episodes: count }),
   games: z.array(z.string()),
+  /** Games whose level baselines the service gave nowhere: their local scores are not computed (0). */
+  games_without_baselines: z.array(z.string()).default([]),
   agents: z.array(agentResultSchema),
   cards: z.array(cardEntrySchema),
   attempts: z.array(attemptSchema).min(1),
@@ -278,11 +293,15 @@ export function readRunReport(runDir: string): RunReport {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
+    throw new RunFolderError(
+      `${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`,
+    );
   }
   const format = (raw as { format?: unknown } | null)?.format;
   if (typeof format === 'string' && format !== RUN_FORMAT) {
-    throw new RunFolderError(`${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`);
+    throw new RunFolderError(
+      `${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`,
+    );
   }
   const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);

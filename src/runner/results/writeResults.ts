@@ -10,7 +10,8 @@ import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
-import { renderMarkdownTable, renderTerminalTable, tableRows } from './resultsTable.ts';
+import type { Redactor } from '../../redaction.ts';
+import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
 
@@ -20,6 +21,8 @@ export interface ResultsToWrite {
   readonly agentLabels: readonly string[];
   readonly episodes: readonly EpisodeRecord[];
   readonly logger: Logger;
+  /** The config's secrets: a label taken from the environment must not show in a table. */
+  readonly redactor?: Redactor;
   readonly baseline?: BaselineOptions;
   /** A file to append the markdown summary to (GitHub's GITHUB_STEP_SUMMARY). */
   readonly stepSummary?: string;
@@ -41,7 +44,8 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
       logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
     }
   }
-  const rows = tableRows(input.agentLabels, input.episodes);
+  const built = tableRows(input.agentLabels, input.episodes);
+  const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
@@ -49,7 +53,8 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
   writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
 
-  const baseline = input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
+  const baseline =
+    input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
     writeFileSync(join(runDir, 'comparison.json'), JSON.stringify(baseline.document, null, 2) + '\n');

@@ -77,6 +77,8 @@ export function attemptEntry(
     played: 0,
     requests: 0,
     retries_by_cause: {},
+    unconfirmed_card_opens: 0,
+    service_missing_fields: [],
   };
 }
 
@@ -91,7 +93,7 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     recordings: config.recordings !== false,
     force: options.force,
   });
-  const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
+  const logger = createRunLogger(join(dir, 'run.log'), { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
   const notes = movedAside === undefined ? [] : [`moved the folder that was at ${dir} aside to ${movedAside}`];
   if (movedAside !== undefined) logger.warn({ moved_to: movedAside }, notes[0]);
   return {

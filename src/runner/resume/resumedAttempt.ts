@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Plan } from '../plan.ts';
 import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../results/runFolder.ts';
 import type { LineSink } from '../results/readableLog.ts';
+import type { Redactor } from '../../redaction.ts';
 import { createRunLogger } from '../results/runLogger.ts';
 import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
@@ -96,7 +97,7 @@ export async function resumedAttempt(
   plan: Plan,
   fingerprint: PlanFingerprint,
   target: OpenTarget,
-  options: ResumeOptions & { consoleLog?: LineSink | undefined },
+  options: ResumeOptions & { consoleLog?: LineSink | undefined; redactor?: Redactor },
 ): Promise<AttemptSetup> {
   checkSameEpisodes(folder, fingerprint);
   const { report, dir } = folder;
@@ -105,7 +106,10 @@ export async function resumedAttempt(
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 
-  const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
+  const logger = createRunLogger(join(dir, 'run.log'), {
+    ...(options.redactor ? { redactor: options.redactor } : {}),
+    ...(options.consoleLog ? { console: options.consoleLog } : {}),
+  });
   logger.info(
     {
       attempt,

@@ -4,6 +4,7 @@
  * every shard's records, recordings, and run.json, the tables, statistics and junit.xml made by the
  * same functions a run uses. Every shard's cards and attempts are kept, each marked with its folder.
  */
+import { Redactor } from '../../redaction.ts';
 import { copyFileSync, existsSync, linkSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -129,6 +130,8 @@ function mergedReport(folders: readonly RunFolder[], episodes: readonly EpisodeR
     baseDir: dirname(first.config_file),
     config: first.config as ExperimentConfig,
     agents: first.agents.map((a) => ({ label: a.label, use: a.use, params: a.params, definition: { name: a.agent } as AgentDefinition })),
+    // The shards' run.json hold their config with secrets already redacted.
+    redactor: new Redactor(),
   };
   const plan = { games: first.games.map((id) => ({ game_id: id }) as GameDescriptor), episodes } as unknown as Plan;
   const cards: CardEntry[] = folders.flatMap((folder) => folder.report.cards.map((card) => ({ ...card, shard: origin(folder) })));

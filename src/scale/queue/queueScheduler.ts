@@ -191,7 +191,7 @@ async function finish(parts: QueueParts, published: boolean): Promise<ScheduleOu
     }
     const stats = await workerStats(redis, keys, run.target.transport.stats());
     await queue.obliterate({ force: true }).catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'removing the queue failed'));
-    return { ...outcomeOf(mirror, stats), costStopped: parts.spend.spent, queue: { redis: parts.settings.address.display, run_id: parts.runId } };
+    return { ...outcomeOf(mirror, stats, run.target.pageRoot), costStopped: parts.spend.spent, queue: { redis: parts.settings.address.display, run_id: parts.runId } };
   } finally {
     await events.close();
     await queue.close();
@@ -217,22 +217,24 @@ async function waitForSignOff({ redis, keys, mirror, run, runId }: QueueParts): 
 }
 
 async function workerStats(redis: Redis, keys: RunKeys, own: TransportStats): Promise<TransportStats> {
-  const total: TransportStats = { requests: own.requests, retries: { ...own.retries } };
+  const total: TransportStats = { requests: own.requests, retries: { ...own.retries }, unconfirmedOpens: own.unconfirmedOpens, missingFields: [...own.missingFields] };
   for (const text of Object.values(await redis.hgetall(keys.stats))) {
-    const stats = JSON.parse(text) as TransportStats;
-    total.requests += stats.requests;
-    for (const [cause, n] of Object.entries(stats.retries)) total.retries[cause] = (total.retries[cause] ?? 0) + n;
+    const stats = JSON.parse(text) as Partial<TransportStats>;
+    total.requests += stats.requests ?? 0;
+    for (const [cause, n] of Object.entries(stats.retries ?? {})) total.retries[cause] = (total.retries[cause] ?? 0) + n;
+    total.unconfirmedOpens += stats.unconfirmedOpens ?? 0;
+    for (const field of stats.missingFields ?? []) if (!total.missingFields.includes(field)) total.missingFields.push(field);
   }
   return total;
 }
 
 /** The outcome as the local scheduler gives it: per agent its latest card, and how it closed. */
-function outcomeOf(mirror: Mirror, stats: TransportStats): Omit<ScheduleOutcome, 'costStopped'> {
+function outcomeOf(mirror: Mirror, stats: TransportStats, pageRoot: string | undefined): Omit<ScheduleOutcome, 'costStopped'> {
   const cards = new Map<string, string>();
   const closed = new Map<string, ClosedCard>();
   for (const card of mirror.cards) {
     cards.set(card.agent, card.card_id);
     closed.set(card.agent, { scorecard: card.scorecard, error: card.close_error });
   }
-  return { cards, closed, stats };
+  return { cards, closed, stats, pageRoot };
 }

@@ -80,7 +80,7 @@ export class WorkerCards {
       Object.assign(record, {
         state: result.scorecard ? 'closed' : 'close_failed',
         closed_at: result.scorecard ? new Date().toISOString() : null,
-        scorecard: result.scorecard,
+        scorecard: result.scorecard as CardRecord['scorecard'],
         close_error: result.error,
       } satisfies Partial<CardRecord>);
       await this.#write(record);

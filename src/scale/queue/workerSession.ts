@@ -6,6 +6,7 @@
  * worker's episodes stop at their next step; when it says the run ended (or this worker leaves), the
  * worker finishes its jobs, closes its cards, reports its request counts and signs off.
  */
+import { GameBaselines } from '../../runner/episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Job, Worker } from 'bullmq';
@@ -68,6 +69,8 @@ export class WorkerSession {
   readonly #stop: RunStop;
   /** Where and how this worker writes recordings: into the run's folder on the shared volume, in the run's format. */
   readonly #recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
+  /** Level baselines of games whose descriptor has none, read once per game from this worker's card. */
+  #baselines: GameBaselines | undefined;
   #bull: Worker | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #finishing: Promise<void> | undefined;
@@ -167,6 +170,8 @@ export class WorkerSession {
       },
       baseDir: experiment.baseDir,
       nextRunSequence: () => this.#nextSequence(),
+      baselines: this.#gameBaselines(),
+      competition: experiment.config.scorecard.competition_mode,
     });
     if (cutByRunStop) record.cut_by_run_stop = true;
     if (lost.length > 0) record.lost_attempts = lost;
@@ -178,6 +183,14 @@ export class WorkerSession {
    * number is the microsecond it began (kept increasing on this worker): runs of different workers
    * order by their start, and this worker's exactly as its card saw them.
    */
+
+  #gameBaselines(): GameBaselines {
+    const { experiment, target } = this.#parts;
+    this.#baselines ??= new GameBaselines(target.transport, !experiment.config.scorecard.competition_mode, (gameId, why) =>
+      this.#parts.settings.logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
+    );
+    return this.#baselines;
+  }
   #nextSequence(): number {
     this.#lastSequence = Math.max(this.#lastSequence + 1, Date.now() * 1000);
     return this.#lastSequence;

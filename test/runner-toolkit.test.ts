@@ -1,0 +1,113 @@
+/**
+ * The runner against a service as sparse as the official toolkit's server (SPEC §7a; issue 10, points 2
+ * and 3), emulated by `dialect: toolkit`: its games carry no baselines, its run entries no id or counts,
+ * its frames always say `full_reset: false`. Full resets still start runs as the service counts them,
+ * baselines come from the scorecard after a game's first RESET, and where they stay unknown the run
+ * says so and refuses per-level budgets.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gameCatalog } from '../src/games/catalog.ts';
+import { loadExperiment } from '../src/runner/config/loader.ts';
+import { RunLedger } from '../src/runner/episode/runLedger.ts';
+import { runExperiment } from '../src/runner/runExperiment.ts';
+import type { FrameResponse } from '../src/protocol/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'arcbench-toolkit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const crat = gameCatalog().find((game) => game.info.slug === 'crat')!;
+
+/** A plugin that plays a fixed script of decisions, then stops; it records the baselines it was given. */
+function scriptedAgent(name: string, script: string): string {
+  const file = join(dir, `${name}.ts`);
+  writeFileSync(
+    file,
+    `import { defineAgent, action, reset, stop } from 'arcbench';
+const script = ${script};
+export default defineAgent({
+  name: '${name}',
+  create: ({ game }) => ({
+    act: (_frame, { step }) => (step < script.length ? (script[step] === 0 ? reset() : action(script[step])) : stop('script done', { baselines: game.baseline_actions ?? null })),
+  }),
+});
+`,
+  );
+  return file;
+}
+
+async function run(name: string, yaml: string) {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, `name: ${name}\ngames: [crat]\nrecordings: false\n${yaml}`);
+  const result = await runExperiment(await loadExperiment(file), { out: join(dir, name) });
+  return { ...result, tableMd: readFileSync(join(dir, name, 'table.md'), 'utf8') };
+}
+
+const frame = (fields: Partial<FrameResponse>) => ({ guid: 'g', levels_completed: 0, state: 'NOT_FINISHED', full_reset: false, ...fields }) as FrameResponse;
+
+describe('against the toolkit dialect', () => {
+  it('counts a RESET right after a level began as a full reset, though the answer says full_reset: false', () => {
+    const ledger = new RunLedger(() => 0);
+    ledger.recordReset(frame({}));
+    ledger.recordAction(frame({}));
+    ledger.recordReset(frame({})); // an action on the level: a level reset, counted
+    ledger.recordReset(frame({})); // none since: a full reset, a new run
+    expect(ledger.recordedRuns().map((r) => [r.actions, r.resets])).toEqual([
+      [2, 1],
+      [0, 0],
+    ]);
+    const competition = new RunLedger(() => 0, false);
+    competition.recordReset(frame({}));
+    competition.recordReset(frame({})); // competition: every RESET of a session is a level reset
+    expect(competition.recordedRuns().map((r) => [r.actions, r.resets])).toEqual([[1, 1]]);
+  });
+
+  it('plays full and level resets as the service counts them, and scores as the service does', async () => {
+    const agent = scriptedAgent('resetter', '[1, 0, 0, 2, 2, 0, 3]');
+    const { report, episodes } = await run('resets', `target: { server: { backends: 2, dialect: toolkit } }\nagents: [{ use: ${agent} }]\n`);
+    expect(episodes[0].runs.map((r) => r.actions)).toEqual([2, 4]);
+    expect(report.agents[0].score_differences).toEqual([]);
+    expect(report.agents[0].scorecard!.total_actions).toBe(6);
+    expect(report.status).toBe('completed');
+  });
+
+  it('reads the baselines from the scorecard after the first RESET, for budgets, agents and scores', async () => {
+    const agent = scriptedAgent('stepper', '[1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]');
+    const { report, episodes, tableMd } = await run(
+      'baselines',
+      `target: { server: { dialect: toolkit } }\nagents: [{ use: ${agent} }]\nbudgets: { max_actions: 40, max_actions_per_level: 0.25 }\n`,
+    );
+    const [episode] = episodes;
+    expect(episode.baselines).toEqual(crat.info.baselineActions);
+    expect(episode.baselines_known).toBe(true);
+    // A quarter of level 1's baseline, then the per-level budget ends the episode.
+    expect(episode.outcome).toBe('level_budget');
+    expect(episode.actions).toBe(Math.ceil(0.25 * crat.info.baselineActions[0]));
+    expect(report.games_without_baselines).toEqual([]);
+    expect(report.agents[0].score_differences).toEqual([]);
+    expect(tableMd).toContain(`0/${crat.info.baselineActions.length}`);
+    expect(report.totals.service_missing_fields).toContain('game.baseline_actions');
+  });
+
+  it('says where baselines stay unknown, in the table and run.json, and refuses per-level budgets', async () => {
+    // In competition mode an open card cannot be read: with the toolkit's game list, nothing gives them.
+    const agent = scriptedAgent('walker', '[1, 2, 3]');
+    const target = `target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
+    const unknown = await run('unknown', target);
+    expect(unknown.report.games_without_baselines).toEqual([crat.info.id]);
+    expect(unknown.episodes[0]).toMatchObject({ baselines_known: false, win_levels: crat.info.baselineActions.length, stop_details: { baselines: null } });
+    expect(unknown.tableMd).toMatch(/\| walker \| crat-\w+ \| 1 \| unknown \| unknown \| unknown \| 0\/\d+ \| 3 \|/);
+    expect(unknown.tableMd).toMatch(/unknown: the service gives no level baselines/);
+    expect(unknown.report.agents[0].score_differences).toEqual([]);
+
+    const refused = await run('refused', `${target}budgets: { max_actions: 10, max_actions_per_level: 5 }\n`);
+    expect(refused.episodes[0].outcome).toBe('error');
+    expect(refused.episodes[0].error).toMatchObject({
+      kind: 'baselines_unknown',
+      message: expect.stringMatching(/max_actions_per_level needs each level's baseline.*remove max_actions_per_level/),
+    });
+    expect(refused.episodes[0].actions).toBe(0);
+  });
+});
