@@ -89,7 +89,7 @@ function clickTargets(grid: Grid, rows: readonly number[], limit: number, rng: R
 function shuffle<T>(items: T[], rng: Rng): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    [items[i], items[j]] = [items[j], items[i]];
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
 }
