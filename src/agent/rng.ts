@@ -55,7 +55,7 @@ export function createRng(seed: number): Rng {
     int: (n) => Math.floor(next() * n),
     pick: (items) => {
       if (items.length === 0) throw new RangeError('rng.pick: the list is empty; give it at least one item');
-      return items[Math.floor(next() * items.length)];
+      return items[Math.floor(next() * items.length)]!;
     },
     fork: () => createRng(mix32(Math.floor(next() * 4294967296))),
   };

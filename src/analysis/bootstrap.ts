@@ -65,13 +65,13 @@ export function differenceOfMeansStratum(baseline: readonly number[], candidate:
  */
 function average(values: readonly number[]): number {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
   return sum / values.length;
 }
 
 function resampledMean(values: readonly number[], rng: Rng): number {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[rng.int(values.length)];
+  for (let i = 0; i < values.length; i++) sum += values[rng.int(values.length)]!;
   return sum / values.length;
 }
 
@@ -99,8 +99,9 @@ export function stratifiedEstimate(strata: readonly Stratum[], options: Bootstra
   for (let r = 0; r < replicates.length; r++) {
     let replicate = 0;
     for (let k = 0; k < components.length; k++) {
-      const c = components[k];
-      replicate += c.weight * (c.mean + corrections[k] * (resampledMean(c.values, rng) - c.mean));
+      // The hot loop of the bootstrap: k is in bounds of both lists (same length), read without a check.
+      const c = components[k]!;
+      replicate += c.weight * (c.mean + corrections[k]! * (resampledMean(c.values, rng) - c.mean));
     }
     replicates[r] = replicate;
   }

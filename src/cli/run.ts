@@ -143,7 +143,7 @@ export async function runCommand(command: string, configPath: string | undefined
 
 function exitCodeOf(result: RunResult, signal: string | undefined): number {
   const { status } = result.report;
-  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'] ?? EXIT_FAILED;
   if (status === 'partial') return EXIT_PARTIAL;
   if (status !== 'completed') return EXIT_FAILED;
   if (result.baseline?.error) return EXIT_USAGE;

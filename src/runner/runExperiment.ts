@@ -4,13 +4,11 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
-import { join } from 'node:path';
-import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import type { ProgressDisplay } from './progress.ts';
-import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
+import { attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
 import { buildRunReport } from './results/buildRunReport.ts';

@@ -80,7 +80,8 @@ export class HandSession {
       score: environment?.score ?? 0,
       stepsTaken: play?.stepsTaken ?? 0,
       stepBudget: play?.stepBudget ?? 0,
-      baseline: this.game.info.baselineActions[levelIndex],
+      // One baseline per level, and levelIndex is a level's.
+      baseline: this.game.info.baselineActions[levelIndex]!,
     };
   }
 

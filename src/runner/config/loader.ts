@@ -133,7 +133,8 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
   if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
   const unknown = unknownLabels(wanted, agents.map((a) => a.label));
   if (unknown !== null) fail([unknown]);
-  const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
+  // One agent per entry, in order (any problem failed above).
+  const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i]! })).filter(({ agent }) => wanted.includes(agent.label));
   return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent) };
 }
 

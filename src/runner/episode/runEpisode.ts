@@ -149,7 +149,7 @@ function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['
 }
 
 async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
-  const { env, record, ledger } = play;
+  const { record, ledger } = play;
   let frame = first;
   for (let step = 0; ; step++) {
     // The in-process service answers in microtasks only; without a turn of the event loop now and

@@ -44,7 +44,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
         mean_score: estimate.value,
         interval: estimate.interval,
         levels_completed: environment?.levels_completed ?? 0,
-        level_count: ofGame[0].baselines.length,
+        level_count: ofGame[0]!.baselines.length,
         actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
         wins: count(ofGame, 'win'),
         errors: count(ofGame, 'error'),
