@@ -3,6 +3,7 @@ import { renderComparisonMarkdown, renderComparisonTerminal } from '../src/analy
 import { compareRuns, RunsNotComparableError } from '../src/analysis/compareRuns.ts';
 import { regressions } from '../src/analysis/gate.ts';
 import type { RunEpisodes, ScoredEpisode } from '../src/analysis/episodeSample.ts';
+import { firstOf } from './support/lists.ts';
 
 /** Episodes of one agent on one game, scores as given, episode i with seed 1000 + i. */
 const episodes = (agent: string, game: string, scores: readonly number[], seedBase = 1000): ScoredEpisode[] =>
@@ -78,7 +79,7 @@ describe('compareRuns', () => {
   it('a single pair gives no interval and no verdict beyond "no significant change"', () => {
     const a = run('a', ['x'], episodes('x', 'crat-1', [5]));
     const b = run('b', ['x'], episodes('x', 'crat-1', [1]));
-    const row = compareRuns(a, b).rows[0];
+    const row = firstOf(compareRuns(a, b).rows, 'comparison row');
     expect(row.difference.interval).toBeNull();
     expect(row.verdict).toBe('no significant change');
     expect(renderComparisonTerminal(compareRuns(a, b))).toContain('n/a (< 2 episodes)');

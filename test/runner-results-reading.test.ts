@@ -7,6 +7,7 @@ import { readableLine } from '../src/runner/results/readableLog.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../src/runner/results/runFolder.ts';
 import { RunFolderError } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { itemAt } from './support/lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-reading-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ describe('reading a run folder back', () => {
     const damaged = join(dir, 'damaged');
     cpSync(runDir, damaged, { recursive: true });
     const lines = readFileSync(join(damaged, 'episodes.jsonl'), 'utf8').trim().split('\n');
-    writeFileSync(join(damaged, 'episodes.jsonl'), `${lines[0]}\n${lines[1].replace('"episode":1', '"episode":"one"')}\n`);
+    writeFileSync(join(damaged, 'episodes.jsonl'), `${itemAt(lines, 0, 'line')}\n${itemAt(lines, 1, 'line').replace('"episode":1', '"episode":"one"')}\n`);
     expect(() => readRunFolder(damaged)).toThrow(RunFolderError);
     expect(() => readRunFolder(damaged)).toThrow(new RegExp(`^${join(damaged, 'episodes.jsonl')} line 2: not an episode of this arcbench: episode: `));
     writeFileSync(join(damaged, 'episodes.jsonl'), `${lines[0]}\n{"agent":\n`);

@@ -11,6 +11,7 @@ import type { ComparisonDocument } from '../src/analysis/gate.ts';
 import { ConfigError, experimentFromFlags, loadExperiment } from '../src/runner/config/loader.ts';
 import { readRunReport, type TableRow } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { itemAt } from './support/lists.ts';
 
 const cli = fileURLToPath(new URL('../bin/arcbench.js', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -121,7 +122,7 @@ describe('statistics in every run', () => {
       const interval = intervalOfTotal(report.table!)!;
       widths.push(interval.high - interval.low);
     }
-    expect(widths[1]).toBeLessThan(widths[0]);
+    expect(itemAt(widths, 1, 'width')).toBeLessThan(itemAt(widths, 0, 'width'));
 
     const single = await experimentFromFlags(['random'], { baseDir: dir, overrides: { games: ['crat'], episodes: 1 } });
     const { report, table } = await runExperiment(single, { out: join(dir, 'single') });
