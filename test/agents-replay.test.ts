@@ -1,10 +1,11 @@
 // The replay agent plays a recording back and reports the first grid that differs from it.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { firstOf } from './support/lists.ts';
+import { tempDir } from './support/tempDir.ts';
 
 async function run(dir: string, name: string, yaml: string) {
   writeFileSync(join(dir, `${name}.yaml`), yaml);
@@ -13,9 +14,9 @@ async function run(dir: string, name: string, yaml: string) {
 
 describe('replay', () => {
   it('replays a recording with every grid matching, then finds a changed cell', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-replay-'));
+    const dir = tempDir('replay');
     const first = await run(dir, 'original', 'name: original\ngames: [slid]\nagents: [{ use: random }]\nseed: 4\nbudgets: { max_actions: 30 }\n');
-    const episode = first.episodes[0];
+    const episode = firstOf(first.episodes, 'episode');
     const recording = join(dir, 'original', episode.recording!);
     const gameId = episode.game_id;
 
@@ -29,7 +30,7 @@ describe('replay', () => {
     const altered = join(dir, 'altered.recording.jsonl');
     writeFileSync(altered, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const diff = await run(dir, 'diff', `name: diff\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: altered.recording.jsonl } }]\nrecordings: false\n`);
-    const result = diff.episodes[0];
+    const result = firstOf(diff.episodes, 'episode');
     expect(result.outcome).toBe('agent_stop');
     expect(result.stop_details).toMatchObject({ step: 5, x: 7, y: 20, grid: lines[5].data.frame.length - 1 });
     expect(result.stop_reason).toMatch(/^step 5: frame\[\d+\] at \(x 7, y 20\)/);

@@ -1,17 +1,19 @@
 // The same experiment on every target: in-process, our server on loopback with 3 backends and a
 // rotating affinity cookie, and our server answering some requests 429. The same seed must give the same
 // episodes and scores everywhere, and each card's local score must equal the service's.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { EpisodeRecord } from '../src/runner/episode/runEpisode.ts';
 import { RUN_FORMAT, runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
+import { firstOf } from './support/lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-targets-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function runWith(name: string, target: string, concurrency: number) {
   const file = join(dir, `${name}.yaml`);
@@ -68,7 +70,7 @@ describe('the same run on every target', () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
     const files = readdirSync(join(out, 'recordings'));
     expect(files).toHaveLength(episodes.length);
-    const episode = episodes[0];
+    const episode = firstOf(episodes, 'episode');
     const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl`;
     expect(files).toContain(name);
     const lines = readFileSync(join(out, 'recordings', name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
