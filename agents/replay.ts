@@ -1,20 +1,24 @@
 /**
- * Replays a recording (SPEC §9 JSONL, one frame response per line, first line the RESET answer) action
- * by action, and compares every grid the service returns with the recorded one. Stops at the first
- * difference and says where it is; games are deterministic, so a difference means the game changed.
- * The recording is read line by line as the replay goes, never whole.
+ * Replays a recording (SPEC §9 JSONL, one frame response per line, first line the RESET answer; plain
+ * or gzip-compressed) action by action, and compares every grid the service returns with the recorded
+ * one. Stops at the first difference and says where it is; games are deterministic, so a difference
+ * means the game changed. The recording is read line by line as the replay goes, never whole.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { defineAgent, z, action, click, reset, stop, CLICK_ACTION_ID, UNDO_ACTION_ID, GRID_SIZE, type AgentDecision, type FrameResponse } from 'arcbench';
-
-interface RecordedFrame {
-  frame: number[][][];
-  action_input: { id: number; data?: { x?: number; y?: number }; reasoning?: unknown };
-  state: string;
-  levels_completed: number;
-  game_id: string;
-}
+import {
+  defineAgent,
+  z,
+  action,
+  click,
+  reset,
+  stop,
+  readRecording,
+  CLICK_ACTION_ID,
+  UNDO_ACTION_ID,
+  GRID_SIZE,
+  type AgentDecision,
+  type FrameResponse,
+  type RecordedFrame,
+} from 'arcbench';
 
 /** First cell where a live grid and a recorded one differ, or undefined when every grid matches. */
 function firstDifference(live: FrameResponse, recorded: RecordedFrame) {
@@ -48,20 +52,17 @@ export default defineAgent({
   name: 'replay',
   description: 'Replays a recording and reports the first grid that differs from it.',
   params: z.strictObject({
-    recording: z.string().min(1).describe('Path of a .recording.jsonl file, relative to the experiment file.'),
+    recording: z.string().min(1).describe('Path of a .recording.jsonl or .recording.jsonl.gz file, relative to the experiment file.'),
   }),
   create({ params, resolvePath, game }) {
     const file = resolvePath(params.recording);
-    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })[Symbol.asyncIterator]();
+    const lines = readRecording(file);
     let step = 0;
     let upcoming: RecordedFrame | undefined;
 
     const nextRecorded = async (): Promise<RecordedFrame | undefined> => {
-      for (;;) {
-        const line = await lines.next();
-        if (line.done) return undefined;
-        if (line.value.trim() !== '') return (JSON.parse(line.value) as { data: RecordedFrame }).data;
-      }
+      const line = await lines.next();
+      return line.done ? undefined : line.value.data;
     };
 
     return {
@@ -80,7 +81,7 @@ export default defineAgent({
         return toDecision(upcoming, step + 1);
       },
       finish() {
-        void lines.return?.();
+        void lines.return(undefined);
       },
     };
   },

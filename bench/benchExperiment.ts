@@ -16,7 +16,8 @@ export interface BenchRunSettings {
   episodesPerGame: number;
   maxActions: number;
   concurrency: number;
-  recordings: boolean;
+  /** `recordings:` of the experiment: gzip (the default of real runs), jsonl (plain) or false. */
+  recordings: 'gzip' | 'jsonl' | false;
   seed?: number;
   /** With target `server`: play against this running server (`target: { url }`) instead of starting one. */
   url?: string;

@@ -13,6 +13,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   codec: () => import('./codec.ts'),
   games: () => import('./games.ts'),
   runner: () => import('./runner.ts'),
+  recordings: () => import('./recordings.ts'),
   http: () => import('./http.ts'),
   server: () => import('./server.ts'),
   memory: () => import('./memory.ts'),

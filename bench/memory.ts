@@ -2,8 +2,8 @@
  * Memory, each figure in a fresh child process (node --expose-gc) so no other suite's heap is in its
  * RSS, measured right after a full GC:
  * - 1,000 sessions open on the in-process reference service (one card, a RESET per session);
- * - the real runner in-process, recordings on, RSS after 10,000 and after 100,000 actions of one run:
- *   episodes and recordings are streamed to disk, so it must stay flat.
+ * - the real runner in-process, gzip recordings on (the default), RSS after 10,000 and after 100,000
+ *   actions of one run: episodes and recordings are streamed to disk, so it must stay flat.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,7 +45,7 @@ async function streamedRun(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
   try {
     const episodesPerGame = Math.ceil((LATE_ACTIONS * 1.05) / 80 / 6);
-    const yaml = experimentYaml({ target: 'reference', episodesPerGame, maxActions: 80, concurrency: 4, recordings: true });
+    const yaml = experimentYaml({ target: 'reference', episodesPerGame, maxActions: 80, concurrency: 4, recordings: 'gzip' });
     const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
     const samples: Record<string, number> = {};
     await runExperiment(experiment, {
@@ -98,7 +98,7 @@ const suite: BenchSuite = {
         target: { op: '<=', value: 400 },
         note: `fresh process after GC; ${mib(reported(sessions, 'before')).toFixed(0)} MiB before the sessions`,
       },
-      { figure: `RSS after ${EARLY_ACTIONS.toLocaleString('en-US')} actions of a run (recordings on)`, value: mib(early), unit: 'MiB' },
+      { figure: `RSS after ${EARLY_ACTIONS.toLocaleString('en-US')} actions of a run (gzip recordings on)`, value: mib(early), unit: 'MiB' },
       { figure: `RSS after ${LATE_ACTIONS.toLocaleString('en-US')} actions of the same run`, value: mib(late), unit: 'MiB' },
       {
         figure: `RSS growth from ${EARLY_ACTIONS.toLocaleString('en-US')} to ${LATE_ACTIONS.toLocaleString('en-US')} actions`,

@@ -80,4 +80,10 @@ export type { ComparisonDocument, GateSettings } from './analysis/gate.ts';
 export { meanEstimate, stratifiedEstimate, meanStratum, differenceOfMeansStratum } from './analysis/bootstrap.ts';
 export type { Estimate, Interval, BootstrapOptions } from './analysis/bootstrap.ts';
 export type { RunEpisodes, ScoredEpisode } from './analysis/episodeSample.ts';
+// Recordings, plain (.recording.jsonl) or gzip (.recording.jsonl.gz), read back line by line or whole.
+export { readRecording, readRecordingText, isRecordingFileName } from './runner/results/recordingReader.ts';
+export type { RecordingEntry, RecordedFrame } from './runner/results/recordingReader.ts';
+// The report: report.html of a run folder, and the `view` server.
+export { writeReport } from './report/writeReport.ts';
+export type { ReportOptions, WrittenReport } from './report/writeReport.ts';
 export { BUILT_IN_AGENTS, loadAgent } from './agent/pluginLoader.ts';

@@ -10,6 +10,7 @@ import { addCall, callRecord, costOfCall, emptyUsage, type ModelCallRecord, reas
 import { MAX_JSON_FIELD_BYTES } from '../src/protocol/limits.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { readRecordingText } from '../src/runner/results/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';
 
@@ -119,7 +120,7 @@ describe('usage of any agent, in a run', () => {
     expect(episode.usage.cost_usd).toBeCloseTo(0.75, 12);
     expect(episode.model_calls!.map((c) => c.step)).toEqual([0, 1, 2]);
     expect(report.totals.usage.cost_usd).toBeCloseTo(0.75, 12);
-    const recording = readFileSync(join(dir, 'out', episode.recording!), 'utf8')
+    const recording = (await readRecordingText(join(dir, 'out', episode.recording!)))
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line));

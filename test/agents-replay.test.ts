@@ -1,8 +1,10 @@
-// The replay agent plays a recording back and reports the first grid that differs from it.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// The replay agent plays a recording back (gzip, as runs write them by default, or plain) and reports
+// the first grid that differs from it.
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
+import { readRecordingText } from '../src/runner/results/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';
 import { tempDir } from './support/tempDir.ts';
@@ -17,6 +19,7 @@ describe('replay', () => {
     const dir = tempDir('replay');
     const first = await run(dir, 'original', 'name: original\ngames: [slid]\nagents: [{ use: random }]\nseed: 4\nbudgets: { max_actions: 30 }\n');
     const episode = firstOf(first.episodes, 'episode');
+    expect(episode.recording).toMatch(/\.recording\.jsonl\.gz$/);
     const recording = join(dir, 'original', episode.recording!);
     const gameId = episode.game_id;
 
@@ -24,7 +27,7 @@ describe('replay', () => {
     expect(again.episodes[0]).toMatchObject({ outcome: 'agent_stop', actions: episode.actions, stop_details: { matched: true } });
 
     // Change one cell of the grid recorded after the 5th action: the replay must point at it.
-    const lines = readFileSync(recording, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readRecordingText(recording)).trim().split('\n').map((l) => JSON.parse(l));
     const grid = lines[5].data.frame.at(-1);
     grid[20][7] = (grid[20][7] + 1) % 16;
     const altered = join(dir, 'altered.recording.jsonl');

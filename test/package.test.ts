@@ -144,6 +144,8 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
     const report = readRun('results/ts');
     expect(report).toMatchObject({ status: 'completed', totals: { episodes: 2, errors: 0 } });
     expect(report.agents.map((agent) => agent.label)).toEqual(['typed', 'random']);
+    // The report's page is bundled from the installed package's build, with its recordings inside.
+    expect(readFileSync(join(project, 'results/ts/report.html'), 'utf8')).toContain('data-recording="recordings/');
     expect(report.provenance).toMatchObject({
       arcbench_version: version,
       arcbench_git: null,

@@ -70,7 +70,7 @@ describe('experiment validation', () => {
     const message = await configError(file);
     expect(message).toContain('types.yaml: concurrency: expected concurrency as a whole number, found "8"');
     expect(message).toContain('types.yaml: seed: expected a whole number, found 1.5');
-    expect(message).toContain('types.yaml: recordings: expected true or false, found "maybe"');
+    expect(message).toContain('types.yaml: recordings: expected "gzip" or "jsonl", or true or false, found "maybe"');
     expect(message).not.toContain('is required');
     const params = await configError(writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'));
     expect(params).toContain('agents[0].params.ignore_rows: expected a list, found "abc"');

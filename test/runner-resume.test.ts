@@ -225,7 +225,7 @@ describe('arcbench run and resume, on the command line', () => {
     expect(report.status).toBe('partial');
     const left = report.totals.skipped_episodes;
     expect(left).toBeGreaterThan(0);
-    const sentence = `stopped on run_seconds: ${left} of 360 planned episode(s) not played`;
+    const sentence = `stopped on a run budget (run_seconds or max_run_cost_usd): ${left} of 360 planned episode(s) not played`;
     expect(partial.stdout).toContain(sentence);
     expect(partial.stderr).toContain(sentence);
     expect(readFileSync(join(out, 'table.md'), 'utf8')).toContain(sentence);

@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
@@ -66,14 +67,14 @@ describe('the same run on every target', () => {
     expect(throttled.report.totals.retries).toBeGreaterThan(0);
   });
 
-  it('writes one SPEC §9 recording per session, first line the RESET answer', async () => {
+  it('writes one SPEC §9 recording per session (gzip: the same lines compressed), first line the RESET answer', async () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
     const files = readdirSync(join(out, 'recordings'));
     expect(files).toHaveLength(episodes.length);
     const episode = firstOf(episodes, 'episode');
-    const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl`;
+    const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl.gz`;
     expect(files).toContain(name);
-    const lines = readFileSync(join(out, 'recordings', name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = gunzipSync(readFileSync(join(out, 'recordings', name))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(episode.actions + 1 + episode.runs.length - 1);
     expect(lines[0].data).toMatchObject({ action_input: { id: 0, data: {} }, full_reset: true, guid: episode.guid });
     expect(lines[0].data.frame[0]).toHaveLength(64);
@@ -81,6 +82,23 @@ describe('the same run on every target', () => {
     expect(typeof lines[0].timestamp).toBe('string');
     const action = lines.find((l) => l.data.action_input.id !== 0);
     expect(action.data.action_input.data.game_id).toBe(episode.game_id);
+  });
+
+  it('writes plain recordings with `recordings: jsonl`, gzip ones with `true`, none with `false`', async () => {
+    for (const [setting, suffix] of [['jsonl', '.recording.jsonl'], ['true', '.recording.jsonl.gz'], ['false', undefined]] as const) {
+      const file = join(dir, `setting-${setting}.yaml`);
+      writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
+      const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
+      if (suffix === undefined) {
+        expect(episodes[0].recording).toBeNull();
+        expect(readdirSync(runDir)).not.toContain('recordings');
+        continue;
+      }
+      expect(episodes[0].recording!.endsWith(suffix)).toBe(true);
+      const bytes = readFileSync(join(runDir, episodes[0].recording!));
+      const text = suffix.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+      expect(text.trim().split('\n')).toHaveLength(6);
+    }
   });
 
   it('logs a line per finished episode to run.log, and never the API key of a URL target', async () => {

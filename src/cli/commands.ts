@@ -21,6 +21,8 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   play: () => import('./play.ts'),
   render: () => import('./render.ts'),
   init: () => import('./init.ts'),
+  report: () => import('./report.ts'),
+  view: () => import('./view.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

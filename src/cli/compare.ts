@@ -16,6 +16,7 @@ import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 interface CompareCommandOptions extends GateCommandOptions {
   markdown?: boolean;
   json?: boolean;
+  html?: string;
   baselineAgent?: string;
   candidateAgent?: string;
 }
@@ -28,6 +29,7 @@ export function register(program: Command): void {
     .argument('<candidate>', 'run folder (or its run.json) to judge')
     .addOption(new Option('--markdown', 'print the comparison as markdown').conflicts('json'))
     .addOption(new Option('--json', 'print the comparison as one JSON document'))
+    .addOption(new Option('--html <file>', 'also write the comparison as a page: one file that opens from disk'))
     .addOption(new Option('--baseline-agent <label>', 'compare only this agent of the baseline…'))
     .addOption(new Option('--candidate-agent <label>', '…with this agent of the candidate (both runs may be the same folder)'));
   addGateOptions(command)
@@ -41,12 +43,12 @@ Verdicts: better / worse (the whole 95% interval above / below zero), no signifi
 Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a regression under
 --fail-on-regression; 2 the runs cannot be compared (no common agent or game) or a folder is unreadable.`,
     )
-    .action((baseline: string, candidate: string, options: CompareCommandOptions) => {
-      process.exit(compareCommand(baseline, candidate, options));
+    .action(async (baseline: string, candidate: string, options: CompareCommandOptions) => {
+      process.exit(await compareCommand(baseline, candidate, options));
     });
 }
 
-function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): number {
+async function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): Promise<number> {
   try {
     let baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
     let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
@@ -65,6 +67,11 @@ function compareCommand(baselinePath: string, candidatePath: string, options: Co
     if (options.json === true) process.stdout.write(JSON.stringify(document, null, 2) + '\n');
     else if (options.markdown === true) process.stdout.write(renderComparisonMarkdown(comparison, view));
     else process.stdout.write(renderComparisonTerminal(comparison, view) + '\n');
+    if (options.html !== undefined) {
+      // Loaded only when asked: the page's bundler is not needed otherwise.
+      await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);
+      process.stderr.write(`arcbench compare: the comparison as a page: ${options.html}\n`);
+    }
     return document.failed ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
     // Unreadable folders and runs without a common agent or game are usage problems: exit 2.

@@ -41,9 +41,9 @@ Examples:
   arcbench run configs/nightly.yaml --baseline results/last-nightly --fail-on-regression --threshold 2
   arcbench run configs/nightly.yaml --resume results/2025-01-31T12-05-09Z-nightly
 
-Results: run.json, episodes.jsonl, recordings/, table.md, junit.xml, run.log in the results folder, and
-comparison.json / comparison.md with --baseline. When GITHUB_STEP_SUMMARY is set, the table (and the
-comparison) is appended to it as markdown.
+Results: run.json, episodes.jsonl, recordings/, table.md, junit.xml, report.html, run.log in the results
+folder, and comparison.json / comparison.md with --baseline. When GITHUB_STEP_SUMMARY is set, the table
+(and the comparison) is appended to it as markdown.
 ${RUN_EXIT_CODES}`,
     )
     .action(async (configPath: string | undefined, options: RunCommandOptions) => {
@@ -132,6 +132,8 @@ export async function runCommand(command: string, configPath: string | undefined
       progress: tty ? terminalProgress(process.stderr) : undefined,
       ...(baseline ? { baseline } : {}),
       ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
+      // Loaded when the run ends: the page's bundler is not needed before.
+      extraResults: [{ name: 'report.html', write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
     });
     const exitCode = exitCodeOf(result, firstSignal);
     report(command, result, options, exitCode);

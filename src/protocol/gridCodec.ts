@@ -103,7 +103,7 @@ function sameRows(words: Float64Array, grid: Grid, a: number, b: number): boolea
  * the encoder's time. (The cell's few lines stay written out twice on purpose: a shared helper, or a
  * comma after every cell with the last one turned into the bracket, each cost 6 to 15% in the bench.)
  */
-function writeRow(out: Uint8Array, pos: number, grid: Grid, y: number): number {
+export function writeRow(out: Uint8Array, pos: number, grid: Grid, y: number): number {
   const start = y * GRID_SIZE;
   out[pos++] = OPEN;
   let v = grid[start]!;

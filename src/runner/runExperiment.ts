@@ -4,6 +4,7 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
+import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
@@ -45,6 +46,17 @@ export interface RunOptions {
   baseline?: BaselineOptions;
   /** Append the results (and comparison) as markdown to this file: GitHub's GITHUB_STEP_SUMMARY. */
   stepSummary?: string;
+  /**
+   * Files written into the run folder once its results are (the CLI adds report.html). One that
+   * fails is logged in run.log and left out: the run and its results stand.
+   */
+  extraResults?: readonly ResultFile[];
+}
+
+export interface ResultFile {
+  /** The file's name, for the log. */
+  name: string;
+  write(runDir: string): Promise<unknown>;
 }
 
 export interface RunResult {
@@ -107,6 +119,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
+  await writeExtraResults(runDir, options.extraResults ?? [], logger);
   return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }
 
@@ -133,6 +146,18 @@ function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: 
     requests: outcome.stats.requests,
     retries_by_cause: outcome.stats.retries,
   };
+}
+
+async function writeExtraResults(runDir: string, files: readonly ResultFile[], logger: Logger): Promise<void> {
+  for (const file of files) {
+    try {
+      await file.write(runDir);
+      logger.info({ file: file.name }, 'result file written');
+    } catch (error) {
+      logger.error({ file: file.name, error: (error as Error).message }, 'writing a result file failed; the run and its results stand');
+    }
+  }
+  if (files.length > 0) logger.flush();
 }
 
 function retryCount(target: OpenTarget): number {

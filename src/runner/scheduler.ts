@@ -71,7 +71,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
         budgets: config.budgets,
-        recordingsDir: config.recordings ? join(run.runDir, 'recordings') : undefined,
+        recordings: config.recordings === false ? undefined : { dir: join(run.runDir, 'recordings'), format: config.recordings },
         signal: stop.signal,
         abortOutcome: () => {
           cutByRunStop = true;

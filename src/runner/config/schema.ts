@@ -126,7 +126,11 @@ export const experimentSchema = z
     rate_limit: rateLimitSchema.optional(),
     scorecard: scorecardOptionsSchema.default({ tags: [] }),
     output: z.string().default('results').describe('Folder that receives <timestamp>-<name>/ run folders (relative to the working directory).'),
-    recordings: z.boolean().default(true).describe('Write one JSONL recording per session; turn off for big sweeps.'),
+    recordings: z
+      .union([z.enum(['gzip', 'jsonl']), z.boolean()], { error: 'expected gzip, jsonl or false (true means gzip)' })
+      .default('gzip')
+      .transform((value): 'gzip' | 'jsonl' | false => (value === true ? 'gzip' : value))
+      .describe('One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.'),
     timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),
   })
   .describe('An arcbench experiment.');

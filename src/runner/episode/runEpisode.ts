@@ -13,7 +13,7 @@ import type { Transport } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf, makeAction } from '../../protocol/index.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
-import { RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
+import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore } from '../results/localScoring.ts';
@@ -35,8 +35,8 @@ export interface EpisodeEnvironment {
   readonly transport: Transport;
   readonly cardId: string;
   readonly budgets: Budgets;
-  /** Where recordings go; undefined when recordings are off. */
-  readonly recordingsDir: string | undefined;
+  /** Where recordings go, and how (gzip or plain JSON lines); undefined when recordings are off. */
+  readonly recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
   /** Aborted on interruption (SIGINT) or when the run's wall time is spent. */
   readonly signal: AbortSignal;
   /** Why `signal` fired: `cancelled` (interrupted) or `time` (run wall time). */
@@ -95,12 +95,23 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     }
   } finally {
     play.stop.dispose();
-    play.recording?.close();
+    await closeRecording(play);
     summarise(play, started);
     await finishAgent(play);
     play.done = true;
   }
   return play.record;
+}
+
+/** A recording that cannot be written fails its episode (unless something failed it already). */
+async function closeRecording(play: EpisodePlay): Promise<void> {
+  try {
+    await play.recording?.close();
+  } catch (error) {
+    if (play.record.outcome === 'error') return;
+    play.record.outcome = 'error';
+    play.record.error = describeError(error);
+  }
 }
 
 /** The first RESET, the recording, and the agent, which sees the session's first frame next. */
@@ -111,9 +122,9 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   record.guid = frame.guid;
   record.win_levels = frame.win_levels;
   play.ledger.recordReset(frame);
-  if (env.recordingsDir !== undefined) {
-    const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid);
-    play.recording = new RecordingWriter(env.recordingsDir, fileName);
+  if (env.recordings !== undefined) {
+    const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid, env.recordings.format);
+    play.recording = new RecordingWriter(env.recordings.dir, fileName, env.recordings.format);
     record.recording = `recordings/${fileName}`;
     play.recording.write(frame, { id: 0, data: {} });
   }

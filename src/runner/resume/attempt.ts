@@ -88,7 +88,7 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     output: config.output,
     name: config.name,
     at,
-    recordings: config.recordings,
+    recordings: config.recordings !== false,
     force: options.force,
   });
   const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});

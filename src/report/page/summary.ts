@@ -1,0 +1,96 @@
+/** The run's header (name, status, key figures) and its details (agents, provenance, config). */
+import type { ReportData } from '../pageData.ts';
+import { el } from './dom.ts';
+import * as format from './format.ts';
+
+export function runHeader(data: ReportData, live: boolean): HTMLElement {
+  const run = data.run;
+  const totals = run.totals ?? {};
+  const episodes = typeof totals.episodes === 'number' ? totals.episodes : data.episodes.filter((e) => e.outcome !== 'in progress').length;
+  const actions = typeof totals.actions === 'number' ? totals.actions : data.episodes.reduce((sum, e) => sum + e.actions, 0);
+  const facts = [
+    `started ${format.timestamp(run.started_at)}`,
+    run.finished_at !== null && `took ${format.seconds(format.elapsed(run.started_at, run.finished_at))}`,
+    run.target !== null && `target ${run.target}`,
+    `${format.count(episodes)} episodes`,
+    `${format.count(actions)} actions`,
+    typeof totals.errors === 'number' && `${totals.errors} errors`,
+  ].filter((fact): fact is string => typeof fact === 'string');
+  return el(
+    'header',
+    { class: 'top' },
+    el(
+      'h1',
+      { 'data-testid': 'run-name' },
+      run.name,
+      ' ',
+      el('span', { class: `badge status-${format.slug(run.status)}`, 'data-testid': 'run-status' }, run.status),
+    ),
+    el('p', { class: 'facts' }, facts.join(' · ')),
+    live ? el('p', { class: 'live', 'data-testid': 'live' }, 'live: this page follows the run as it goes') : null,
+  );
+}
+
+export function runDetails(data: ReportData): HTMLElement {
+  return el(
+    'div',
+    { class: 'details-grid' },
+    el('div', {}, el('h3', {}, 'Agents'), agentsTable(data)),
+    el('div', {}, el('h3', {}, 'Provenance'), provenanceList(data)),
+    el(
+      'details',
+      { class: 'config' },
+      el('summary', {}, 'Config (secrets removed)'),
+      el('pre', { 'data-testid': 'config' }, JSON.stringify(data.run.config, null, 2)),
+    ),
+  );
+}
+
+function agentsTable(data: ReportData): HTMLElement {
+  return el(
+    'table',
+    { class: 'agents' },
+    el('thead', {}, el('tr', {}, ...['agent', 'use', 'card', 'service score', 'local score'].map((h) => el('th', {}, h)))),
+    el(
+      'tbody',
+      {},
+      ...data.agents.map((agent) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, agent.label),
+          el('td', {}, agent.use ?? '–'),
+          el('td', { class: 'mono' }, agent.card_id ?? '–'),
+          el(
+            'td',
+            { class: 'num' },
+            agent.close_error !== null ? el('span', { class: 'bad', title: agent.close_error }, 'close failed') : format.score(agent.service_score),
+          ),
+          el(
+            'td',
+            { class: 'num', title: agent.score_differences.join('\n') },
+            format.score(agent.local_score),
+            agent.score_differences.length > 0 ? ' ⚠' : '',
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function provenanceList(data: ReportData): HTMLElement {
+  const provenance = data.run.provenance ?? {};
+  const git = provenance.git as { sha?: string | null; dirty?: boolean | null } | undefined;
+  const entries: Array<[string, string]> = [
+    ['folder', data.run.folder],
+    ['config file', data.run.config_file ?? '–'],
+    ['git', git?.sha ? `${git.sha.slice(0, 12)}${git.dirty ? ' (uncommitted changes)' : ''}` : 'not a git checkout'],
+    ['arcbench', String(provenance.arcbench_version ?? '–')],
+    ['node', String(provenance.node_version ?? '–')],
+    ['platform', String(provenance.platform ?? '–')],
+    ['seed', String(provenance.seed ?? '–')],
+    ['command', Array.isArray(provenance.argv) ? `arcbench ${provenance.argv.join(' ')}` : '–'],
+    ['report written', format.timestamp(data.generated_at)],
+  ];
+  return el('dl', { class: 'provenance', 'data-testid': 'provenance' }, ...entries.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
+}

@@ -1,0 +1,149 @@
+/**
+ * A run folder digested into what the page shows: the run's header, agents, games, results table and
+ * episodes (finished ones from episodes.jsonl, and recordings of episodes still being played).
+ */
+import { gameCatalog } from '../games/catalog.ts';
+import { DEFAULT_FPS } from '../protocol/index.ts';
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../runner/results/recordingReader.ts';
+import {
+  type AgentSummary,
+  type EpisodeRow,
+  type GameSummary,
+  IN_PROGRESS,
+  type RecordingSource,
+  REPORT_FORMAT,
+  type ReportData,
+  type RunHeader,
+} from './pageData.ts';
+import { resultRows, scoreOf } from './resultRows.ts';
+import { RECORDINGS_FOLDER, type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
+
+export function buildReportData(folder: RunSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
+  const agents = agentSummaries(folder);
+  return {
+    format: REPORT_FORMAT,
+    generated_at: now.toISOString(),
+    run: runHeader(folder),
+    agents,
+    games: gameSummaries(folder),
+    results: resultRows(
+      folder,
+      agents.map((a) => a.label),
+    ),
+    episodes: [...folder.episodes.map(episodeRow), ...inProgressRows(folder)],
+    recordings,
+  };
+}
+
+function runHeader(folder: RunSnapshot): RunHeader {
+  const run = folder.run;
+  return {
+    name: runName(folder),
+    status: runStatus(folder),
+    started_at: run?.started_at ?? folder.episodes[0]?.started_at ?? null,
+    finished_at: run?.finished_at ?? null,
+    config_file: run?.config_file ?? null,
+    target: run?.provenance.target ?? null,
+    folder: folder.dir,
+    provenance: run?.provenance ?? null,
+    config: run?.config ?? null,
+    totals: run?.totals ?? null,
+  };
+}
+
+/** Agents in run.json's order, then any seen only in episodes (a run without run.json yet). */
+function agentSummaries(folder: RunSnapshot): AgentSummary[] {
+  const summaries: AgentSummary[] = (folder.run?.agents ?? []).map((agent) => ({
+    label: agent.label,
+    use: agent.use,
+    card_id: agent.card_id,
+    service_score: agent.scorecard?.score ?? null,
+    local_score: agent.local_score.score,
+    close_error: agent.close_error,
+    score_differences: agent.score_differences ?? [],
+  }));
+  const known = new Set(summaries.map((a) => a.label));
+  for (const episode of folder.episodes) {
+    if (known.has(episode.agent)) continue;
+    known.add(episode.agent);
+    summaries.push({
+      label: episode.agent,
+      use: null,
+      card_id: episode.card_id,
+      service_score: null,
+      local_score: null,
+      close_error: null,
+      score_differences: [],
+    });
+  }
+  return summaries;
+}
+
+/** run.json's games, then games seen only in episodes (a run without run.json yet). */
+function gameSummaries(folder: RunSnapshot): GameSummary[] {
+  const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
+  return ids.map((id) => {
+    const episode = folder.episodes.find((e) => e.game_id === id);
+    return { game_id: id, default_fps: catalogFps(id) ?? DEFAULT_FPS, levels: episode?.win_levels ?? 0 };
+  });
+}
+
+/** The frame rate of a game of the built-in catalog (a run on the reference service). */
+function catalogFps(gameId: string): number | undefined {
+  return gameCatalog().find((game) => game.info.id === gameId)?.info.defaultFps;
+}
+
+function episodeRow(episode: EpisodeRecord): EpisodeRow {
+  return {
+    agent: episode.agent,
+    game_id: episode.game_id,
+    episode: episode.episode,
+    outcome: episode.outcome,
+    score: scoreOf(episode),
+    levels_completed: episode.levels_completed,
+    win_levels: episode.win_levels,
+    actions: episode.actions,
+    resets: episode.resets,
+    wall_seconds: episode.wall_seconds,
+    error: episode.error?.message ?? null,
+    recording: episode.recording,
+  };
+}
+
+/** Recordings on disk that no finished episode names: episodes being played right now. */
+function inProgressRows(folder: RunSnapshot): EpisodeRow[] {
+  const finished = new Set(folder.episodes.map((e) => e.recording));
+  const rows: EpisodeRow[] = [];
+  for (const file of folder.recordingFiles) {
+    const path = `${RECORDINGS_FOLDER}/${file}`;
+    const parts = recordingNameParts(file);
+    if (finished.has(path) || parts === undefined) continue;
+    rows.push({
+      ...parts,
+      outcome: IN_PROGRESS,
+      score: null,
+      levels_completed: 0,
+      win_levels: 0,
+      actions: 0,
+      resets: 0,
+      wall_seconds: null,
+      error: null,
+      recording: path,
+    });
+  }
+  return rows;
+}
+
+/**
+ * `<game>.<agent>.<n>.<guid>.recording.jsonl[.gz]` taken apart. Game ids and guids hold no dot, agent
+ * labels may, so the label is everything between the first part and the last two.
+ */
+export function recordingNameParts(file: string): { game_id: string; agent: string; episode: number } | undefined {
+  const stem = file.endsWith(COMPRESSED_RECORDING_SUFFIX) ? file.slice(0, -COMPRESSED_RECORDING_SUFFIX.length) : file.slice(0, -RECORDING_SUFFIX.length);
+  const parts = stem.split('.');
+  if (parts.length < 4) return undefined;
+  const episode = Number(parts[parts.length - 2]);
+  if (!Number.isInteger(episode)) return undefined;
+  return { game_id: parts[0], agent: parts.slice(1, -2).join('.'), episode };
+}

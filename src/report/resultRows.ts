@@ -1,0 +1,37 @@
+/**
+ * The report's results table: run.json's table (card score, mean episode score and its 95% interval,
+ * levels, actions, wins, errors per agent and game, and per agent in total), or for a run that has not
+ * written one yet (still going, or from before run.json kept its table) the same rows computed from
+ * the episodes by the runner's own table code.
+ */
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { episodeScore } from '../runner/results/localScoring.ts';
+import { tableRows } from '../runner/results/resultsTable.ts';
+import type { TableRow } from '../runner/results/runReport.ts';
+import type { ResultRow } from './pageData.ts';
+import type { RunSnapshot } from './runSnapshot.ts';
+
+export function resultRows(snapshot: RunSnapshot, agentLabels: readonly string[]): ResultRow[] {
+  const rows = snapshot.run?.table ?? (snapshot.episodes.length === 0 ? [] : tableRows(agentLabels, snapshot.episodes));
+  return rows.map(resultRow);
+}
+
+function resultRow(row: TableRow): ResultRow {
+  return {
+    agent: row.agent,
+    game: row.game,
+    episodes: row.episodes,
+    score: row.card_score,
+    mean: row.mean_score,
+    interval: row.interval,
+    levels: `${row.levels_completed}/${row.level_count}`,
+    actions: row.actions,
+    wins: row.wins,
+    errors: row.errors,
+  };
+}
+
+/** An episode's own score as the runner recorded it, or (a log of an older version) scored here the same way. */
+export function scoreOf(episode: EpisodeRecord): number {
+  return typeof episode.score === 'number' ? episode.score : episodeScore(episode);
+}

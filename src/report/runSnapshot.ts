@@ -1,0 +1,67 @@
+/**
+ * A run folder as it is on disk right now, for the report and `view`: the runner's reading of it
+ * (run.json checked against its schema, the current episodes of episodes.jsonl, a line being written
+ * left out) plus the names of its recordings. A folder that has episodes but no run.json (a run of an
+ * older version killed early) reads too, as `running`, with what is there.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { isRecordingFileName } from '../runner/results/recordingReader.ts';
+import { currentEpisodes, EPISODES_FILE, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
+import { RunFolderError, type RunReport } from '../runner/results/runReport.ts';
+
+export { EPISODES_FILE, RunFolderError };
+
+export const RUN_FILE = 'run.json';
+export const RECORDINGS_FOLDER = 'recordings';
+
+export interface RunSnapshot {
+  dir: string;
+  /** run.json; null for a folder without one. */
+  run: RunReport | null;
+  /** The current record of each finished episode (not those a resume played again). */
+  episodes: readonly EpisodeRecord[];
+  /** File names under recordings/, sorted. */
+  recordingFiles: string[];
+}
+
+/** A folder `arcbench run` wrote (or is writing): it has run.json or episodes.jsonl. */
+export function isRunFolder(dir: string): boolean {
+  return existsSync(join(dir, RUN_FILE)) || existsSync(join(dir, EPISODES_FILE));
+}
+
+export function readRunSnapshot(dirArgument: string): RunSnapshot {
+  const dir = resolve(dirArgument);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new RunFolderError(`${dirArgument}: no such folder; give a run folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
+  }
+  if (!isRunFolder(dir)) {
+    throw new RunFolderError(
+      `${dirArgument} is not a run folder: it has neither ${RUN_FILE} nor ${EPISODES_FILE}; give a folder written by arcbench run (e.g. results/<timestamp>-<name>)`,
+    );
+  }
+  const recordingFiles = listRecordings(dir);
+  if (existsSync(join(dir, RUN_FILE))) {
+    const folder = readRunFolder(dir);
+    return { dir, run: folder.report, episodes: folder.episodes, recordingFiles };
+  }
+  const path = join(dir, EPISODES_FILE);
+  return { dir, run: null, episodes: currentEpisodes(parseEpisodeLines(readFileSync(path, 'utf8'), path).records), recordingFiles };
+}
+
+function listRecordings(dir: string): string[] {
+  const folder = join(dir, RECORDINGS_FOLDER);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).filter(isRecordingFileName).sort();
+}
+
+/** The run's name: run.json's, or the folder's when there is no run.json. */
+export function runName(folder: RunSnapshot): string {
+  return folder.run?.name ?? basename(folder.dir);
+}
+
+/** run.json's status; without run.json the run is taken as still going (or killed before writing it). */
+export function runStatus(folder: RunSnapshot): string {
+  return folder.run?.status ?? 'running';
+}
