@@ -3,7 +3,7 @@
 // JSON answers for servers without tools; notes; compaction of older turns; the frame formats.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModelServer, type FakeReply, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
-import { firstOf } from './support/lists.ts';
+import { firstOf, lastOf } from './support/lists.ts';
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
 
 let server: FakeModelServer;
@@ -216,7 +216,7 @@ describe('answer formats and memory', () => {
     const kinds = episode.model_calls!.map((c) => c.kind);
     expect(kinds.filter((k) => k === 'compaction')).toHaveLength(compactions.length);
     expect(kinds.filter((k) => k === 'action')).toHaveLength(4);
-    const after = server.request(-1).body.messages;
+    const after = lastOf(server.requests, 'model request').body.messages;
     expect(after[0].content).toContain('Summary of the earlier turns (written by you):\nACTION2 does nothing here.');
     // system, the one recent turn (user, assistant, tool), the current turn
     expect(after).toHaveLength(5);

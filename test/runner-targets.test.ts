@@ -89,13 +89,14 @@ describe('the same run on every target', () => {
       const file = join(dir, `setting-${setting}.yaml`);
       writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
       const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
+      const episode = firstOf(episodes, 'episode');
       if (suffix === undefined) {
-        expect(episodes[0].recording).toBeNull();
+        expect(episode.recording).toBeNull();
         expect(readdirSync(runDir)).not.toContain('recordings');
         continue;
       }
-      expect(episodes[0].recording!.endsWith(suffix)).toBe(true);
-      const bytes = readFileSync(join(runDir, episodes[0].recording!));
+      expect(episode.recording!.endsWith(suffix)).toBe(true);
+      const bytes = readFileSync(join(runDir, episode.recording!));
       const text = suffix.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
       expect(text.trim().split('\n')).toHaveLength(6);
     }

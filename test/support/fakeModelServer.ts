@@ -49,7 +49,7 @@ export interface FakeModelServer {
   readonly baseUrl: string;
   /** Every request received, in order (also those answered with an error). */
   readonly requests: RecordedRequest[];
-  /** The request at `index` (negative counts from the end); fails with a sentence when fewer came. */
+  /** The request at `index`; fails with a sentence when fewer came. */
   request(index: number): RecordedRequest;
   /** Queues replies, answered in order before the fallback. */
   script(...replies: FakeReply[]): void;

@@ -4,9 +4,9 @@
  * TypeError a few lines later.
  */
 
-/** The item at `index` (negative counts from the end, as at() does). */
+/** The item at `index` (0 or more: a -1 from a findIndex that found nothing fails here too). */
 export function itemAt<T>(list: readonly T[], index: number, what = 'item'): T {
-  const item = list.at(index);
+  const item = index >= 0 ? list[index] : undefined;
   if (item === undefined) throw new Error(`expected a ${what} at index ${index}, but the list holds ${list.length}`);
   return item;
 }
@@ -16,5 +16,5 @@ export function firstOf<T>(list: readonly T[], what = 'item'): T {
 }
 
 export function lastOf<T>(list: readonly T[], what = 'item'): T {
-  return itemAt(list, -1, what);
+  return itemAt(list, list.length - 1, what);
 }
