@@ -31,7 +31,7 @@ describe('replay', () => {
     const grid = lines[5].data.frame.at(-1);
     grid[20][7] = (grid[20][7] + 1) % 16;
     const altered = join(dir, 'altered.recording.jsonl');
-    writeFileSync(altered, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(altered, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const diff = await run(dir, 'diff', `name: diff\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: altered.recording.jsonl } }]\nrecordings: false\n`);
     const result = firstOf(diff.episodes, 'episode');
     expect(result.outcome).toBe('agent_stop');

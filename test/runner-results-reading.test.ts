@@ -30,7 +30,7 @@ describe('reading a run folder back', () => {
       const { score: _score, ...rest } = JSON.parse(line) as Record<string, unknown>;
       return JSON.stringify(rest);
     });
-    writeFileSync(join(older, 'episodes.jsonl'), withoutScore.join('\n') + '\n');
+    writeFileSync(join(older, 'episodes.jsonl'), `${withoutScore.join('\n')}\n`);
     expect(runEpisodesOfFolder(readRunFolder(older), 'older').episodes).toEqual(scored);
   });
 

@@ -28,21 +28,19 @@ function arcbench(args: string[], env: NodeJS.ProcessEnv = {}) {
 /** An experiment file in the temp folder; `explorer` is the built-in unless another `use` is given. */
 function experimentFile(name: string, explorerUse = 'explorer'): string {
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(
-    path,
-    [
-      `name: ${name}`,
-      'games: [flod, crat]',
-      'agents:',
-      '  - use: random',
-      `  - use: ${explorerUse}`,
-      '    label: explorer',
-      'episodes: 4',
-      'seed: 3',
-      'budgets: { max_actions: 300 }',
-      'recordings: false',
-    ].join('\n') + '\n',
-  );
+  const lines = [
+    `name: ${name}`,
+    'games: [flod, crat]',
+    'agents:',
+    '  - use: random',
+    `  - use: ${explorerUse}`,
+    '    label: explorer',
+    'episodes: 4',
+    'seed: 3',
+    'budgets: { max_actions: 300 }',
+    'recordings: false',
+  ];
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 

@@ -35,7 +35,7 @@ function mix32(value: number): number {
 export function episodeSeed(runSeed: number, agentLabel: string, gameId: string, episodeIndex: number): number {
   let h = mix32(runSeed >>> 0);
   h = hashString(agentLabel, h);
-  h = hashString('\u0000' + gameId, h);
+  h = hashString(`\u0000${gameId}`, h);
   h = mix32(h ^ Math.imul(episodeIndex + 1, 0x9e3779b9));
   return h;
 }

@@ -95,5 +95,5 @@ export function renderComparisonMarkdown(comparison: RunComparison, view: Compar
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   lines.push('', ...comparisonNotes(comparison, view).map((note) => `- ${escapeCell(note)}`));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

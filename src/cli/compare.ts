@@ -64,9 +64,9 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
-    if (options.json === true) process.stdout.write(JSON.stringify(document, null, 2) + '\n');
+    if (options.json === true) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     else if (options.markdown === true) process.stdout.write(renderComparisonMarkdown(comparison, view));
-    else process.stdout.write(renderComparisonTerminal(comparison, view) + '\n');
+    else process.stdout.write(`${renderComparisonTerminal(comparison, view)}\n`);
     if (options.html !== undefined) {
       // Loaded only when asked: the page's bundler is not needed otherwise.
       await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);

@@ -169,7 +169,7 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
       comparison,
       comparison_error: result.baseline?.error ?? null,
     };
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
     process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);

@@ -105,5 +105,5 @@ export function renderMarkdownTable(rows: readonly TableRow[]): string {
     const c = cells(row, usage);
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
