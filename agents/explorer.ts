@@ -60,7 +60,10 @@ function blockScale(grid: Grid, rows: readonly number[]): number {
 /** Click targets: the centre of every block inside the bounding box of non-background content. */
 function clickTargets(grid: Grid, rows: readonly number[], limit: number, rng: Rng): AgentAction[] {
   const background = dominantColour(grid);
-  let minX = GRID_SIZE, minY = GRID_SIZE, maxX = -1, maxY = -1;
+  let minX = GRID_SIZE,
+    minY = GRID_SIZE,
+    maxX = -1,
+    maxY = -1;
   for (const y of rows) {
     for (let x = 0; x < GRID_SIZE; x++) {
       if (grid[y * GRID_SIZE + x] === background) continue;

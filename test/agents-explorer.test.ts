@@ -29,11 +29,15 @@ describe('explorer', () => {
 
   it('plays the same episode twice from the same seed', async () => {
     const dir = tempDir('explorer');
-    writeFileSync(join(dir, 'twice.yaml'), 'name: twice\ngames: [keyboard]\nagents: [{ use: explorer }]\nseed: 9\nbudgets: { max_actions: 150 }\nrecordings: false\n');
+    writeFileSync(
+      join(dir, 'twice.yaml'),
+      'name: twice\ngames: [keyboard]\nagents: [{ use: explorer }]\nseed: 9\nbudgets: { max_actions: 150 }\nrecordings: false\n',
+    );
     const experiment = await loadExperiment(join(dir, 'twice.yaml'));
     const a = await runExperiment(experiment, { out: join(dir, 'a') });
     const b = await runExperiment(experiment, { out: join(dir, 'b') });
-    const play = (episodes: typeof a.episodes) => episodes.map((e) => [e.game_id, e.actions, e.levels_completed, e.runs.map((r) => r.completion_actions)]).sort();
+    const play = (episodes: typeof a.episodes) =>
+      episodes.map((e) => [e.game_id, e.actions, e.levels_completed, e.runs.map((r) => r.completion_actions)]).sort();
     expect(play(b.episodes)).toEqual(play(a.episodes));
   });
 });

@@ -23,16 +23,27 @@ describe('replay', () => {
     const recording = join(dir, 'original', episode.recording!);
     const gameId = episode.game_id;
 
-    const again = await run(dir, 'again', `name: again\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: ${JSON.stringify(recording)} } }]\nrecordings: false\n`);
+    const again = await run(
+      dir,
+      'again',
+      `name: again\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: ${JSON.stringify(recording)} } }]\nrecordings: false\n`,
+    );
     expect(again.episodes[0]).toMatchObject({ outcome: 'agent_stop', actions: episode.actions, stop_details: { matched: true } });
 
     // Change one cell of the grid recorded after the 5th action: the replay must point at it.
-    const lines = (await readRecordingText(recording)).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readRecordingText(recording))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const grid = lines[5].data.frame.at(-1);
     grid[20][7] = (grid[20][7] + 1) % 16;
     const altered = join(dir, 'altered.recording.jsonl');
     writeFileSync(altered, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const diff = await run(dir, 'diff', `name: diff\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: altered.recording.jsonl } }]\nrecordings: false\n`);
+    const diff = await run(
+      dir,
+      'diff',
+      `name: diff\ngames: [${gameId}]\nagents: [{ use: replay, params: { recording: altered.recording.jsonl } }]\nrecordings: false\n`,
+    );
     const result = firstOf(diff.episodes, 'episode');
     expect(result.outcome).toBe('agent_stop');
     expect(result.stop_details).toMatchObject({ step: 5, x: 7, y: 20, grid: lines[5].data.frame.length - 1 });

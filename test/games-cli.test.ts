@@ -74,11 +74,14 @@ describe('arcbench games', () => {
 });
 
 describe('help texts', () => {
-  it.each(['games', 'play', 'render', 'run', 'plan', 'validate', 'schema', 'serve'])('of %s stand on their own (no SPEC section that is not shipped)', (command) => {
-    const { stdout, status } = arcbench([command, '--help']);
-    expect(status).toBe(0);
-    expect(stdout).not.toMatch(/SPEC|§/);
-  });
+  it.each(['games', 'play', 'render', 'run', 'plan', 'validate', 'schema', 'serve'])(
+    'of %s stand on their own (no SPEC section that is not shipped)',
+    (command) => {
+      const { stdout, status } = arcbench([command, '--help']);
+      expect(status).toBe(0);
+      expect(stdout).not.toMatch(/SPEC|§/);
+    },
+  );
 });
 
 describe('arcbench play', () => {
@@ -128,7 +131,13 @@ describe('arcbench play', () => {
     };
     for (const key of keys) frame = service.command('k', commandOf(key), { game_id: gameId, guid: frame.guid });
     const environment = firstOf(service.getScorecard('k', card).environments, 'environment');
-    expect(byeOf(stdout)).toEqual({ level: frame.levels_completed + 1, state: frame.state, levelsCompleted: frame.levels_completed, actions: environment.actions, resets: environment.resets });
+    expect(byeOf(stdout)).toEqual({
+      level: frame.levels_completed + 1,
+      state: frame.state,
+      levelsCompleted: frame.levels_completed,
+      actions: environment.actions,
+      resets: environment.resets,
+    });
     expect(stdout).toContain('full restart: back to the first level');
   });
 
@@ -175,7 +184,7 @@ describe('arcbench play', () => {
 
   it("warns of a click on a keyboard-only game and of actions not among the game's, and sends them", () => {
     const { stdout } = arcbench(['play', 'slid'], 'ACTION6 3 4\nc 5 6\nz\nACTION5\n');
-    expect(stdout).toContain("this game takes no clicks (its actions: ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action");
+    expect(stdout).toContain('this game takes no clicks (its actions: ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action');
     expect(stdout).toContain("ACTION7 is not among this game's actions (ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action");
     expect(stdout).toContain("ACTION5: ACTION5 is not among this game's actions");
     expect(stdout.match(/this game takes no clicks/g)).toHaveLength(2);
@@ -189,7 +198,9 @@ describe('arcbench play', () => {
     expect(plain.status).toBe(0);
     expect(plain.stdout).not.toContain(ESCAPE);
     const first = gameBySlug('crat').start().frame();
-    const digits = Array.from({ length: GRID_SIZE }, (_, y) => Array.from(first.subarray(y * GRID_SIZE, (y + 1) * GRID_SIZE), (colour) => colour.toString(16)).join(''));
+    const digits = Array.from({ length: GRID_SIZE }, (_, y) =>
+      Array.from(first.subarray(y * GRID_SIZE, (y + 1) * GRID_SIZE), (colour) => colour.toString(16)).join(''),
+    );
     expect(plain.stdout).toContain(digits.join('\n'));
   });
 

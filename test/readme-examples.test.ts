@@ -24,7 +24,10 @@ describe('README examples', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arcbench-readme-'));
     try {
       writeFileSync(join(dir, 'clicker.ts'), blockWith('defineAgent'));
-      writeFileSync(join(dir, 'exp.yaml'), 'name: readme\ngames: [lamp]\nagents:\n  - use: ./clicker.ts\n    params: { x: 10 }\nbudgets: { max_actions: 60 }\nrecordings: false\n');
+      writeFileSync(
+        join(dir, 'exp.yaml'),
+        'name: readme\ngames: [lamp]\nagents:\n  - use: ./clicker.ts\n    params: { x: 10 }\nbudgets: { max_actions: 60 }\nrecordings: false\n',
+      );
       const result = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
       expect(result.report.status).toBe('completed');
       const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
@@ -45,7 +48,10 @@ describe('README examples', () => {
     process.env.OPENAI_BASE_URL = server.baseUrl;
     try {
       writeFileSync(file, blockWith('reportUsage('));
-      writeFileSync(join(dir, 'exp.yaml'), `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`);
+      writeFileSync(
+        join(dir, 'exp.yaml'),
+        `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`,
+      );
       const result = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
       const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
       expect(episode).toMatchObject({ outcome: 'budget', actions: 3, usage: { calls: 3, input_tokens: 6_000, output_tokens: 15 } });

@@ -72,7 +72,9 @@ describe('experiment validation', () => {
     expect(message).toContain('types.yaml: seed: expected a whole number, found 1.5');
     expect(message).toContain('types.yaml: recordings: expected "gzip" or "jsonl", or true or false, found "maybe"');
     expect(message).not.toContain('is required');
-    const params = await configError(writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'));
+    const params = await configError(
+      writeConfig('params-types.yaml', 'name: p\nagents: [{ use: explorer, params: { ignore_rows: "abc", max_clicks: 99999 } }]\n'),
+    );
     expect(params).toContain('agents[0].params.ignore_rows: expected a list, found "abc"');
     expect(params).toContain('agents[0].params.max_clicks: must be at most 4096, found 99999');
     expect(params).not.toMatch(/Too big|Invalid input/);

@@ -23,7 +23,10 @@ describe('interrupting a run', () => {
       join(dir, 'big.yaml'),
       'name: big\nagents: [{ use: random }, { use: explorer }]\nepisodes: 500\nbudgets: { max_actions: 200 }\nconcurrency: 2\nrecordings: false\n',
     );
-    const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', join(dir, 'big.yaml'), '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', join(dir, 'big.yaml'), '--out', out], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

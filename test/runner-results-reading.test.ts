@@ -53,12 +53,12 @@ describe('reading a run folder back', () => {
 describe('readable log lines (stderr without a TTY)', () => {
   it('turns a pino line into time, level (warnings and errors), message and short fields', () => {
     const time = new Date(2025, 0, 31, 12, 4, 31).getTime();
-    expect(readableLine(JSON.stringify({ level: 30, time, msg: 'episode finished', agent: 'explorer', game: 'crat-a280ea19', episode: 1, outcome: 'win' }))).toBe(
-      '12:04:31 episode finished agent=explorer game=crat-a280ea19 episode=1 outcome=win\n',
-    );
-    expect(readableLine(JSON.stringify({ level: 50, time, msg: 'episode failed', error: { kind: 'transport_unreachable', message: 'connect ECONNREFUSED' } }))).toBe(
-      '12:04:31 ERROR episode failed error="transport_unreachable: connect ECONNREFUSED"\n',
-    );
+    expect(
+      readableLine(JSON.stringify({ level: 30, time, msg: 'episode finished', agent: 'explorer', game: 'crat-a280ea19', episode: 1, outcome: 'win' })),
+    ).toBe('12:04:31 episode finished agent=explorer game=crat-a280ea19 episode=1 outcome=win\n');
+    expect(
+      readableLine(JSON.stringify({ level: 50, time, msg: 'episode failed', error: { kind: 'transport_unreachable', message: 'connect ECONNREFUSED' } })),
+    ).toBe('12:04:31 ERROR episode failed error="transport_unreachable: connect ECONNREFUSED"\n');
     const long = readableLine(JSON.stringify({ level: 30, time, msg: 'run started', provenance: { git: { sha: 'a'.repeat(40) }, argv: ['x'.repeat(100)] } }));
     expect(long.length).toBeLessThan(120);
     expect(long).toMatch(/provenance=\{"git".*…\n$/);

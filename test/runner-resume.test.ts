@@ -76,9 +76,9 @@ describe('what a resume plays', () => {
   it('refuses a record that is not in the plan', async () => {
     const exp = await experiment(BASE);
     const plan = { games: games.slice(0, 1), episodes: planEpisodes(exp, games.slice(0, 1)) };
-    expect(() => selectEpisodes(plan, [recordOf('random', firstOf(games, 'game').game_id, 7)], { attempt: 2, retryErrors: false, where: 'f/episodes.jsonl' })).toThrow(
-      /f\/episodes\.jsonl: holds episode 7 of random on .*which this run's plan does not have/,
-    );
+    expect(() =>
+      selectEpisodes(plan, [recordOf('random', firstOf(games, 'game').game_id, 7)], { attempt: 2, retryErrors: false, where: 'f/episodes.jsonl' }),
+    ).toThrow(/f\/episodes\.jsonl: holds episode 7 of random on .*which this run's plan does not have/);
   });
 });
 

@@ -33,7 +33,16 @@ async function runWith(name: string, target: string, concurrency: number) {
 /** What must not depend on the target: per episode its play and its outcome, and the scores. */
 function comparable(episodes: EpisodeRecord[]) {
   return episodes
-    .map((e) => ({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, outcome: e.outcome, actions: e.actions, levels: e.levels_completed, runs: e.runs.map((r) => ({ ...r, guid: '', sequence: 0 })) }))
+    .map((e) => ({
+      agent: e.agent,
+      game: e.game_id,
+      episode: e.episode,
+      seed: e.seed,
+      outcome: e.outcome,
+      actions: e.actions,
+      levels: e.levels_completed,
+      runs: e.runs.map((r) => ({ ...r, guid: '', sequence: 0 })),
+    }))
     .sort((a, b) => `${a.agent}/${a.game}`.localeCompare(`${b.agent}/${b.game}`));
 }
 
@@ -74,7 +83,11 @@ describe('the same run on every target', () => {
     const episode = firstOf(episodes, 'episode');
     const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl.gz`;
     expect(files).toContain(name);
-    const lines = gunzipSync(readFileSync(join(out, 'recordings', name))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = gunzipSync(readFileSync(join(out, 'recordings', name)))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(episode.actions + 1 + episode.runs.length - 1);
     expect(lines[0].data).toMatchObject({ action_input: { id: 0, data: {} }, full_reset: true, guid: episode.guid });
     expect(lines[0].data.frame[0]).toHaveLength(64);
@@ -85,7 +98,11 @@ describe('the same run on every target', () => {
   });
 
   it('writes plain recordings with `recordings: jsonl`, gzip ones with `true`, none with `false`', async () => {
-    for (const [setting, suffix] of [['jsonl', '.recording.jsonl'], ['true', '.recording.jsonl.gz'], ['false', undefined]] as const) {
+    for (const [setting, suffix] of [
+      ['jsonl', '.recording.jsonl'],
+      ['true', '.recording.jsonl.gz'],
+      ['false', undefined],
+    ] as const) {
       const file = join(dir, `setting-${setting}.yaml`);
       writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
       const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
@@ -109,10 +126,22 @@ describe('the same run on every target', () => {
       const { out, episodes } = await runWith('logged', `{ url: "${server.url}", api_key: ${secret} }`, 2);
       const log = readFileSync(join(out, 'run.log'), 'utf8');
       expect(log).not.toContain(secret);
-      const finished = log.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.msg === 'episode finished');
+      const finished = log
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'episode finished');
       expect(finished).toHaveLength(episodes.length);
       for (const episode of episodes) {
-        expect(finished).toContainEqual(expect.objectContaining({ agent: episode.agent, game: episode.game_id, episode: episode.episode, outcome: episode.outcome, actions: episode.actions }));
+        expect(finished).toContainEqual(
+          expect.objectContaining({
+            agent: episode.agent,
+            game: episode.game_id,
+            episode: episode.episode,
+            outcome: episode.outcome,
+            actions: episode.actions,
+          }),
+        );
       }
       expect(readFileSync(join(out, 'run.json'), 'utf8')).not.toContain(secret);
     } finally {

@@ -56,7 +56,12 @@ export function meanStratum(values: readonly number[]): Stratum {
 /** candidate mean − baseline mean of two independent samples, each resampled on its own. */
 export function differenceOfMeansStratum(baseline: readonly number[], candidate: readonly number[]): Stratum {
   if (baseline.length === 0 || candidate.length === 0) throw new RangeError('differenceOfMeansStratum: both sides need at least one episode');
-  return { components: [{ values: candidate, weight: 1 }, { values: baseline, weight: -1 }] };
+  return {
+    components: [
+      { values: candidate, weight: 1 },
+      { values: baseline, weight: -1 },
+    ],
+  };
 }
 
 /**
@@ -106,7 +111,9 @@ export function stratifiedEstimate(strata: readonly Stratum[], options: Bootstra
     replicates[r] = replicate;
   }
   replicates.sort((a, b) => a - b);
-  const widening = tailWidening(welchDegreesOfFreedom(components.map((c) => ({ weight: c.weight, n: c.values.length, variance: sampleVariance(c.values as number[]) }))));
+  const widening = tailWidening(
+    welchDegreesOfFreedom(components.map((c) => ({ weight: c.weight, n: c.values.length, variance: sampleVariance(c.values as number[]) }))),
+  );
   const tail = (1 - CONFIDENCE) / 2;
   const widen = (end: number) => value + widening * (end - value);
   return { value, n, interval: { low: widen(quantileSorted(replicates, tail)), high: widen(quantileSorted(replicates, 1 - tail)) } };

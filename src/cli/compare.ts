@@ -3,7 +3,7 @@
  * --fail-on-regression, gates on the result. All reading happens here; the comparison itself is pure
  * (src/analysis).
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
@@ -54,7 +54,9 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
     if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {
       if (options.baselineAgent === undefined || options.candidateAgent === undefined) {
-        process.stderr.write('arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n');
+        process.stderr.write(
+          'arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n',
+        );
         return EXIT_USAGE;
       }
       const label = `${options.baselineAgent} → ${options.candidateAgent}`;

@@ -3,7 +3,7 @@
  * without playing anything. Remote targets are asked for their game list only.
  */
 import Table from 'cli-table3';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';

@@ -6,7 +6,7 @@
  * in-flight episodes stop at their next step, closes every scorecard and writes the results; a second
  * one exits at once.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';

@@ -3,7 +3,7 @@
  * the runner validates with, for editor completion (`# yaml-language-server: $schema=…`).
  */
 import { writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { experimentJsonSchema } from '../runner/config/schema.ts';
 
 export function register(program: Command): void {

@@ -3,7 +3,7 @@
  * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints one line
  * with the URL on stdout (scripts read it); logs go to stderr.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createServeLogger, KeysError, loadKeysFile, parseKeys, startServer } from '../reference/server/index.ts';
 import type { UserIdentity } from '../reference/referenceService.ts';
@@ -37,13 +37,38 @@ export function register(program: Command): void {
         `accepted API keys: lines "KEY user_name [user_id]" or a JSON object {"KEY": {"user_name": ..., "user_id": ...}}; also ${KEYS_ENV} (same formats, commas between entries); without keys any non-empty key is accepted`,
       ),
     )
-    .addOption(new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs').default(1).argParser(integerOption('--backends', 1, 64)))
-    .addOption(new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(integerOption('--rotate-affinity', 1, 1_000_000)))
-    .addOption(new Option('--rate-limit <n>', `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`).argParser(integerOption('--rate-limit', 1, 10_000_000)))
-    .addOption(new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(integerOption('--inject-429-every', 1, 1_000_000)))
-    .addOption(new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(positiveNumber('--idle-close')))
-    .addOption(new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)))
-    .addOption(new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .addOption(
+      new Option('--backends <n>', 'independent backends behind an AWSALB affinity cookie, as the hosted service runs')
+        .default(1)
+        .argParser(integerOption('--backends', 1, 64)),
+    )
+    .addOption(
+      new Option('--rotate-affinity <k>', 're-issue the affinity cookie with a new value every K responses, to test that clients keep the newest').argParser(
+        integerOption('--rotate-affinity', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--rate-limit <n>',
+        `requests per minute per key; beyond it 429 with Retry-After (the hosted service allows ${HOSTED_RATE_LIMIT_PER_MINUTE})`,
+      ).argParser(integerOption('--rate-limit', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option('--inject-429-every <n>', 'answer every Nth request with 429 and Retry-After: 0, to test client retries').argParser(
+        integerOption('--inject-429-every', 1, 1_000_000),
+      ),
+    )
+    .addOption(
+      new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(
+        positiveNumber('--idle-close'),
+      ),
+    )
+    .addOption(
+      new Option('--seed <n>', 'seed of card and session ids, for reproducible runs (default: random)').argParser(integerOption('--seed', 0, 2 ** 31 - 1)),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    )
     .action(async (options: ServeOptions) => {
       await serve(options);
     });

@@ -27,7 +27,8 @@ export interface ActionInput {
  * The service echoes it; a client records it as sent.
  */
 export function actionInputOf(gameId: string, action: { id: number; x?: number; y?: number; reasoning?: unknown }): ActionInput {
-  const data: Record<string, unknown> = action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
+  const data: Record<string, unknown> =
+    action.id === 0 ? {} : action.id === CLICK_ACTION_ID ? { game_id: gameId, x: action.x, y: action.y } : { game_id: gameId };
   return action.reasoning === undefined ? { id: action.id, data } : { id: action.id, data, reasoning: action.reasoning };
 }
 

@@ -38,7 +38,9 @@ export async function resolvePlan(experiment: Experiment, transport: Transport):
   if (unmatched.length > 0) {
     const known = available.map((g) => g.game_id).join(', ') || '(none)';
     throw new ConfigError(
-      unmatched.map(({ index, selector }) => `${where}: games[${index}]: "${selector}" matches no game id, slug prefix or tag; games here: ${known}`).join('\n'),
+      unmatched
+        .map(({ index, selector }) => `${where}: games[${index}]: "${selector}" matches no game id, slug prefix or tag; games here: ${known}`)
+        .join('\n'),
     );
   }
   if (games.length === 0) throw new ConfigError(`${where}: games: the target offers no games`);

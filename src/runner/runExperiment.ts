@@ -81,25 +81,75 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
-    resumable ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog }) : freshAttempt(experiment, plan, startedAt, provenance, options),
+    resumable
+      ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog })
+      : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
   const { runDir, logger } = setup;
-  logger.info({ name: config.name, target: target.description, attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length, provenance }, 'run started');
+  logger.info(
+    {
+      name: config.name,
+      target: target.description,
+      attempt: setup.attempt,
+      episodes: setup.toPlay.length,
+      planned: plan.episodes.length,
+      games: plan.games.length,
+      provenance,
+    },
+    'run started',
+  );
 
   const attempt = attemptEntry(setup, experiment, target, provenance, startedAt, options.resume?.retryErrors ?? false);
-  const snapshot = { experiment, plan, fingerprint, superseded: setup.superseded, overrides: setup.overrides, provenance: setup.provenance, startedAt: setup.startedAt };
+  const snapshot = {
+    experiment,
+    plan,
+    fingerprint,
+    superseded: setup.superseded,
+    overrides: setup.overrides,
+    provenance: setup.provenance,
+    startedAt: setup.startedAt,
+  };
   const journal = new RunJournal(
     runDir,
-    buildRunReport({ ...snapshot, episodes: setup.kept, cards: [...setup.priorCards], attempts: [...setup.priorAttempts, attempt], finishedAt: null, status: 'running' }),
+    buildRunReport({
+      ...snapshot,
+      episodes: setup.kept,
+      cards: [...setup.priorCards],
+      attempts: [...setup.priorAttempts, attempt],
+      finishedAt: null,
+      status: 'running',
+    }),
     setup.attempt,
     target.description,
   );
-  const recorder = new RunRecorder({ runDir, logger, planned: plan.episodes.length, prior: setup.kept, attempt: setup.attempt, retries: () => retryCount(target), ...(options.progress ? { progress: options.progress } : {}) });
+  const recorder = new RunRecorder({
+    runDir,
+    logger,
+    planned: plan.episodes.length,
+    prior: setup.kept,
+    attempt: setup.attempt,
+    retries: () => retryCount(target),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const outcome = await schedule({ experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence });
+  const outcome = await schedule({
+    experiment,
+    plan: { games: plan.games, episodes: setup.toPlay },
+    target,
+    runDir,
+    recorder,
+    stop,
+    logger,
+    cardEvents: journal,
+    firstRunSequence: setup.firstRunSequence,
+  });
 
   const finished = finishedAttempt(attempt, recorder, outcome);
-  const end = { interrupted: stop.interrupted, stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time', stoppedOnCost: outcome.costStopped };
+  const end = {
+    interrupted: stop.interrupted,
+    stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time',
+    stoppedOnCost: outcome.costStopped,
+  };
   const built = buildRunReport({
     ...snapshot,
     episodes: recorder.episodes,

@@ -40,7 +40,12 @@ export async function openCards(
 }
 
 /** Closes every card; a close that fails is recorded, never thrown, so the others still close. */
-export async function closeCards(transport: Transport, cards: ReadonlyMap<string, string>, logger: Logger, events?: CardEvents): Promise<Map<string, ClosedCard>> {
+export async function closeCards(
+  transport: Transport,
+  cards: ReadonlyMap<string, string>,
+  logger: Logger,
+  events?: CardEvents,
+): Promise<Map<string, ClosedCard>> {
   const closed = new Map<string, ClosedCard>();
   for (const [label, cardId] of cards) {
     let result: ClosedCard;

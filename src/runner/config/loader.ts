@@ -55,10 +55,7 @@ export async function loadExperiment(file: string, options: LoadOptions = {}): P
   return parseExperiment(text, { file: path, baseDir: dirname(path), ...options });
 }
 
-export async function parseExperiment(
-  text: string,
-  options: LoadOptions & { file: string; baseDir: string },
-): Promise<Experiment> {
+export async function parseExperiment(text: string, options: LoadOptions & { file: string; baseDir: string }): Promise<Experiment> {
   const where = basename(options.file);
   const fail = (lines: string[]): never => {
     throw new ConfigError(lines.map((line) => `${where}: ${line}`).join('\n'));
@@ -97,7 +94,11 @@ export async function experimentFromFlags(agents: readonly string[], options: Lo
 }
 
 /** Validates a raw config (overrides applied) and loads its agents, keeping those --agents selects. */
-async function resolveExperiment(raw: Record<string, unknown>, options: LoadOptions & { file: string; baseDir: string }, fail: (lines: string[]) => never): Promise<Experiment> {
+async function resolveExperiment(
+  raw: Record<string, unknown>,
+  options: LoadOptions & { file: string; baseDir: string },
+  fail: (lines: string[]) => never,
+): Promise<Experiment> {
   const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
@@ -131,7 +132,10 @@ async function resolveExperiment(raw: Record<string, unknown>, options: LoadOpti
   if (problems.length > 0) fail(problems);
   const wanted = options.overrides?.agents;
   if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents };
-  const unknown = unknownLabels(wanted, agents.map((a) => a.label));
+  const unknown = unknownLabels(
+    wanted,
+    agents.map((a) => a.label),
+  );
   if (unknown !== null) fail([unknown]);
   // One agent per entry, in order (any problem failed above).
   const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i]! })).filter(({ agent }) => wanted.includes(agent.label));

@@ -17,17 +17,17 @@ const positiveInt = (what: string) =>
 const agentEntrySchema = z
   .strictObject(
     {
-    use: z
-      .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
-      .min(1)
-      .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
-    label: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
-      .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
-      .optional()
-      .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
-    params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
+      use: z
+        .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
+        .min(1)
+        .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
+      label: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
+        .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
+        .optional()
+        .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
+      params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
     },
     {
       error: (issue) =>
@@ -130,7 +130,9 @@ export const experimentSchema = z
       .union([z.enum(['gzip', 'jsonl']), z.boolean()], { error: 'expected gzip, jsonl or false (true means gzip)' })
       .default('gzip')
       .transform((value): 'gzip' | 'jsonl' | false => (value === true ? 'gzip' : value))
-      .describe('One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.'),
+      .describe(
+        'One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.',
+      ),
     timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),
   })
   .describe('An arcbench experiment.');

@@ -65,7 +65,8 @@ export function scoreDifferences(local: ScoredCard, card: Scorecard): string[] {
     }
     if (!close(env.score, other.score)) problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
     if (env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
-    if (env.levels_completed !== other.levels_completed) problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
+    if (env.levels_completed !== other.levels_completed)
+      problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);
   }
   return problems;
 }

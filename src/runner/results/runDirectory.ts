@@ -9,7 +9,10 @@ import { RunFolderError } from './runReport.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 function runTimestamp(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 /** A free name beside `base`: base, base-2, base-3, … */

@@ -7,15 +7,11 @@ import { LOG_REDACT_PATHS, REDACTED } from '../../redaction.ts';
 import pino, { type Logger } from 'pino';
 import { type LineSink, readableStream } from './readableLog.ts';
 
-
 /** `console`: where readable lines go as well (the CLI's stderr, when it is not a terminal). */
 export function createRunLogger(logFile: string | undefined, options: { console?: LineSink; level?: string }): Logger {
   const streams: pino.StreamEntry[] = [];
   if (logFile !== undefined) streams.push({ level: 'debug', stream: pino.destination({ dest: logFile, sync: true, mkdir: true }) });
   if (options.console) streams.push({ level: 'info', stream: readableStream(options.console) });
   if (streams.length === 0) return pino({ enabled: false });
-  return pino(
-    { level: options.level ?? 'debug', redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, base: undefined },
-    pino.multistream(streams),
-  );
+  return pino({ level: options.level ?? 'debug', redact: { paths: LOG_REDACT_PATHS, censor: REDACTED }, base: undefined }, pino.multistream(streams));
 }

@@ -27,7 +27,15 @@ export class RunRecorder {
   #errors = 0;
 
   /** `prior`: the finished episodes of earlier attempts (a resume); `attempt` is stamped on every record added. */
-  constructor(options: { runDir: string; logger: Logger; planned: number; retries: () => number; progress?: ProgressDisplay; prior?: readonly EpisodeRecord[]; attempt?: number }) {
+  constructor(options: {
+    runDir: string;
+    logger: Logger;
+    planned: number;
+    retries: () => number;
+    progress?: ProgressDisplay;
+    prior?: readonly EpisodeRecord[];
+    attempt?: number;
+  }) {
     this.episodes = [...(options.prior ?? [])];
     this.#prior = this.episodes.length;
     this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
@@ -58,7 +66,14 @@ export class RunRecorder {
     this.episodes.push(record);
     this.#log.append(record);
     this.#progress.update(this.#snapshot());
-    const fields = { agent: record.agent, game: record.game_id, episode: record.episode, outcome: record.outcome, actions: record.actions, levels: record.levels_completed };
+    const fields = {
+      agent: record.agent,
+      game: record.game_id,
+      episode: record.episode,
+      outcome: record.outcome,
+      actions: record.actions,
+      levels: record.levels_completed,
+    };
     if (record.outcome === 'error') this.#logger.error({ ...fields, error: record.error }, 'episode failed');
     else this.#episodeLines.info(fields, 'episode finished');
   }

@@ -262,11 +262,15 @@ export function readRunReport(runDir: string): RunReport {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new RunFolderError(`${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`);
+    throw new RunFolderError(
+      `${path}: cannot read run.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is ${runDir} a run folder?`,
+    );
   }
   const format = (raw as { format?: unknown } | null)?.format;
   if (typeof format === 'string' && format !== RUN_FORMAT) {
-    throw new RunFolderError(`${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`);
+    throw new RunFolderError(
+      `${path}: written in layout ${format}, this arcbench reads ${RUN_FORMAT}; read or resume it with the arcbench version that wrote it`,
+    );
   }
   const parsed = runReportSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) throw new RunFolderError(`${path}: not a run.json of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);

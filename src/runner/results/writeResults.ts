@@ -49,7 +49,8 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
   writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
 
-  const baseline = input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
+  const baseline =
+    input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
     writeFileSync(join(runDir, 'comparison.json'), `${JSON.stringify(baseline.document, null, 2)}\n`);

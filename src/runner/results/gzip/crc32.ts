@@ -44,7 +44,11 @@ export function crcFold(register: number, length: number, pieceCrc0: number): nu
     shiftTables.set(length, table);
   }
   return (
-    (table[register & 0xff]! ^ table[256 + ((register >>> 8) & 0xff)]! ^ table[512 + ((register >>> 16) & 0xff)]! ^ table[768 + (register >>> 24)]! ^ pieceCrc0) >>>
+    (table[register & 0xff]! ^
+      table[256 + ((register >>> 8) & 0xff)]! ^
+      table[512 + ((register >>> 16) & 0xff)]! ^
+      table[768 + (register >>> 24)]! ^
+      pieceCrc0) >>>
     0
   );
 }
