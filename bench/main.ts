@@ -17,6 +17,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   http: () => import('./http.ts'),
   server: () => import('./server.ts'),
   memory: () => import('./memory.ts'),
+  scale: () => import('./scale.ts'),
   resume: () => import('./resume.ts'),
 };
 

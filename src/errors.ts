@@ -32,4 +32,6 @@ const ERROR_NAMES = new Set([
   'KeysError',
   'RunFolderError',
   'RunsNotComparableError',
+  'QueueRunError',
+  'QueueUnreachableError',
 ]);

@@ -11,6 +11,8 @@ export interface CommandModule {
 
 const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./run.ts'),
+  worker: () => import('./worker.ts'),
+  merge: () => import('./merge.ts'),
   resume: () => import('./resume.ts'),
   compare: () => import('./compare.ts'),
   validate: () => import('./validate.ts'),

@@ -1,6 +1,7 @@
 /** How a failure of run, validate, plan or compare reaches the user: a sentence on stderr and an exit code. */
 import { AgentLoadError } from '../agent/pluginLoader.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
+import { isArcbenchError } from '../errors.ts';
 import { ConfigError } from '../runner/config/loader.ts';
 import { RunFolderError } from '../runner/results/runReport.ts';
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
@@ -11,6 +12,11 @@ export function reportFailure(command: string, error: unknown): number {
   if (error instanceof ConfigError || error instanceof AgentLoadError || error instanceof RunFolderError || error instanceof RunsNotComparableError) {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
+  }
+  // Our own errors of the world outside (Redis not reachable, a queued run gone): a sentence is enough.
+  if (isArcbenchError(error)) {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_FAILED;
   }
   process.stderr.write(`arcbench ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT_FAILED;

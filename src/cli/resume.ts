@@ -4,12 +4,15 @@
  * <run-dir>`.
  */
 import { type Command, Option } from 'commander';
+import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import { integerOption } from './commandSupport.ts';
 import { RUN_EXIT_CODES, runCommand } from './run.ts';
+import { redisAddressOption } from './runOptions.ts';
 
 interface ResumeCommandOptions {
   retryErrors?: boolean;
   concurrency?: number;
+  queue?: RedisAddress;
 }
 
 export function register(program: Command): void {
@@ -19,6 +22,7 @@ export function register(program: Command): void {
     .argument('<run-dir>', 'the run folder (it holds run.json and episodes.jsonl)')
     .addOption(new Option('--retry-errors', 'also play again the episodes that failed (their records are kept, marked superseded)'))
     .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
+    .addOption(new Option('--queue <redis-url>', 'have `arcbench worker`s play the rest through this Redis').argParser(redisAddressOption))
     .addHelpText(
       'after',
       `
@@ -27,6 +31,8 @@ Refused when the experiment changed in a way that changes its episodes (seed, ga
 ${RUN_EXIT_CODES}`,
     )
     .action(async (runDir: string, options: ResumeCommandOptions) => {
-      process.exit(await runCommand('resume', undefined, { resume: runDir, retryErrors: options.retryErrors, concurrency: options.concurrency }));
+      process.exit(
+        await runCommand('resume', undefined, { resume: runDir, retryErrors: options.retryErrors, concurrency: options.concurrency, queue: options.queue }),
+      );
     });
 }

@@ -134,6 +134,8 @@ export async function runCommand(command: string, configPath: string | undefined
       ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
       // Loaded when the run ends: the page's bundler is not needed before.
       extraResults: [{ name: 'report.html', write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.queue ? { queue: options.queue } : {}),
     });
     const exitCode = exitCodeOf(result, firstSignal);
     report(command, result, options, exitCode);

@@ -4,6 +4,8 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ConfigOverrides } from '../runner/config/overrides.ts';
+import { parseRedisAddress, type RedisAddress } from '../scale/queue/redisAddress.ts';
+import { parseShard, type Shard } from '../scale/shard.ts';
 import { integerOption } from './commandSupport.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
@@ -22,7 +24,23 @@ export interface RunCommandOptions extends GateCommandOptions {
   force?: boolean;
   resume?: string;
   retryErrors?: boolean;
+  shard?: Shard;
+  queue?: RedisAddress;
 }
+
+/** An option parser from one of ours that throws a sentence: commander shows the sentence as the option's error. */
+function sentenceParser<T>(parse: (text: string) => T): (text: string) => T {
+  return (text) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+}
+
+/** `--queue`'s parser, for run and resume. */
+export const redisAddressOption = sentenceParser(parseRedisAddress);
 
 /** `a,b` → [a, b]; repeating the flag adds to the list. */
 function commaList(name: string) {
@@ -59,7 +77,9 @@ export function addRunOptions(command: Command): Command {
       new Option('--max-actions <n>', 'counted actions per episode, overrides budgets.max_actions').argParser(integerOption('--max-actions', 1, 100_000_000)),
     )
     .addOption(new Option('--baseline <run-dir>', 'compare the finished run with this run folder; writes comparison.json and comparison.md'))
-    .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'));
+    .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'))
+    .addOption(new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(sentenceParser(parseShard)))
+    .addOption(new Option('--queue <redis-url>', 'queue the episodes in this Redis for `arcbench worker`s to play, and write the results here').argParser(redisAddressOption));
   return addGateOptions(command);
 }
 
@@ -85,6 +105,7 @@ function conflictingResumeOptions(options: RunCommandOptions): string | null {
   if (options.resume !== undefined && options.out !== undefined) return '--resume continues the folder it names; leave out --out';
   if (options.resume !== undefined && options.force) return '--force starts a new run in a used folder; it does not go with --resume';
   if (options.force && options.out === undefined) return '--force moves a used --out folder aside; name the folder with --out';
+  if (options.resume !== undefined && options.shard !== undefined) return '--resume plays the part of the plan its folder was started with; leave out --shard';
   return null;
 }
 

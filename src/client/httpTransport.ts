@@ -16,8 +16,8 @@ import type { ServiceBase } from './http/baseUrl.ts';
 import { CardCookieJars, storeSetCookies } from './http/cardCookieJars.ts';
 import { exchange } from './http/exchange.ts';
 import type { ExchangeRequest, ExchangeSettings, ExchangeTrace } from './http/exchange.ts';
-import { HOSTED_RATE_LIMIT, rateLimiterForOrigin } from './http/originRateLimiter.ts';
-import type { RateLimit } from './http/originRateLimiter.ts';
+import { defaultRateLimit, rateLimiterForOrigin } from './http/originRateLimiter.ts';
+import type { OriginRateLimiter, RateLimit } from './http/originRateLimiter.ts';
 import { DEFAULT_RETRY_POLICY } from './http/retryPolicy.ts';
 import type { RetryCause, RetryPolicy } from './http/retryPolicy.ts';
 
@@ -46,6 +46,8 @@ export interface HttpTransportOptions {
    * Default: HOSTED_RATE_LIMIT (the hosted service's) for a remote URL, none for localhost/loopback. `false`: none.
    */
   rateLimit?: RateLimit | false;
+  /** A limiter shared beyond this process (the worker pool's, in Redis); when given, `rateLimit` is not used. */
+  sharedLimiter?: OriginRateLimiter;
   /** Requests this transport has in flight at most, and the pool's connection count. Default 16. */
   connections?: number;
   logger?: TransportLogger;
@@ -88,17 +90,18 @@ export class HttpTransport implements Transport {
       maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
       maxTotalWaitMs: options.maxRetryWaitMs ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs,
     };
-    const rateLimit = options.rateLimit ?? (this.base.loopback ? false : HOSTED_RATE_LIMIT);
+    const rateLimit = options.rateLimit ?? defaultRateLimit(this.base.loopback);
     const logger = options.logger;
     const limiter =
-      rateLimit === false
+      options.sharedLimiter ??
+      (rateLimit === false
         ? undefined
         : rateLimiterForOrigin(this.base.origin, rateLimit, (existing) =>
             logger?.warn(
               { origin: this.base.origin, requested: rateLimit, inEffect: existing },
               'rate limit for this origin already set by another transport; keeping it',
             ),
-          );
+          ));
     this.rateLimit = limiter?.limit ?? false;
 
     this.settings = {

@@ -11,10 +11,14 @@ import type { EpisodeSpec } from './episode/runEpisode.ts';
 import { selectGames } from './gameSelection.ts';
 import { episodeSeed } from '../agent/rng.ts';
 import { basename } from 'node:path';
+import { type Shard, episodesOfShard } from '../scale/shard.ts';
 
 export interface Plan {
   readonly games: readonly GameDescriptor[];
+  /** The episodes this run plays: the whole matrix, or one shard's part of it. */
   readonly episodes: readonly EpisodeSpec[];
+  /** Set when this run plays one part of the matrix (`--shard i/n`). */
+  readonly shard?: Shard;
 }
 
 export function planEpisodes(experiment: Experiment, games: readonly GameDescriptor[]): EpisodeSpec[] {
@@ -30,8 +34,8 @@ export function planEpisodes(experiment: Experiment, games: readonly GameDescrip
   return episodes;
 }
 
-/** Lists the target's games, applies the experiment's selection, and lays out the episodes. */
-export async function resolvePlan(experiment: Experiment, transport: Transport): Promise<Plan> {
+/** Lists the target's games, applies the experiment's selection, and lays out the episodes (of one shard, when given). */
+export async function resolvePlan(experiment: Experiment, transport: Transport, shard?: Shard): Promise<Plan> {
   const available = await transport.listGames();
   const { games, unmatched } = selectGames(experiment.config.games, available);
   const where = basename(experiment.file);
@@ -44,5 +48,7 @@ export async function resolvePlan(experiment: Experiment, transport: Transport):
     );
   }
   if (games.length === 0) throw new ConfigError(`${where}: games: the target offers no games`);
-  return { games, episodes: planEpisodes(experiment, games) };
+  const episodes = planEpisodes(experiment, games);
+  if (shard === undefined) return { games, episodes };
+  return { games, episodes: episodesOfShard(episodes, shard), shard };
 }

@@ -24,6 +24,9 @@ import { writeResults } from './results/writeResults.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
+import { scheduleOnQueue } from '../scale/queue/queueScheduler.ts';
+import type { RedisAddress } from '../scale/queue/redisAddress.ts';
+import type { Shard } from '../scale/shard.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
 export type { AgentResult, RunReport, RunStatus } from './results/runReport.ts';
@@ -51,6 +54,10 @@ export interface RunOptions {
    * fails is logged in run.log and left out: the run and its results stand.
    */
   extraResults?: readonly ResultFile[];
+  /** Play one part of the plan (`--shard i/n`); a resumed run plays the part its folder names. */
+  shard?: Shard;
+  /** Have the worker pool in this Redis play the episodes (`--queue`), instead of this process. */
+  queue?: RedisAddress;
 }
 
 export interface ResultFile {
@@ -76,8 +83,9 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   const { config } = experiment;
   const startedAt = new Date();
   const resumable = options.resume ? openResumableFolder(options.resume) : undefined;
-  const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1);
-  const plan = await planOrClose(experiment, target);
+  const shard = resumable?.report.shard ?? options.shard;
+  const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1, shard);
+  const plan = await planOrClose(experiment, target, shard);
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
@@ -132,17 +140,8 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const outcome = await schedule({
-    experiment,
-    plan: { games: plan.games, episodes: setup.toPlay },
-    target,
-    runDir,
-    recorder,
-    stop,
-    logger,
-    cardEvents: journal,
-    firstRunSequence: setup.firstRunSequence,
-  });
+  const scheduled = { experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence };
+  const outcome = options.queue ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint }) : await schedule(scheduled);
 
   const finished = finishedAttempt(attempt, recorder, outcome);
   const end = {
@@ -174,8 +173,8 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 }
 
 /** The plan, or the target closed before the error goes on (a bad game list must not leak a server). */
-async function planOrClose(experiment: Experiment, target: OpenTarget): Promise<Plan> {
-  return closeOnFailure(target, () => resolvePlan(experiment, target.transport));
+async function planOrClose(experiment: Experiment, target: OpenTarget, shard: Shard | undefined): Promise<Plan> {
+  return closeOnFailure(target, () => resolvePlan(experiment, target.transport, shard));
 }
 
 async function closeOnFailure<T>(target: OpenTarget, step: () => T | Promise<T>): Promise<T> {
@@ -195,10 +194,12 @@ function finishedAttempt(attempt: AttemptEntry, recorder: RunRecorder, outcome: 
     played: recorder.played,
     requests: outcome.stats.requests,
     retries_by_cause: outcome.stats.retries,
+    ...(outcome.queue === undefined ? {} : { queue: outcome.queue }),
   };
 }
 
-async function writeExtraResults(runDir: string, files: readonly ResultFile[], logger: Logger): Promise<void> {
+/** Writes each extra file after the results; one that fails is logged, never thrown (also used by `arcbench merge`). */
+export async function writeExtraResults(runDir: string, files: readonly ResultFile[], logger: Logger): Promise<void> {
   for (const file of files) {
     try {
       await file.write(runDir);

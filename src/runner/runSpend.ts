@@ -26,9 +26,14 @@ export class RunSpend {
   }
 
   add(call: ModelCallRecord): void {
+    this.addDollars(call.cost_usd);
+  }
+
+  /** Dollars spent, one call's or (in a worker pool, where the coordinator sees whole episodes) one episode's. */
+  addDollars(dollars: number | null): void {
     // A call of unknown cost fails its own episode (budgets.ts says why); it cannot move this total.
-    if (call.cost_usd === null) return;
-    this.#dollars += call.cost_usd;
+    if (dollars === null) return;
+    this.#dollars += dollars;
     if (this.#limit === undefined || this.#spent || this.#dollars < this.#limit) return;
     this.#spent = true;
     this.#logger.warn(

@@ -34,6 +34,8 @@ export interface ScheduleOutcome {
   readonly cards: ReadonlyMap<string, string>;
   readonly closed: ReadonlyMap<string, ClosedCard>;
   readonly stats: TransportStats;
+  /** A worker-pool run: the Redis (without credentials) and the run's id there. */
+  readonly queue?: { readonly redis: string; readonly run_id: string };
   /** True when the run's dollar budget stopped the scheduling of new episodes. */
   readonly costStopped: boolean;
 }

@@ -6,9 +6,14 @@ import type { ExperimentConfig } from './config/schema.ts';
 
 /** Told of every card as it opens and closes (the run journal writes run.json on each). */
 export interface CardEvents {
-  /** `affinity`: the card's load-balancer cookies, to reach its backend from another process later. */
-  opened(label: string, cardId: string, affinity: readonly string[]): void;
+  /**
+   * `affinity`: the card's load-balancer cookies, to reach its backend from another process later.
+   * `where`: for a card a worker of the pool opened, that worker and the target as it saw it.
+   */
+  opened(label: string, cardId: string, affinity: readonly string[], where?: { worker: string; target: string }): void;
   closed(label: string, cardId: string, result: ClosedCard): void;
+  /** A card nothing can close any more (it lived in a worker's in-process service, and the worker died). */
+  lost?(label: string, cardId: string, why: string): void;
 }
 
 export interface ClosedCard {

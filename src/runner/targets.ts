@@ -6,6 +6,8 @@
 import { InProcessTransport } from '../client/inProcessTransport.ts';
 import type { Transport } from '../client/transport.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
+import { rateBudget, shareOfBudget } from '../scale/rateBudget.ts';
+import type { Shard } from '../scale/shard.ts';
 import type { ExperimentConfig } from './config/schema.ts';
 
 export interface OpenTarget {
@@ -17,14 +19,15 @@ export interface OpenTarget {
 }
 
 /** The key our own services see; any non-empty key is accepted by them. */
-const LOCAL_KEY = 'arcbench-local';
+export const LOCAL_KEY = 'arcbench-local';
 
-/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed. */
-export function referenceTransport(seed: number): InProcessTransport {
+/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed (unseeded: ids from the OS). */
+export function referenceTransport(seed: number | undefined): InProcessTransport {
   return new InProcessTransport(new ReferenceService({ seed }), { key: LOCAL_KEY });
 }
 
-function httpOptions(config: ExperimentConfig) {
+/** The HttpTransport options an experiment asks for (timeouts, retries, rate limit, connections). */
+export function httpOptions(config: ExperimentConfig) {
   return {
     ...(config.timeouts?.connect_ms === undefined ? {} : { connectTimeoutMs: config.timeouts.connect_ms }),
     ...(config.timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: config.timeouts.request_ms }),
@@ -42,15 +45,21 @@ function httpOptions(config: ExperimentConfig) {
  * seed again it would hand out the very card ids and guids of the attempt before, and two cards (or
  * two recordings) of one run folder would share a name.
  */
-function serviceSeed(seed: number, attempt: number): number {
-  return attempt === 1 ? seed : (seed ^ Math.imul(attempt, 0x9e3779b1)) >>> 0;
+function serviceSeed(seed: number, attempt: number, shard: Shard | undefined): number {
+  const ofAttempt = attempt === 1 ? seed : (seed ^ Math.imul(attempt, 0x9e3779b1)) >>> 0;
+  // The shards of a run are merged into one folder later: their cards and recordings must not share names either.
+  return shard === undefined ? ofAttempt : (ofAttempt ^ Math.imul(shard.index + 1, 0x85ebca6b)) >>> 0;
 }
 
-/** `attempt`: 1 for a new run, one more per resume of it. */
-export async function openTarget(config: ExperimentConfig, attempt = 1): Promise<OpenTarget> {
+/**
+ * `attempt`: 1 for a new run, one more per resume of it. `shard`: the part of the plan this run plays;
+ * against a service URL it plays with that part's share of the request budget, since the shards of a
+ * matrix run side by side on one API key.
+ */
+export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: Shard): Promise<OpenTarget> {
   const target = config.target;
   if (target === 'reference') {
-    const transport = referenceTransport(serviceSeed(config.seed, attempt));
+    const transport = referenceTransport(serviceSeed(config.seed, attempt, shard));
     return { transport, description: 'in-process', close: () => transport.close() };
   }
   // HTTP pieces load only when a run needs them: agents import this package's entry, and should not
@@ -61,7 +70,7 @@ export async function openTarget(config: ExperimentConfig, attempt = 1): Promise
     const { backends, rotate_affinity, rate_limit_per_minute, inject_429_every } = target.server;
     const server = await startServer({
       backendCount: backends,
-      serviceOptions: { seed: serviceSeed(config.seed, attempt) },
+      serviceOptions: { seed: serviceSeed(config.seed, attempt, shard) },
       ...(rotate_affinity === false ? {} : { rotateAffinity: rotate_affinity === true ? 1 : rotate_affinity }),
       ...(rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: rate_limit_per_minute }),
       ...(inject_429_every === undefined ? {} : { inject429Every: inject_429_every }),
@@ -78,6 +87,8 @@ export async function openTarget(config: ExperimentConfig, attempt = 1): Promise
       },
     };
   }
-  const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config) });
+  const budget = shard === undefined ? undefined : rateBudget(config, target.url);
+  const shared = budget === undefined ? {} : { rateLimit: budget === false ? budget : shareOfBudget(budget, shard!.count) };
+  const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared });
   return { transport, description: transport.target, close: () => transport.close() };
 }

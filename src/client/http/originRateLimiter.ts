@@ -15,6 +15,11 @@ export interface RateLimit {
 /** Hosted service default. */
 export const HOSTED_RATE_LIMIT: RateLimit = { requests: HOSTED_RATE_LIMIT_PER_MINUTE, intervalMs: 60_000 };
 
+/** The budget when none is asked for: the hosted service's for a remote URL, none on loopback (our own servers). */
+export function defaultRateLimit(loopback: boolean): RateLimit | false {
+  return loopback ? false : HOSTED_RATE_LIMIT;
+}
+
 export interface OriginRateLimiter {
   readonly limit: RateLimit;
   /** Resolves when a request may be sent now. */

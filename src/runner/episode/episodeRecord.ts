@@ -7,6 +7,13 @@ import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../../agent/
 import type { GameDescriptor } from '../../protocol/index.ts';
 import type { RecordedRun } from './runLedger.ts';
 
+/** An attempt at an episode that a worker started and never finished. */
+export interface LostAttempt {
+  worker: string;
+  card_id: string;
+  started_at: string;
+}
+
 export interface EpisodeRecord {
   /** The episode's key in the plan: agent label, game id, episode index. */
   agent: string;
@@ -40,6 +47,11 @@ export interface EpisodeRecord {
   /** Every model call the agent reported, with the step it was made in; absent when there was none. */
   model_calls?: ModelCallRecord[];
   recording: string | null;
+  /**
+   * Worker pool only: earlier attempts at this episode lost with their worker (it died or stalled); each
+   * session's actions stay on that worker's card. This record is of a new session from a new RESET.
+   */
+  lost_attempts?: LostAttempt[];
   started_at: string;
   wall_seconds: number;
 }

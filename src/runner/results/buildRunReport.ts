@@ -115,6 +115,7 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
     retries_by_cause: retries,
     wall_seconds: run.attempts.reduce((sum, a) => sum + attemptSeconds(a), 0),
     outcomes,
+    replayed_after_worker_loss: episodes.filter((e) => (e.lost_attempts?.length ?? 0) > 0).length,
     usage: sumUsage(episodes.map((e) => e.usage)),
   };
 }
@@ -139,5 +140,6 @@ export function buildRunReport(run: RunSnapshot): RunReport {
     cards,
     attempts: [...run.attempts],
     totals: sums,
+    ...(plan.shard === undefined ? {} : { shard: { ...plan.shard } }),
   };
 }

@@ -27,11 +27,11 @@ export class RunJournal implements CardEvents {
     return this.#report.cards;
   }
 
-  opened(label: string, cardId: string, affinity: readonly string[]): void {
+  opened(label: string, cardId: string, affinity: readonly string[], where?: { worker: string; target: string }): void {
     this.#report.cards.push({
       card_id: cardId,
       agent: label,
-      target: this.#target,
+      target: where?.target ?? this.#target,
       attempt: this.#attempt,
       opened_at: new Date().toISOString(),
       state: 'open',
@@ -41,7 +41,15 @@ export class RunJournal implements CardEvents {
       close_error: null,
       score_differences: null,
       affinity: [...affinity],
+      ...(where === undefined ? {} : { worker: where.worker }),
     });
+    writeRunReport(this.#runDir, this.#report);
+  }
+
+  lost(_label: string, cardId: string, why: string): void {
+    const card = this.#report.cards.find((c) => c.card_id === cardId && c.attempt === this.#attempt);
+    if (card === undefined) return;
+    Object.assign(card, { state: 'lost', closed_by_attempt: this.#attempt, close_error: why } satisfies Partial<CardEntry>);
     writeRunReport(this.#runDir, this.#report);
   }
 

@@ -113,6 +113,10 @@ const cardEntrySchema = z.looseObject({
    * needs them to reach the backend that holds a card a dead run left open. Routing tokens, no secret.
    */
   affinity: z.array(z.string()),
+  /** The worker that opened it, in a worker-pool run (`arcbench worker`); absent for the run's own cards. */
+  worker: z.string().optional(),
+  /** In a merged run: the shard (`i/n (folder)`) it comes from. */
+  shard: z.string().optional(),
 });
 export type CardEntry = z.infer<typeof cardEntrySchema>;
 
@@ -134,6 +138,10 @@ const attemptSchema = z.looseObject({
   played: count,
   requests: count,
   retries_by_cause: z.record(z.string(), count),
+  /** A worker-pool attempt: the Redis its episodes were queued in (no credentials) and the run's id there. */
+  queue: z.object({ redis: z.string(), run_id: z.string() }).optional(),
+  /** In a merged run: the shard (`i/n (folder)`) it comes from. */
+  shard: z.string().optional(),
 });
 export type AttemptEntry = z.infer<typeof attemptSchema>;
 
@@ -141,7 +149,7 @@ export type AttemptEntry = z.infer<typeof attemptSchema>;
  * Everything that decides which episodes a run plays and how each one goes, and its hash. A resume
  * whose experiment gives another fingerprint would mix two experiments' episodes and is refused.
  */
-const planFingerprintSchema = z.looseObject({
+export const planFingerprintSchema = z.looseObject({
   hash: z.string(),
   seed: z.number(),
   episodes: count,
@@ -170,6 +178,8 @@ const runTotalsSchema = z.looseObject({
   retries_by_cause: z.record(z.string(), count),
   wall_seconds: z.number().min(0),
   outcomes: z.record(z.string(), count),
+  /** Worker pool: episodes played again from a new RESET after the worker playing them was lost (their records name the lost attempts). */
+  replayed_after_worker_loss: count.optional(),
   /** Model usage of the whole run. */
   usage: usageOrNone,
 });
@@ -197,6 +207,8 @@ export const tableRowSchema = z.looseObject({
   usage: usageOrNone,
 });
 export type TableRow = z.infer<typeof tableRowSchema>;
+
+const shardSchema = z.object({ index: count, count: z.int().min(1) });
 
 export const runReportSchema = z.looseObject({
   format: z.literal(RUN_FORMAT),
@@ -230,6 +242,10 @@ export const runReportSchema = z.looseObject({
   totals: runTotalsSchema,
   /** The results table; absent in runs of versions before it was kept here. */
   table: z.array(tableRowSchema).optional(),
+  /** Set when the run plays one part of the plan (`--shard index/count`); a resume plays the same part. */
+  shard: shardSchema.optional(),
+  /** A merged run (`arcbench merge`): the folders it was made from. */
+  merged_from: z.array(z.object({ folder: z.string(), shard: shardSchema.nullable(), status: z.enum(RUN_STATUSES), episodes: count })).optional(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 

@@ -4,18 +4,12 @@
  * failed and `--retry-errors` is given; such records stay in episodes.jsonl, marked superseded. An
  * episode in flight when the process died has no record at all, so it is simply played again.
  */
+import { keyOfRecord, keyOfSpec } from '../episode/episodeKey.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import type { Plan } from '../plan.ts';
 import { RunFolderError } from '../results/runReport.ts';
 
-/** An episode's key: agent label, game id, episode index (what resume, shards and compare match on). */
-export function episodeKey(agent: string, gameId: string, episode: number): string {
-  return `${agent}\u0000${gameId}\u0000${episode}`;
-}
-
-const keyOfRecord = (r: EpisodeRecord) => episodeKey(r.agent, r.game_id, r.episode);
-const keyOfSpec = (s: EpisodeSpec) => episodeKey(s.agent.label, s.game.game_id, s.index);
 
 export interface ResumeSelection {
   /** The current record of each planned episode that stays finished. */

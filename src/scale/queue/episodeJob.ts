@@ -1,0 +1,47 @@
+/**
+ * An episode as a BullMQ job: its id is the episode's key (so adding it twice adds it once), its data
+ * what a worker needs besides the experiment (the game as the coordinator listed it, the seed), and its
+ * result the episode's record.
+ */
+import { z } from 'zod';
+import { gameDescriptorSchema, ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
+import type { GameDescriptor } from '../../protocol/index.ts';
+import { keyOfSpec } from '../../runner/episode/episodeKey.ts';
+import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
+import { QueueRunError } from './runMeta.ts';
+
+export const EPISODE_JOB = 'episode';
+
+const episodeJobSchema = z.object({
+  agent: z.string(),
+  game: gameDescriptorSchema,
+  index: z.int().min(0),
+  seed: z.number(),
+});
+export type EpisodeJobData = z.infer<typeof episodeJobSchema>;
+
+/**
+ * BullMQ job ids may not hold `:` nor be a bare integer; the key's parts are percent-encoded (its NUL
+ * separators become %00), which keeps them apart and readable in redis-cli.
+ */
+export function jobIdOf(key: string): string {
+  return `ep.${encodeURIComponent(key)}`;
+}
+
+export function keyOfJobId(jobId: string): string {
+  return decodeURIComponent(jobId.slice('ep.'.length));
+}
+
+export function episodeJob(spec: EpisodeSpec): { name: string; data: EpisodeJobData; opts: { jobId: string } } {
+  return {
+    name: EPISODE_JOB,
+    data: { agent: spec.agent.label, game: spec.game, index: spec.index, seed: spec.seed },
+    opts: { jobId: jobIdOf(keyOfSpec(spec)) },
+  };
+}
+
+export function parseEpisodeJob(data: unknown, jobId: string): EpisodeJobData & { game: GameDescriptor } {
+  const parsed = episodeJobSchema.safeParse(data, ISSUE_OPTIONS);
+  if (!parsed.success) throw new QueueRunError(`job ${jobId} is not an episode of this arcbench:\n${issueLines(parsed.error.issues).join('\n')}`);
+  return parsed.data as EpisodeJobData & { game: GameDescriptor };
+}

@@ -1,0 +1,211 @@
+/**
+ * One worker's part in one queued run. It rebuilds the experiment from the run's description, opens
+ * its own target, says it is alive every HEARTBEAT_MS, and takes episode jobs from the run's queue at
+ * its concurrency; each job is one episode played from a new RESET on this worker's card for the
+ * agent, and its result is the episode's record. When the coordinator says the run is stopping, the
+ * worker's episodes stop at their next step; when it says the run ended (or this worker leaves), the
+ * worker finishes its jobs, closes its cards, reports its request counts and signs off.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
+import { describeError } from '../../runner/episode/episodeError.ts';
+import { type EpisodeRecord, startedRecord } from '../../runner/episode/episodeRecord.ts';
+import { type EpisodeSpec, runEpisode } from '../../runner/episode/runEpisode.ts';
+import type { RecordingFormat } from '../../runner/results/recordingWriter.ts';
+import { RunStop } from '../../runner/runStop.ts';
+import { noteAttempt } from './episodeAttempts.ts';
+import { parseEpisodeJob } from './episodeJob.ts';
+import { experimentOfRun } from './queuedExperiment.ts';
+import type { RedisAddress } from './redisAddress.ts';
+import { BULL_PREFIX, type RunKeys, runKeys } from './runKeys.ts';
+import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
+import { readRunState } from './runState.ts';
+import { WorkerCards } from './workerCards.ts';
+import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
+
+/** How often a worker says it is alive (and looks at the run's state). */
+export const HEARTBEAT_MS = 1000;
+/** A worker silent this long is taken for dead: its open cards are listed as lost. */
+export const ALIVE_TTL_MS = 5 * HEARTBEAT_MS;
+/** Times a job may be handed on after its worker stalled before it counts as failed. */
+export const MAX_STALLS = 2;
+
+export interface WorkerSettings {
+  readonly address: RedisAddress;
+  readonly concurrency: number;
+  /** The folder holding run folders on a volume shared with the coordinator; undefined: no recordings. */
+  readonly recordingsDir: string | undefined;
+  /** A job whose worker has not renewed its lock for this long is handed to another worker. */
+  readonly stallMs: number;
+  readonly logger: Logger;
+}
+
+export interface WorkerIdentity {
+  readonly id: string;
+  readonly hostname: string;
+  readonly pid: number;
+}
+
+interface SessionParts {
+  readonly redis: Redis;
+  readonly keys: RunKeys;
+  readonly meta: RunMeta;
+  readonly experiment: Experiment;
+  readonly target: WorkerTransport;
+  readonly identity: WorkerIdentity;
+  readonly settings: WorkerSettings;
+}
+
+export class WorkerSession {
+  readonly runId: string;
+  readonly #parts: SessionParts;
+  readonly #agents: ReadonlyMap<string, ResolvedAgent>;
+  readonly #cards: WorkerCards;
+  readonly #stop: RunStop;
+  /** Where and how this worker writes recordings: into the run's folder on the shared volume, in the run's format. */
+  readonly #recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
+  #bull: Worker | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #finishing: Promise<void> | undefined;
+  #lastSequence = 0;
+  #resolveFinished!: () => void;
+  /** Resolves once the worker has closed its cards and signed off the run. */
+  readonly finished = new Promise<void>((resolve) => (this.#resolveFinished = resolve));
+
+  /** Joins run `runId`: refuses (QueueRunError, ConfigError, AgentLoadError) a run this worker cannot play. */
+  static async join(redis: Redis, runId: string, identity: WorkerIdentity, settings: WorkerSettings): Promise<WorkerSession> {
+    const keys = runKeys(runId);
+    const meta = parseRunMeta(await redis.get(keys.meta), runId);
+    const experiment = await experimentOfRun(meta);
+    const target = await openWorkerTarget(experiment, meta, redis, settings.concurrency);
+    const session = new WorkerSession({ redis, keys, meta, experiment, target, identity, settings });
+    await session.#start();
+    return session;
+  }
+
+  private constructor(parts: SessionParts) {
+    this.#parts = parts;
+    this.runId = parts.meta.run_id;
+    const { experiment, target, redis, keys, identity, settings, meta } = parts;
+    this.#agents = new Map(experiment.agents.map((agent) => [agent.label, agent]));
+    this.#cards = new WorkerCards({
+      transport: target.transport,
+      settings: experiment.config.scorecard,
+      redis,
+      keys,
+      worker: identity.id,
+      target: target.description,
+      logger: settings.logger,
+    });
+    this.#stop = new RunStop(undefined, undefined, settings.logger);
+    const format = experiment.config.recordings;
+    this.#recordings = settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
+  }
+
+  async #start(): Promise<void> {
+    const { redis, keys, identity, settings } = this.#parts;
+    if (this.#recordings !== undefined) mkdirSync(this.#recordings.dir, { recursive: true });
+    await redis.hset(
+      keys.workers,
+      identity.id,
+      JSON.stringify({ hostname: identity.hostname, pid: identity.pid, concurrency: settings.concurrency, joined_at: new Date().toISOString() }),
+    );
+    await redis.set(keys.alive(identity.id), '1', 'PX', ALIVE_TTL_MS);
+    this.#heartbeat = setInterval(() => void this.#beat(), HEARTBEAT_MS);
+    this.#bull = new Worker(keys.queue, (job) => this.#play(job), {
+      connection: { url: settings.address.url, maxRetriesPerRequest: null },
+      prefix: BULL_PREFIX,
+      concurrency: settings.concurrency,
+      lockDuration: settings.stallMs,
+      stalledInterval: Math.max(250, Math.floor(settings.stallMs / 2)),
+      maxStalledCount: MAX_STALLS,
+    });
+    this.#bull.on('error', (error) => settings.logger.error({ run: this.runId, error: error.message }, 'queue connection failed'));
+    settings.logger.info({ run: this.runId, name: this.#parts.meta.name, target: this.#parts.target.description }, 'joined the run');
+  }
+
+  /** Alive again; and the run's state: stopping stops this worker's episodes, ended ends its part. */
+  async #beat(): Promise<void> {
+    const { redis, keys, identity, settings } = this.#parts;
+    try {
+      await redis.set(keys.alive(identity.id), '1', 'PX', ALIVE_TTL_MS);
+      const state = await readRunState(redis, keys);
+      if (state.phase === 'stopping') this.#stop.stop(state.outcome);
+      if (state.phase === 'ended') void this.leave();
+    } catch (error) {
+      settings.logger.warn({ run: this.runId, error: (error as Error).message }, 'heartbeat failed; trying again');
+    }
+  }
+
+  async #play(job: Job): Promise<EpisodeRecord> {
+    const { redis, keys, identity, experiment, target } = this.#parts;
+    const data = parseEpisodeJob(job.data, job.id!);
+    const agent = this.#agents.get(data.agent);
+    if (agent === undefined) throw new QueueRunError(`job ${job.id} is for agent "${data.agent}", which this worker's experiment does not have`);
+    const spec: EpisodeSpec = { agent, game: data.game, index: data.index, seed: data.seed };
+    let cardId: string;
+    try {
+      cardId = await this.#cards.cardFor(agent.label);
+    } catch (error) {
+      return failedBeforeStart(spec, error);
+    }
+    const lost = await noteAttempt(redis, keys, job.id!, { worker: identity.id, card_id: cardId, started_at: new Date().toISOString() });
+    let cutByRunStop = false;
+    const record = await runEpisode(spec, {
+      transport: target.transport,
+      cardId,
+      budgets: experiment.config.budgets,
+      recordings: this.#recordings,
+      signal: this.#stop.signal,
+      abortOutcome: () => {
+        cutByRunStop = true;
+        return this.#stop.reason;
+      },
+      baseDir: experiment.baseDir,
+      nextRunSequence: () => this.#nextSequence(),
+    });
+    if (cutByRunStop) record.cut_by_run_stop = true;
+    if (lost.length > 0) record.lost_attempts = lost;
+    return record;
+  }
+
+  /**
+   * Runs are numbered in the order they began across the run. Workers share no counter, so a run's
+   * number is the microsecond it began (kept increasing on this worker): runs of different workers
+   * order by their start, and this worker's exactly as its card saw them.
+   */
+  #nextSequence(): number {
+    this.#lastSequence = Math.max(this.#lastSequence + 1, Date.now() * 1000);
+    return this.#lastSequence;
+  }
+
+  /** Finishes this worker's jobs, closes its cards, reports its counts and signs off; once, however often asked. */
+  leave(): Promise<void> {
+    this.#finishing ??= this.#finish().finally(() => this.#resolveFinished());
+    return this.#finishing;
+  }
+
+  async #finish(): Promise<void> {
+    const { redis, keys, identity, target, settings } = this.#parts;
+    clearInterval(this.#heartbeat);
+    await this.#bull?.close();
+    await this.#cards.closeAll();
+    await redis.hset(keys.stats, identity.id, JSON.stringify(target.transport.stats()));
+    await redis.hdel(keys.workers, identity.id);
+    await redis.del(keys.alive(identity.id));
+    this.#stop.dispose();
+    await target.transport.close().catch((error: unknown) => settings.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
+    settings.logger.info({ run: this.runId }, 'left the run');
+  }
+}
+
+/** The record of an episode that could not start (its card would not open): an error, like any failed episode. */
+function failedBeforeStart(spec: EpisodeSpec, error: unknown): EpisodeRecord {
+  const record = startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, '', Date.now());
+  record.error = describeError(error);
+  return record;
+}
