@@ -78,8 +78,16 @@ export function addRunOptions(command: Command): Command {
     )
     .addOption(new Option('--baseline <run-dir>', 'compare the finished run with this run folder; writes comparison.json and comparison.md'))
     .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'))
-    .addOption(new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(sentenceParser(parseShard)))
-    .addOption(new Option('--queue <redis-url>', 'queue the episodes in this Redis for `arcbench worker`s to play, and write the results here').argParser(redisAddressOption));
+    .addOption(
+      new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(
+        sentenceParser(parseShard),
+      ),
+    )
+    .addOption(
+      new Option('--queue <redis-url>', 'queue the episodes in this Redis for `arcbench worker`s to play, and write the results here').argParser(
+        redisAddressOption,
+      ),
+    );
   return addGateOptions(command);
 }
 

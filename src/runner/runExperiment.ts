@@ -140,8 +140,20 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const scheduled = { experiment, plan: { games: plan.games, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence };
-  const outcome = options.queue ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint }) : await schedule(scheduled);
+  const scheduled = {
+    experiment,
+    plan: { games: plan.games, episodes: setup.toPlay },
+    target,
+    runDir,
+    recorder,
+    stop,
+    logger,
+    cardEvents: journal,
+    firstRunSequence: setup.firstRunSequence,
+  };
+  const outcome = options.queue
+    ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint })
+    : await schedule(scheduled);
 
   const finished = finishedAttempt(attempt, recorder, outcome);
   const end = {

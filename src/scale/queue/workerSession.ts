@@ -103,7 +103,8 @@ export class WorkerSession {
     });
     this.#stop = new RunStop(undefined, undefined, settings.logger);
     const format = experiment.config.recordings;
-    this.#recordings = settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
+    this.#recordings =
+      settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
   }
 
   async #start(): Promise<void> {
