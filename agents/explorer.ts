@@ -60,7 +60,10 @@ function blockScale(grid: Grid, rows: readonly number[]): number {
 /** Click targets: the centre of every block inside the bounding box of non-background content. */
 function clickTargets(grid: Grid, rows: readonly number[], limit: number, rng: Rng): AgentAction[] {
   const background = dominantColour(grid);
-  let minX = GRID_SIZE, minY = GRID_SIZE, maxX = -1, maxY = -1;
+  let minX = GRID_SIZE,
+    minY = GRID_SIZE,
+    maxX = -1,
+    maxY = -1;
   for (const y of rows) {
     for (let x = 0; x < GRID_SIZE; x++) {
       if (grid[y * GRID_SIZE + x] === background) continue;
@@ -89,7 +92,7 @@ function clickTargets(grid: Grid, rows: readonly number[], limit: number, rng: R
 function shuffle<T>(items: T[], rng: Rng): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    [items[i], items[j]] = [items[j], items[i]];
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
 }

@@ -43,7 +43,7 @@ export default defineAgent({
         if (rng.next() < params.click_bias) {
           const counts = colourCounts(grid);
           const colour = dominantColour(grid, counts);
-          const others = grid.length - counts[colour];
+          const others = grid.length - counts[colour]!;
           if (others > 0) {
             const cell = nthCellNotOf(grid, colour, rng.int(others));
             return click(cell % GRID_SIZE, Math.floor(cell / GRID_SIZE));

@@ -26,7 +26,7 @@ function firstDifference(live: FrameResponse, recorded: RecordedFrame) {
     return { message: `${live.frame.length} grid(s) returned, ${recorded.frame.length} recorded` };
   }
   for (let g = 0; g < live.frame.length; g++) {
-    const grid = live.frame[g];
+    const grid = live.frame[g]!;
     for (let y = 0; y < GRID_SIZE; y++) {
       for (let x = 0; x < GRID_SIZE; x++) {
         const expected = recorded.frame[g]?.[y]?.[x];

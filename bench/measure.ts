@@ -15,15 +15,20 @@ export interface CallTiming {
 }
 
 export function timeCalls(fn: () => unknown, options: { callsPerRound?: number; rounds?: number } = {}): CallTiming {
-  return timeInterleaved([fn], options)[0]!;
+  const [timing] = timeInterleaved([fn], options);
+  return timing;
 }
 
 /**
  * Times several functions in interleaved rounds (round 1 of each, then round 2 of each, …), so each
  * one's rounds are spread over the whole measurement: this machine runs slow for seconds at a time,
- * and rounds taken back to back can all fall inside one slow stretch.
+ * and rounds taken back to back can all fall inside one slow stretch. One timing per function, in
+ * their order (a tuple of as many as a tuple of functions).
  */
-export function timeInterleaved(fns: readonly (() => unknown)[], options: { callsPerRound?: number; rounds?: number } = {}): CallTiming[] {
+export function timeInterleaved<const Fns extends readonly (() => unknown)[]>(
+  fns: Fns,
+  options: { callsPerRound?: number; rounds?: number } = {},
+): { -readonly [K in keyof Fns]: CallTiming } {
   const callsPerRound = options.callsPerRound ?? 2000;
   const rounds = options.rounds ?? 9;
   for (const fn of fns) for (let i = 0; i < callsPerRound; i++) fn(); // warm-up: let the JIT settle
@@ -35,7 +40,7 @@ export function timeInterleaved(fns: readonly (() => unknown)[], options: { call
       samples[f]!.push((cpuMicroseconds() - start) / callsPerRound);
     });
   }
-  return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) }));
+  return samples.map((perRound) => ({ median: median(perRound), fastest: Math.min(...perRound) })) as { -readonly [K in keyof Fns]: CallTiming };
 }
 
 export function median(values: readonly number[]): number {

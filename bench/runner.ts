@@ -171,8 +171,9 @@ async function recordingRounds(): Promise<{ gzip: number[]; gzipShare: number[];
   let off = 0;
   for (let round = 0; round < RECORDING_ROUNDS; round++) {
     off = (await timedRun(SETTINGS)).actionsPerSecond;
-    gzip.push((await timedRun({ ...SETTINGS, recordings: 'gzip' })).actionsPerSecond);
-    gzipShare.push((100 * gzip[round]) / off);
+    const gzipped = (await timedRun({ ...SETTINGS, recordings: 'gzip' })).actionsPerSecond;
+    gzip.push(gzipped);
+    gzipShare.push((100 * gzipped) / off);
   }
   const jsonl = (await timedRun({ ...SETTINGS, recordings: 'jsonl' })).actionsPerSecond;
   return { gzip, gzipShare, jsonlShare: (100 * jsonl) / off };

@@ -12,6 +12,7 @@ import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { readRecordingText } from '../src/runner/results/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { firstOf } from './support/lists.ts';
 
 const call = (fields: Partial<ModelCallRecord> = {}): ModelCallRecord =>
   callRecord({ model: 'm', input_tokens: 1000, output_tokens: 50, cost_usd: 0.002, ...fields }, 0);
@@ -112,7 +113,7 @@ describe('usage of any agent, in a run', () => {
     writeFileSync(join(dir, 'thinker.ts'), PLUGIN);
     writeFileSync(join(dir, 'exp.yaml'), `name: usage\ngames: [crat]\nagents:\n  - use: ./thinker.ts\n    params: { end: ${end} }\n`);
     const { report } = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
-    const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
+    const episode = firstOf(parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8')), 'episode');
     expect(episode.outcome).toBe(outcome);
     expect(episode.actions).toBe(2);
     expect(episode.usage).toMatchObject({ calls: 3, input_tokens: 300, output_tokens: 30 });

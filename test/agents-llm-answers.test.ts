@@ -3,6 +3,7 @@
 // JSON answers for servers without tools; notes; compaction of older turns; the frame formats.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModelServer, type FakeReply, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { firstOf, lastOf } from './support/lists.ts';
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
 
 let server: FakeModelServer;
@@ -39,7 +40,7 @@ async function play(options: {
     params: { model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY, pricing: { input: 1, output: 2 }, ...options.params },
     budgets: { max_actions: options.maxActions ?? 1 },
   });
-  return { run, episode: run.episodesFromFile[0] };
+  return { run, episode: firstOf(run.episodesFromFile, 'episode') };
 }
 
 const lastUserText = (request: RecordedRequest) => {
@@ -52,7 +53,7 @@ describe('unplayable answers', () => {
     const { episode } = await play({ replies: [{ text: 'I would go left.' }, { toolCalls: [toolCall('ACTION4')] }] });
     expect(episode.outcome).toBe('budget');
     expect(episode.actions).toBe(1);
-    const retry = server.requests[1].body.messages;
+    const retry = server.request(1).body.messages;
     expect(retry.at(-2)).toMatchObject({ role: 'assistant', content: 'I would go left.' });
     expect(retry.at(-1).content).toMatch(/^That answer could not be played: your reply called no tool; call exactly one action tool\. Try again\.$/);
     // Both calls were made in the step and both are counted.
@@ -72,8 +73,8 @@ describe('unplayable answers', () => {
     const calls = call.name === 'ACTION1' && call.arguments === undefined ? [toolCall('ACTION1'), toolCall('ACTION2')] : [call];
     const { episode } = await play({ replies: [{ toolCalls: calls }, { toolCalls: [toolCall('ACTION1')] }] });
     expect(episode.outcome).toBe('budget');
-    const tools = server.requests[1].body.messages.filter((m: { role: string }) => m.role === 'tool');
-    expect(tools.map((m: { content: string }) => m.content).join('\n') + lastUserText(server.requests[1])).toMatch(error);
+    const tools = server.request(1).body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(tools.map((m: { content: string }) => m.content).join('\n') + lastUserText(server.request(1))).toMatch(error);
   });
 
   it('checks ACTION6 coordinates', async () => {
@@ -82,7 +83,7 @@ describe('unplayable answers', () => {
       replies: [{ toolCalls: [toolCall('ACTION6', { x: 64, y: 3 })] }, { toolCalls: [toolCall('ACTION6', { x: 63, y: 3 })] }],
     });
     expect(episode.outcome).toBe('budget');
-    expect(lastUserText(server.requests[1])).toMatch(/ACTION6 needs x and y as whole numbers from 0 to 63; got x=64, y=3/);
+    expect(lastUserText(server.request(1))).toMatch(/ACTION6 needs x and y as whole numbers from 0 to 63; got x=64, y=3/);
   });
 
   it('ends the episode with a clear agent error after a second unplayable answer, keeping the usage of both calls', async () => {
@@ -172,12 +173,12 @@ describe('answer formats and memory', () => {
     });
     expect(episode.actions).toBe(2);
     expect(episode.resets).toBe(1);
-    expect(server.requests[0].body.tools).toBeUndefined();
-    expect(server.requests[0].body.seed).toBeUndefined();
-    expect(lastUserText(server.requests[0])).toMatch(
+    expect(server.request(0).body.tools).toBeUndefined();
+    expect(server.request(0).body.seed).toBeUndefined();
+    expect(lastUserText(server.request(0))).toMatch(
       /Answer with one JSON object and nothing else: \{"action": one of "ACTION1", "ACTION2", "ACTION3", "ACTION4", "ACTION7", "RESET"/,
     );
-    expect(server.requests[1].body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
+    expect(server.request(1).body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
   });
 
   it('keeps notes the model writes and shows them every turn; a notes-only reply is asked again', async () => {
@@ -189,9 +190,9 @@ describe('answer formats and memory', () => {
         { toolCalls: [toolCall('write_notes', { notes: 'crates block' }), toolCall('ACTION1')] },
       ],
     });
-    expect(lastUserText(server.requests[0])).toContain('Your notes: (empty)');
-    expect(server.requests[1].body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'notes saved' });
-    expect(lastUserText(server.requests[2])).toContain('Your notes: \nACTION4 moves right');
+    expect(lastUserText(server.request(0))).toContain('Your notes: (empty)');
+    expect(server.request(1).body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'notes saved' });
+    expect(lastUserText(server.request(2))).toContain('Your notes: \nACTION4 moves right');
     expect(server.requests).toHaveLength(3);
   });
 
@@ -209,12 +210,13 @@ describe('answer formats and memory', () => {
       },
     });
     expect(compactions.length).toBeGreaterThan(0);
-    expect(compactions[0].body.messages[1].content).toMatch(/Turns to fold into the summary \(frames left out\):\nTurn 1:\nGame: Crate Yard/);
-    expect(compactions[0].body.messages[1].content).toContain('You chose: ACTION2: probe');
+    const folding = firstOf(compactions, 'compaction request').body.messages[1].content;
+    expect(folding).toMatch(/Turns to fold into the summary \(frames left out\):\nTurn 1:\nGame: Crate Yard/);
+    expect(folding).toContain('You chose: ACTION2: probe');
     const kinds = episode.model_calls!.map((c) => c.kind);
     expect(kinds.filter((k) => k === 'compaction')).toHaveLength(compactions.length);
     expect(kinds.filter((k) => k === 'action')).toHaveLength(4);
-    const after = server.requests.at(-1)!.body.messages;
+    const after = lastOf(server.requests, 'model request').body.messages;
     expect(after[0].content).toContain('Summary of the earlier turns (written by you):\nACTION2 does nothing here.');
     // system, the one recent turn (user, assistant, tool), the current turn
     expect(after).toHaveLength(5);
@@ -223,7 +225,7 @@ describe('answer formats and memory', () => {
 
   it("sends the episode's seed and the sampling params as asked", async () => {
     const { episode } = await play({ params: { send_seed: true, temperature: 0.3, max_output_tokens: 500, reasoning_effort: 'low' } });
-    expect(server.requests[0].body).toMatchObject({
+    expect(server.request(0).body).toMatchObject({
       seed: episode.seed,
       temperature: 0.3,
       max_completion_tokens: 500,
@@ -234,14 +236,14 @@ describe('answer formats and memory', () => {
 
   it('sends the frame as a PNG image for vision models, and as a diff after the first', async () => {
     await play({ params: { frame_format: 'image' } });
-    const parts = server.requests[0].body.messages.at(-1).content;
+    const parts = server.request(0).body.messages.at(-1).content;
     expect(parts.find((p: { type: string }) => p.type === 'image_url').image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
     server.requests.length = 0;
     folder.remove();
 
     await play({ params: { frame_format: 'diff' }, maxActions: 2, replies: [{ toolCalls: [toolCall('ACTION4')] }, { toolCalls: [toolCall('ACTION4')] }] });
-    expect(lastUserText(server.requests[0])).toMatch(/Frame:\n64x64 grid/);
-    expect(lastUserText(server.requests[1])).toMatch(/Frame, as the change from the previous frame:\n\d+ cells changed/);
+    expect(lastUserText(server.request(0))).toMatch(/Frame:\n64x64 grid/);
+    expect(lastUserText(server.request(1))).toMatch(/Frame, as the change from the previous frame:\n\d+ cells changed/);
   });
 
   it('sends RESET itself once the game is over, without a model call, and tells the model', async () => {
@@ -250,7 +252,7 @@ describe('answer formats and memory', () => {
     expect(episode.actions).toBe(22);
     expect(episode.resets).toBe(1);
     expect(server.requests).toHaveLength(21);
-    expect(lastUserText(server.requests[20])).toMatch(/Last action: RESET \(sent for you: the game was over\)\. The level restarted\./);
+    expect(lastUserText(server.request(20))).toMatch(/Last action: RESET \(sent for you: the game was over\)\. The level restarted\./);
   });
 });
 
@@ -258,7 +260,7 @@ describe('cost without prices', () => {
   it('is unknown, never 0, in episodes.jsonl, run.json and the table', async () => {
     const { run, episode } = await play({ params: { pricing: undefined } });
     expect(episode.usage.cost_usd).toBeNull();
-    expect(episode.model_calls![0].cost_usd).toBeNull();
+    expect(firstOf(episode.model_calls ?? [], 'model call').cost_usd).toBeNull();
     expect(run.runJson.totals.usage.cost_usd).toBeNull();
     expect(run.runJson.agents[0].usage.cost_usd).toBeNull();
     expect(run.tableMarkdown).toMatch(/\| \*\*unknown\*\* \|\n$/);
@@ -273,7 +275,7 @@ describe('cost without prices', () => {
       params: { model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY },
       budgets: { max_actions: 5, max_cost_usd: 1 },
     });
-    const [episode] = run.episodesFromFile;
+    const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.outcome).toBe('error');
     expect(episode.error).toMatchObject({ kind: 'agent_contract' });
     expect(episode.error!.message).toMatch(/without its cost, so the dollar budget .* cannot be kept; give the agent its prices \(llm: params\.pricing\)/);

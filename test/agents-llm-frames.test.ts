@@ -8,6 +8,7 @@ import { frameParts, IMAGE_SCALE } from '../agents/llm/frameFormats.ts';
 import { cropBox, decodeGridText, encodeGridText } from '../agents/llm/frameText.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { GRID_CELLS, GRID_SIZE, PALETTE_RGB } from '../src/protocol/index.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 
 const anyGrid = fc.uint8Array({ minLength: GRID_CELLS, maxLength: GRID_CELLS, max: 15 });
 
@@ -147,36 +148,37 @@ describe('grid diff', () => {
 });
 
 describe('frame formats', () => {
-  const [, first] = catalogFrames[0];
+  const [, first] = firstOf(catalogFrames, 'catalog frame');
 
   it('text: the whole grid', () => {
-    const [part] = frameParts('text', first, undefined);
+    const part = firstOf(frameParts('text', first, undefined), 'frame part');
     expect(part.type).toBe('text');
     expect(decodeGridText((part as { text: string }).text.replace(/^Frame:\n/, ''))).toEqual(first);
   });
 
   it('diff: the change when the model has the earlier frame, the whole grid otherwise or when shorter', () => {
     const next = new Uint8Array(first);
-    next[40 * 64 + 40] = (next[40 * 64 + 40] + 1) % 16;
-    const [change] = frameParts('diff', next, first) as Array<{ text: string }>;
+    next[40 * 64 + 40] = (first[40 * 64 + 40]! + 1) % 16;
+    const change = firstOf(frameParts('diff', next, first) as Array<{ text: string }>, 'frame part');
     expect(change.text).toMatch(/^Frame, as the change from the previous frame:\n1 cell changed/);
     expect(applyGridDiff(first, change.text.split('\n').slice(1).join('\n'))).toEqual(next);
-    expect((frameParts('diff', next, undefined)[0] as { text: string }).text).toMatch(/^Frame:\n64x64 grid/);
-    const unrelated = catalogFrames[2][1];
-    expect((frameParts('diff', unrelated, first)[0] as { text: string }).text).toMatch(/^Frame:\n64x64 grid/);
+    const textOf = (parts: ReturnType<typeof frameParts>) => (firstOf(parts, 'frame part') as { text: string }).text;
+    expect(textOf(frameParts('diff', next, undefined))).toMatch(/^Frame:\n64x64 grid/);
+    const [, unrelated] = itemAt(catalogFrames, 2, 'catalog frame');
+    expect(textOf(frameParts('diff', unrelated, first))).toMatch(/^Frame:\n64x64 grid/);
   });
 
   it('image: a PNG of the grid in the palette, a square of pixels per cell', () => {
     const parts = frameParts('image', first, undefined);
     const image = parts.find((part) => part.type === 'image_url') as { image_url: { url: string } };
-    const [, base64] = image.image_url.url.split('data:image/png;base64,');
+    const base64 = image.image_url.url.replace(/^data:image\/png;base64,/, '');
     const png = PNG.sync.read(Buffer.from(base64, 'base64'));
     expect(png.width).toBe(64 * IMAGE_SCALE);
     for (const cell of [0, 100, 2080, 4095]) {
       const x = (cell % 64) * IMAGE_SCALE + IMAGE_SCALE - 1;
       const y = Math.floor(cell / 64) * IMAGE_SCALE;
       const at = (y * png.width + x) * 4;
-      expect([...png.data.subarray(at, at + 3)]).toEqual([...PALETTE_RGB[first[cell]]]);
+      expect([...png.data.subarray(at, at + 3)]).toEqual(PALETTE_RGB[first[cell]!]);
     }
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModelServer, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -35,7 +36,7 @@ describe('dollar budgets', () => {
     folder = new TempFolder();
     server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }));
     const run = await runLlmExperiment(folder, { name: 'episode-cost', games: [crat], params: llmParams(), budgets: { max_actions: 50, max_cost_usd: 0.025 } });
-    const [episode] = run.episodesFromFile;
+    const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.outcome).toBe('cost');
     // Three calls (3 cents) pass the budget of 2.5; the action the third call paid for was still played.
     expect(episode.actions).toBe(3);
@@ -62,9 +63,10 @@ describe('dollar budgets', () => {
     expect(run.report.status).toBe('partial');
     expect(run.report.totals.skipped_episodes).toBe(2);
     expect(run.report.totals.usage.cost_usd).toBeCloseTo(0.04, 12);
-    expect(run.report.agents[0].close_error).toBeNull();
-    expect(run.report.agents[0].scorecard?.published_at).toBeTruthy();
-    expect(run.report.agents[0].scorecard?.total_actions).toBe(4);
+    const agent = firstOf(run.report.agents, 'agent');
+    expect(agent.close_error).toBeNull();
+    expect(agent.scorecard?.published_at).toBeTruthy();
+    expect(agent.scorecard?.total_actions).toBe(4);
   });
 });
 
@@ -74,7 +76,7 @@ describe('a model that never answers', () => {
     server.script({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }, { hang: true });
     const started = Date.now();
     const run = await runLlmExperiment(folder, { name: 'deadline', games: [crat], params: llmParams(), budgets: { max_actions: 10, episode_seconds: 1 } });
-    const [episode] = run.episodesFromFile;
+    const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.outcome).toBe('time');
     expect(episode.error).toBeUndefined();
     expect(episode.actions).toBe(1);
@@ -118,7 +120,7 @@ describe('a model that never answers', () => {
       expect(episode.outcome).toBe('cancelled');
       await expect.poll(() => server.hanging()).toBe(0);
       for (const { file, text } of folder.files()) expect(text.includes(SECRET_KEY), file).toBe(false);
-      expect(server.requests[0].headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+      expect(server.request(0).headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
     } finally {
       child.kill('SIGKILL');
     }
@@ -131,7 +133,7 @@ describe('the response cache', () => {
     const { calls } = levelOneToolCalls('crat');
     let answered = 0;
     server.setFallback(() => ({
-      toolCalls: [calls[answered++ % calls.length]],
+      toolCalls: [itemAt(calls, answered++ % calls.length, 'solver call')],
       usage: { prompt_tokens: 900 + answered, completion_tokens: 30, cached_tokens: 100 },
     }));
     const experiment = { name: 'cached', games: [crat], episodes: 2, params: llmParams({ cache: true }), budgets: { max_actions: 4 } };
@@ -154,7 +156,7 @@ describe('the response cache', () => {
     ];
     expect(second.episodesFromFile.map(strip)).toEqual(first.episodesFromFile.map(strip));
     expect(second.report.totals.usage).toMatchObject({ calls: 8, cached_calls: 8, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
-    expect(second.episodesFromFile[0].model_calls!.every((c) => c.cached && c.cost_usd === 0)).toBe(true);
+    expect(firstOf(second.episodesFromFile, 'episode').model_calls!.every((c) => c.cached && c.cost_usd === 0)).toBe(true);
 
     // Compared, the two runs play alike and show what each cost.
     const compared = spawnSync(process.execPath, [join(root, 'bin', 'arcbench.js'), 'compare', first.out, second.out, '--markdown'], { encoding: 'utf8' });

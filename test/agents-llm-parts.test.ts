@@ -69,7 +69,7 @@ describe('reading an answer', () => {
   it('offers one tool per action it may take, ACTION6 with x and y, and the notes tool', () => {
     const tools = toolsFor([6, 0]);
     expect(tools.map((t) => t.function.name)).toEqual(['ACTION6', 'RESET', 'write_notes']);
-    expect(tools[0].function.parameters).toMatchObject({ required: ['x', 'y'], properties: { x: { type: 'integer', minimum: 0, maximum: 63 } } });
+    expect(tools[0]?.function.parameters).toMatchObject({ required: ['x', 'y'], properties: { x: { type: 'integer', minimum: 0, maximum: 63 } } });
   });
 });
 

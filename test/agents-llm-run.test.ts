@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModelServer, type FakeUsage, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { type FakeModelServer, type FakeUsage, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { firstOf } from './support/lists.ts';
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
 
 const PRICING = { input: 2.5, cached_input: 1.25, output: 10 };
@@ -40,13 +41,14 @@ describe('the llm agent in a run', () => {
   it('completes a level, and every count of tokens and dollars is what the server reported times the prices', async () => {
     folder = new TempFolder();
     const { gameId, calls } = levelOneToolCalls('crat');
-    const usages: FakeUsage[] = calls.map((_, i) => ({
-      prompt_tokens: 1000 + 100 * i,
-      completion_tokens: 40 + i,
-      cached_tokens: 200 * i,
-      reasoning_tokens: 7 * i,
-    }));
-    server.script(...calls.map((call, i) => ({ toolCalls: [call], usage: usages[i] })));
+    const usageOf = (step: number): FakeUsage => ({
+      prompt_tokens: 1000 + 100 * step,
+      completion_tokens: 40 + step,
+      cached_tokens: 200 * step,
+      reasoning_tokens: 7 * step,
+    });
+    const usages = calls.map((_, i) => usageOf(i));
+    server.script(...calls.map((call, i) => ({ toolCalls: [call], usage: usageOf(i) })));
 
     const run = await runLlmExperiment(folder, {
       name: 'level',
@@ -55,7 +57,7 @@ describe('the llm agent in a run', () => {
       budgets: { max_actions: calls.length },
     });
 
-    const [episode] = run.episodesFromFile;
+    const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.levels_completed).toBe(1);
     expect(episode.outcome).toBe('budget');
     expect(server.requests.length).toBe(calls.length);
@@ -87,12 +89,12 @@ describe('the llm agent in a run', () => {
     sent.forEach((reasoning, i) => {
       expect(reasoning).toMatchObject({
         model: 'fake-model',
-        input_tokens: usages[i].prompt_tokens,
-        output_tokens: usages[i].completion_tokens,
+        input_tokens: usageOf(i).prompt_tokens,
+        output_tokens: usageOf(i).completion_tokens,
         calls: 1,
         rationale: 'solver move',
       });
-      expect(reasoning.cost_usd).toBeCloseTo(dollars(usages[i]), 9);
+      expect(reasoning.cost_usd).toBeCloseTo(dollars(usageOf(i)), 9);
     });
   });
 
@@ -107,8 +109,9 @@ describe('the llm agent in a run', () => {
       budgets: { max_actions: 2 },
     });
 
-    const [first, second] = server.requests;
-    const turn = (request: typeof first) => request.body.messages.at(-1).content as string;
+    const first = server.request(0);
+    const second = server.request(1);
+    const turn = (request: RecordedRequest) => request.body.messages.at(-1).content as string;
     expect(turn(first)).toMatch(/^Game: Crate Yard \(crat-[0-9a-f]{8}\)\. Level 1 of 6; levels completed: 0\. State: NOT_FINISHED/);
     expect(turn(first)).toContain('Available actions: ACTION1, ACTION2, ACTION3, ACTION4, ACTION7, RESET.');
     expect(turn(first)).toContain('Last action: none yet');

@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_BOOTSTRAP_SEED,
-  differenceOfMeansStratum,
-  type Interval,
-  meanEstimate,
-  meanStratum,
-  stratifiedEstimate,
-} from '../src/analysis/bootstrap.ts';
+import { DEFAULT_BOOTSTRAP_SEED, differenceOfMeansStratum, type Interval, meanEstimate, meanStratum, stratifiedEstimate } from '../src/analysis/bootstrap.ts';
 import { spreadCorrection, tailWidening, welchDegreesOfFreedom } from '../src/analysis/smallSample.ts';
 
 /** Exact quantile of Binomial(n, p): the smallest k with P(K ≤ k) ≥ q. */
@@ -64,9 +57,19 @@ describe('the percentile bootstrap against known answers', () => {
   it('takes Welch–Satterthwaite degrees of freedom over the samples it combines', () => {
     expect(welchDegreesOfFreedom([{ weight: 1, n: 8, variance: 3 }])).toBeCloseTo(7, 12);
     // Two samples of the same size and variance: 2(n − 1), whatever the weights' signs.
-    expect(welchDegreesOfFreedom([{ weight: 0.5, n: 5, variance: 2 }, { weight: -0.5, n: 5, variance: 2 }])).toBeCloseTo(8, 12);
+    expect(
+      welchDegreesOfFreedom([
+        { weight: 0.5, n: 5, variance: 2 },
+        { weight: -0.5, n: 5, variance: 2 },
+      ]),
+    ).toBeCloseTo(8, 12);
     // A sample that does not vary adds nothing; nothing varying at all: infinite.
-    expect(welchDegreesOfFreedom([{ weight: 1, n: 3, variance: 0 }, { weight: 1, n: 20, variance: 1 }])).toBeCloseTo(19, 12);
+    expect(
+      welchDegreesOfFreedom([
+        { weight: 1, n: 3, variance: 0 },
+        { weight: 1, n: 20, variance: 1 },
+      ]),
+    ).toBeCloseTo(19, 12);
     expect(welchDegreesOfFreedom([{ weight: 1, n: 3, variance: 0 }])).toBe(Infinity);
   });
 

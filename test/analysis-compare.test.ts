@@ -3,6 +3,7 @@ import { renderComparisonMarkdown, renderComparisonTerminal } from '../src/analy
 import { compareRuns, RunsNotComparableError } from '../src/analysis/compareRuns.ts';
 import { regressions } from '../src/analysis/gate.ts';
 import type { RunEpisodes, ScoredEpisode } from '../src/analysis/episodeSample.ts';
+import { firstOf } from './support/lists.ts';
 
 /** Episodes of one agent on one game, scores as given, episode i with seed 1000 + i. */
 const episodes = (agent: string, game: string, scores: readonly number[], seedBase = 1000): ScoredEpisode[] =>
@@ -12,7 +13,13 @@ const run = (name: string, agents: string[], ...lists: ScoredEpisode[][]): RunEp
 
 const SCORES_A = [12, 30, 0, 45, 8, 22, 17, 3];
 const SCORES_B = [60, 71, 55, 80, 66, 59, 70, 62];
-const baseline = run('base', ['explorer', 'random'], episodes('explorer', 'crat-1', SCORES_A), episodes('explorer', 'lamp-1', SCORES_B), episodes('random', 'crat-1', [1, 0, 2, 0]));
+const baseline = run(
+  'base',
+  ['explorer', 'random'],
+  episodes('explorer', 'crat-1', SCORES_A),
+  episodes('explorer', 'lamp-1', SCORES_B),
+  episodes('random', 'crat-1', [1, 0, 2, 0]),
+);
 
 describe('compareRuns', () => {
   it('an identical rerun compares as identical everywhere and fails no gate', () => {
@@ -29,7 +36,21 @@ describe('compareRuns', () => {
   });
 
   it('a candidate 10 points worse on every episode is worse, and a regression up to a threshold of 10', () => {
-    const worse = run('worse', ['explorer', 'random'], episodes('explorer', 'crat-1', SCORES_A.map((s) => s - 10)), episodes('explorer', 'lamp-1', SCORES_B.map((s) => s - 10)), episodes('random', 'crat-1', [1, 0, 2, 0]));
+    const worse = run(
+      'worse',
+      ['explorer', 'random'],
+      episodes(
+        'explorer',
+        'crat-1',
+        SCORES_A.map((s) => s - 10),
+      ),
+      episodes(
+        'explorer',
+        'lamp-1',
+        SCORES_B.map((s) => s - 10),
+      ),
+      episodes('random', 'crat-1', [1, 0, 2, 0]),
+    );
     const total = compareRuns(baseline, worse).rows.find((r) => r.agent === 'explorer' && r.game === 'total')!;
     expect(total.verdict).toBe('worse');
     expect(total.difference.value).toBeCloseTo(-10, 12);
@@ -41,7 +62,20 @@ describe('compareRuns', () => {
   });
 
   it('better when the whole interval is above zero; no significant change when it spans zero', () => {
-    const mixed = run('mixed', ['explorer'], episodes('explorer', 'crat-1', SCORES_A.map((s) => s + 5)), episodes('explorer', 'lamp-1', SCORES_B.map((s, i) => s + (i % 2 === 0 ? 9 : -9))));
+    const mixed = run(
+      'mixed',
+      ['explorer'],
+      episodes(
+        'explorer',
+        'crat-1',
+        SCORES_A.map((s) => s + 5),
+      ),
+      episodes(
+        'explorer',
+        'lamp-1',
+        SCORES_B.map((s, i) => s + (i % 2 === 0 ? 9 : -9)),
+      ),
+    );
     const rows = compareRuns(baseline, mixed).rows;
     expect(rows.find((r) => r.game === 'crat-1')!.verdict).toBe('better');
     expect(rows.find((r) => r.game === 'lamp-1')!.verdict).toBe('no significant change');
@@ -50,7 +84,20 @@ describe('compareRuns', () => {
   it('a game regression fails the gate only with per-game gating', () => {
     // crat is 8 points worse on every episode; lamp swings ±30 around the baseline, so the total's
     // interval spans zero.
-    const oneGameWorse = run('cand', ['explorer'], episodes('explorer', 'crat-1', SCORES_A.map((s) => s - 8)), episodes('explorer', 'lamp-1', SCORES_B.map((s, i) => s + (i % 2 === 0 ? 30 : -30))));
+    const oneGameWorse = run(
+      'cand',
+      ['explorer'],
+      episodes(
+        'explorer',
+        'crat-1',
+        SCORES_A.map((s) => s - 8),
+      ),
+      episodes(
+        'explorer',
+        'lamp-1',
+        SCORES_B.map((s, i) => s + (i % 2 === 0 ? 30 : -30)),
+      ),
+    );
     const comparison = compareRuns(baseline, oneGameWorse);
     expect(comparison.rows.find((r) => r.game === 'total')!.regression).toBe(false);
     expect(regressions(comparison)).toEqual([]);
@@ -63,7 +110,9 @@ describe('compareRuns', () => {
     expect(row.pairing).toBe('unpaired');
     expect(row.note).toBe('episode seeds differ (another run seed or agent label)');
     expect(row.verdict).not.toBe('identical');
-    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain('random: compared unpaired on every game: episode seeds differ (another run seed or agent label)');
+    expect(renderComparisonTerminal(compareRuns(baseline, reseeded), { perGame: true })).toContain(
+      'random: compared unpaired on every game: episode seeds differ (another run seed or agent label)',
+    );
   });
 
   it('more episodes in the candidate: unpaired, counted on both sides', () => {
@@ -78,7 +127,7 @@ describe('compareRuns', () => {
   it('a single pair gives no interval and no verdict beyond "no significant change"', () => {
     const a = run('a', ['x'], episodes('x', 'crat-1', [5]));
     const b = run('b', ['x'], episodes('x', 'crat-1', [1]));
-    const row = compareRuns(a, b).rows[0];
+    const row = firstOf(compareRuns(a, b).rows, 'comparison row');
     expect(row.difference.interval).toBeNull();
     expect(row.verdict).toBe('no significant change');
     expect(renderComparisonTerminal(compareRuns(a, b))).toContain('n/a (< 2 episodes)');

@@ -18,6 +18,10 @@ describe('arcbench command line', () => {
     const unknown = arcbench('nope');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command 'nope'/);
+    // A name every object inherits is no command either (it once crashed: "module.register is not a function").
+    const inherited = arcbench('constructor');
+    expect(inherited.status).toBe(2);
+    expect(inherited.stderr).toMatch(/unknown command 'constructor'/);
     const badOption = arcbench('serve', '--port', 'abc');
     expect(badOption.status).toBe(2);
     expect(badOption.stderr).toMatch(/port/);

@@ -75,10 +75,10 @@ describe('answers checked against their requests', () => {
     expect(third.action_input.id).toBe(3);
     // The third request went on a new connection, without the cookie of card a's answer.
     expect(server.arrivals.map((a) => a.connection)).toEqual([0, 0, 1]);
-    expect(server.arrivals[2].request.headers.cookie).toBeUndefined();
+    expect(server.arrivals[2]!.request.headers.cookie).toBeUndefined();
     const fourth = await transport.act('card-a', GAME, GUID_A, makeAction(4));
     expect(fourth.guid).toBe(GUID_A);
-    expect(server.arrivals[3].request.headers.cookie).toBe('AWSALB=backend-of-request-0');
+    expect(server.arrivals[3]!.request.headers.cookie).toBe('AWSALB=backend-of-request-0');
   });
 
   it('retires the pool when an answer out of step came without a length, so no later request gets the stale answer', async () => {
@@ -121,7 +121,7 @@ describe('answers checked against their requests', () => {
       { guid: GUID_A, game: 'crat-../../x' },
       { guid: GUID_A, game: 'crat/../../x' },
     ];
-    let current = cases[0];
+    let current = cases[0]!;
     const server = await rawServer((_request, _index, socket) => {
       socket.write(answerBytes(200, [['content-type', 'application/json']], frameJson(current.game, current.guid, 0)));
     });
@@ -175,7 +175,7 @@ describe('sparse answers', () => {
     const transport = http(server.url, { logger: { warn: (fields, message) => warnings.push({ fields, message }), debug: () => undefined } });
     const card = await transport.closeScorecard(CARD);
     expect(card.score).toBe(2.6);
-    const run = card.environments![0].runs![0];
+    const run = card.environments![0]!.runs![0]!;
     expect(run).toMatchObject({ state: 'NOT_PLAYED', made_up: 'kept', level_baseline_actions: [3, 4] });
     expect(run.number_of_levels).toBeUndefined();
     expect(warnings).toEqual([]); // nothing arcbench uses was missing
@@ -191,7 +191,7 @@ describe('sparse answers', () => {
     const transport = http(server.url, { logger: { warn: (_fields, message) => warnings.push(message), debug: () => undefined } });
     await transport.getScorecard(CARD);
     await transport.getScorecard(CARD);
-    const [game] = await transport.listGames();
+    const game = (await transport.listGames())[0]!;
     expect(game.baseline_actions).toBeUndefined();
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/leave out scorecard\.total_actions, which arcbench uses to compare/);

@@ -9,6 +9,7 @@ import { actionName, GRID_SIZE, PALETTE_RGB } from '../src/protocol/index.ts';
 import { ReferenceService } from '../src/reference/index.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import { gameBySlug } from './games-helpers.ts';
+import { firstOf } from './support/lists.ts';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
 const workDir = mkdtempSync(join(tmpdir(), 'arcbench-games-'));
@@ -73,11 +74,14 @@ describe('arcbench games', () => {
 });
 
 describe('help texts', () => {
-  it.each(['games', 'play', 'render', 'run', 'plan', 'validate', 'schema', 'serve'])('of %s stand on their own (no SPEC section that is not shipped)', (command) => {
-    const { stdout, status } = arcbench([command, '--help']);
-    expect(status).toBe(0);
-    expect(stdout).not.toMatch(/SPEC|§/);
-  });
+  it.each(['games', 'play', 'render', 'run', 'plan', 'validate', 'schema', 'serve'])(
+    'of %s stand on their own (no SPEC section that is not shipped)',
+    (command) => {
+      const { stdout, status } = arcbench([command, '--help']);
+      expect(status).toBe(0);
+      expect(stdout).not.toMatch(/SPEC|§/);
+    },
+  );
 });
 
 describe('arcbench play', () => {
@@ -119,11 +123,21 @@ describe('arcbench play', () => {
     const gameId = gameBySlug('crat').info.id;
     let frame = service.command('k', 'RESET', { game_id: gameId, card_id: card });
     const ids: Record<string, 1 | 2 | 3 | 4 | 7> = { w: 1, s: 2, a: 3, d: 4, z: 7 };
-    for (const key of keys) {
-      frame = key === 'r' ? service.command('k', 'RESET', { game_id: gameId, guid: frame.guid }) : service.command('k', actionName(ids[key]), { game_id: gameId, guid: frame.guid });
-    }
-    const environment = service.getScorecard('k', card).environments[0];
-    expect(byeOf(stdout)).toEqual({ level: frame.levels_completed + 1, state: frame.state, levelsCompleted: frame.levels_completed, actions: environment.actions, resets: environment.resets });
+    const commandOf = (key: string) => {
+      if (key === 'r') return 'RESET';
+      const id = ids[key];
+      if (id === undefined) throw new Error(`the test plays a key the game has no action for: ${key}`);
+      return actionName(id);
+    };
+    for (const key of keys) frame = service.command('k', commandOf(key), { game_id: gameId, guid: frame.guid });
+    const environment = firstOf(service.getScorecard('k', card).environments, 'environment');
+    expect(byeOf(stdout)).toEqual({
+      level: frame.levels_completed + 1,
+      state: frame.state,
+      levelsCompleted: frame.levels_completed,
+      actions: environment.actions,
+      resets: environment.resets,
+    });
     expect(stdout).toContain('full restart: back to the first level');
   });
 
@@ -170,7 +184,7 @@ describe('arcbench play', () => {
 
   it("warns of a click on a keyboard-only game and of actions not among the game's, and sends them", () => {
     const { stdout } = arcbench(['play', 'slid'], 'ACTION6 3 4\nc 5 6\nz\nACTION5\n');
-    expect(stdout).toContain("this game takes no clicks (its actions: ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action");
+    expect(stdout).toContain('this game takes no clicks (its actions: ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action');
     expect(stdout).toContain("ACTION7 is not among this game's actions (ACTION1 ACTION2 ACTION3 ACTION4); sent anyway, it counts as an action");
     expect(stdout).toContain("ACTION5: ACTION5 is not among this game's actions");
     expect(stdout.match(/this game takes no clicks/g)).toHaveLength(2);
@@ -184,7 +198,9 @@ describe('arcbench play', () => {
     expect(plain.status).toBe(0);
     expect(plain.stdout).not.toContain(ESCAPE);
     const first = gameBySlug('crat').start().frame();
-    const digits = Array.from({ length: GRID_SIZE }, (_, y) => Array.from(first.subarray(y * GRID_SIZE, (y + 1) * GRID_SIZE), (colour) => colour.toString(16)).join(''));
+    const digits = Array.from({ length: GRID_SIZE }, (_, y) =>
+      Array.from(first.subarray(y * GRID_SIZE, (y + 1) * GRID_SIZE), (colour) => colour.toString(16)).join(''),
+    );
     expect(plain.stdout).toContain(digits.join('\n'));
   });
 

@@ -6,7 +6,8 @@ import { BUDGET_ROW, cellAtDisplay } from '../src/games/engine/layout.ts';
 import { gameInputOf } from '../src/games/engine/moveInput.ts';
 import type { GameInput } from '../src/games/types.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
-import { gameBySlug, playArea, sameGrid, solveCurrentLevel } from './games-helpers.ts';
+import { firstFrame, gameBySlug, lastFrame, playArea, sameGrid, solveCurrentLevel } from './games-helpers.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 import { createRng } from '../src/agent/rng.ts';
 
 /** Random actions, ids 1..7 and clicks anywhere on the display, restarting the level when it ends. */
@@ -32,13 +33,14 @@ describe.each(puzzleCatalog().map((game) => game.info.slug))('game %s', (slug) =
     const first = randomRun(slug, 42, 600);
     const second = randomRun(slug, 42, 600);
     expect(second.length).toBe(first.length);
-    for (let i = 0; i < first.length; i++) if (!sameGrid(first[i], second[i])) expect.fail(`frame ${i} differs`);
+    for (const [i, grid] of first.entries()) if (!sameGrid(grid, itemAt(second, i, 'frame'))) expect.fail(`frame ${i} differs`);
   });
 
   it('draws every frame as 4096 colours in 0..15', () => {
     for (const frame of randomRun(slug, 7, 600)) {
       expect(frame.length).toBe(GRID_CELLS);
-      for (let i = 0; i < frame.length; i++) if (frame[i] > 15) expect.fail(`colour ${frame[i]} at ${i}`);
+      const outside = frame.findIndex((colour) => colour > 15);
+      if (outside >= 0) expect.fail(`colour ${frame[outside]} at ${outside}`);
     }
   });
 
@@ -62,12 +64,12 @@ describe.each(puzzleCatalog().map((game) => game.info.slug))('game %s', (slug) =
       if (level < game.levels.length - 1) {
         expect(result.outcome).toBe('level_completed');
         expect(play.levelIndex).toBe(level + 1);
-        const last = result.frames[result.frames.length - 1];
+        const last = lastFrame(result);
         expect(sameGrid(last, play.frame())).toBe(true);
         // the new level's first look is its pristine look
         expect(sameGrid(last, play.resetLevel())).toBe(true);
         // the old level's last look is not the new level's look
-        expect(sameGrid(playArea(result.frames[result.frames.length - 2]), playArea(last))).toBe(false);
+        expect(sameGrid(playArea(itemAt(result.frames, result.frames.length - 2, 'frame')), playArea(last))).toBe(false);
       } else {
         expect(result.outcome).toBe('won');
       }
@@ -82,7 +84,7 @@ describe.each(puzzleCatalog().map((game) => game.info.slug))('game %s', (slug) =
     for (let i = 1; i < play.stepBudget; i++) expect(play.step({ id: 7 }).outcome).toBe('playing');
     const last = play.step({ id: 7 });
     expect(last.outcome).toBe('lost');
-    const frame = last.frames[last.frames.length - 1];
+    const frame = lastFrame(last);
     expect(frame.subarray(BUDGET_ROW * GRID_SIZE).every((colour) => colour === 8)).toBe(true);
   });
 });
@@ -91,33 +93,33 @@ describe('the engine', () => {
   it('counts a click on the letterbox as a step that changes nothing', () => {
     const game = gameBySlug('lamp');
     const play = game.start();
-    const layout = game.layouts[0];
+    const layout = firstOf(game.layouts, 'level layout');
     expect(layout.offsetX).toBeGreaterThan(0);
     expect(cellAtDisplay(layout, 0, 30)).toBe(-1);
     const before = play.frame();
     const result = play.step({ id: 6, x: 0, y: 30 });
     expect(result.outcome).toBe('playing');
     expect(play.stepsTaken).toBe(1);
-    expect(sameGrid(playArea(result.frames[0]), playArea(before))).toBe(true);
+    expect(sameGrid(playArea(firstFrame(result)), playArea(before))).toBe(true);
     // the budget bar shows the spent step
-    expect(sameGrid(result.frames[0], before)).toBe(false);
+    expect(sameGrid(firstFrame(result), before)).toBe(false);
   });
 
   it('maps a click inside the board to its cell', () => {
     const game = gameBySlug('lamp');
     const play = game.start();
     const before = play.frame();
-    const result = play.step(gameInputOf(game.layouts[0], { id: 6, x: 1, y: 1 }));
-    expect(sameGrid(playArea(result.frames[0]), playArea(before))).toBe(false);
+    const result = play.step(gameInputOf(firstOf(game.layouts, 'level layout'), { id: 6, x: 1, y: 1 }));
+    expect(sameGrid(playArea(firstFrame(result)), playArea(before))).toBe(false);
   });
 
   it('undoes the last move (Crate Yard), spending a step', () => {
     const game = gameBySlug('crat');
     const play = game.start();
     const start = play.frame();
-    const moved = play.step({ id: 4 }).frames[0];
+    const moved = firstFrame(play.step({ id: 4 }));
     expect(sameGrid(playArea(moved), playArea(start))).toBe(false);
-    const undone = play.step({ id: 7 }).frames[0];
+    const undone = firstFrame(play.step({ id: 7 }));
     expect(sameGrid(playArea(undone), playArea(start))).toBe(true);
     expect(play.stepsTaken).toBe(2);
   });
@@ -125,13 +127,13 @@ describe('the engine', () => {
   it('undoes only moves that changed something (Paint Spill)', () => {
     const game = gameBySlug('flod');
     const play = game.start();
-    const layout = game.layouts[0];
+    const layout = firstOf(game.layouts, 'level layout');
     const start = play.frame();
     // level 1's corner is blue (b), cell (1,1) red: a real move; then a click on the letterbox
-    const spilled = play.step(gameInputOf(layout, { id: 6, x: 1, y: 1 })).frames[0];
+    const spilled = firstFrame(play.step(gameInputOf(layout, { id: 6, x: 1, y: 1 })));
     play.step({ id: 6, x: 0, y: 0 });
     expect(sameGrid(playArea(play.frame()), playArea(spilled))).toBe(true);
-    expect(sameGrid(playArea(play.step({ id: 7 }).frames[0]), playArea(start))).toBe(true);
+    expect(sameGrid(playArea(firstFrame(play.step({ id: 7 }))), playArea(start))).toBe(true);
   });
 
   it('loses the level when the player slides into a hole, showing the fall (Frost Slide)', () => {
@@ -156,7 +158,7 @@ describe('the engine', () => {
     const result = play.step({ id: 3 });
     expect(result.outcome).toBe('playing');
     expect(result.frames.length).toBe(3);
-    for (let i = 1; i < result.frames.length; i++) expect(sameGrid(result.frames[i - 1], result.frames[i])).toBe(false);
+    for (let i = 1; i < result.frames.length; i++) expect(sameGrid(itemAt(result.frames, i - 1), itemAt(result.frames, i))).toBe(false);
   });
 
   it('loses the level when the player walks into open water (Plank Walk)', () => {
@@ -172,7 +174,7 @@ describe('the engine', () => {
     const play = game.start();
     play.step({ id: 4 });
     play.step({ id: 4 });
-    play.step(gameInputOf(game.layouts[0], { id: 6, x: 4, y: 1 }));
+    play.step(gameInputOf(firstOf(game.layouts, 'level layout'), { id: 6, x: 4, y: 1 }));
     expect(play.step({ id: 4 }).outcome).toBe('playing');
     expect(play.step({ id: 4 }).outcome).toBe('playing');
     expect(play.step({ id: 4 }).outcome).toBe('level_completed');
@@ -184,10 +186,10 @@ describe('the engine', () => {
     play.step({ id: 4 });
     play.step({ id: 4 });
     const before = play.frame();
-    expect(sameGrid(playArea(play.step({ id: 5 }).frames[0]), playArea(before))).toBe(false);
+    expect(sameGrid(playArea(firstFrame(play.step({ id: 5 }))), playArea(before))).toBe(false);
     play.step({ id: 2 });
     const door = play.frame();
-    expect(sameGrid(playArea(play.step({ id: 5 }).frames[0]), playArea(door))).toBe(false);
+    expect(sameGrid(playArea(firstFrame(play.step({ id: 5 }))), playArea(door))).toBe(false);
     for (const id of [4, 4] as const) play.step({ id });
     expect(play.step({ id: 4 }).outcome).toBe('level_completed');
   });

@@ -7,12 +7,17 @@ import type { PuzzleGame, PuzzlePlay } from '../src/games/engine/puzzleGame.ts';
 import { solveLevel } from '../src/games/engine/solver.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import type { StepResult } from '../src/games/types.ts';
+import { firstOf, lastOf } from './support/lists.ts';
 
 export function gameBySlug(slug: string): PuzzleGame<unknown, unknown> {
   const game = puzzleCatalog().find((candidate) => candidate.info.slug === slug);
   if (game === undefined) throw new Error(`no game ${slug}`);
   return game;
 }
+
+/** The first and the last grid a step drew (every step draws at least one). */
+export const firstFrame = (result: StepResult): Grid => firstOf(result.frames, 'frame');
+export const lastFrame = (result: StepResult): Grid => lastOf(result.frames, 'frame');
 
 export function sameGrid(a: Grid, b: Grid): boolean {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;

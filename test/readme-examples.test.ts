@@ -12,7 +12,7 @@ import { startFakeModelServer } from './support/fakeModelServer.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const tsBlocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+const tsBlocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 const blockWith = (marker: string) => {
   const block = tsBlocks.find((code) => code.includes(marker));
   if (block === undefined) throw new Error(`README.md has no ts block with ${marker}`);
@@ -24,7 +24,10 @@ describe('README examples', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arcbench-readme-'));
     try {
       writeFileSync(join(dir, 'clicker.ts'), blockWith('defineAgent'));
-      writeFileSync(join(dir, 'exp.yaml'), 'name: readme\ngames: [lamp]\nagents:\n  - use: ./clicker.ts\n    params: { x: 10 }\nbudgets: { max_actions: 60 }\nrecordings: false\n');
+      writeFileSync(
+        join(dir, 'exp.yaml'),
+        'name: readme\ngames: [lamp]\nagents:\n  - use: ./clicker.ts\n    params: { x: 10 }\nbudgets: { max_actions: 60 }\nrecordings: false\n',
+      );
       const result = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
       expect(result.report.status).toBe('completed');
       const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
@@ -45,12 +48,15 @@ describe('README examples', () => {
     process.env.OPENAI_BASE_URL = server.baseUrl;
     try {
       writeFileSync(file, blockWith('reportUsage('));
-      writeFileSync(join(dir, 'exp.yaml'), `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`);
+      writeFileSync(
+        join(dir, 'exp.yaml'),
+        `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`,
+      );
       const result = await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
       const [episode] = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
       expect(episode).toMatchObject({ outcome: 'budget', actions: 3, usage: { calls: 3, input_tokens: 6_000, output_tokens: 15 } });
       expect(result.report.totals.usage.cost_usd).toBeCloseTo((6_000 + 30) / 1e6, 12);
-      expect(server.requests[0].body.messages[0].content).toMatch(/^A 64x64 game grid, one hex digit per cell:\n[0-9a-f]{64}\n/);
+      expect(server.request(0).body.messages[0].content).toMatch(/^A 64x64 game grid, one hex digit per cell:\n[0-9a-f]{64}\n/);
     } finally {
       process.env.OPENAI_API_KEY = saved.key;
       process.env.OPENAI_BASE_URL = saved.url;

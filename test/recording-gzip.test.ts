@@ -15,6 +15,7 @@ import { readRecording, readRecordingText } from '../src/runner/results/recordin
 import { RecordingWriter } from '../src/runner/results/recordingWriter.ts';
 import { createRng } from '../src/agent/rng.ts';
 import { tempDir } from './support/tempDir.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 
 const recordingDir = () => tempDir('recording');
 
@@ -138,7 +139,7 @@ describe('gzip recordings', () => {
 
   it('the writer writes .gz by default and plain when asked, both read back the same by every reader', async () => {
     const dir = recordingDir();
-    const lines = realLines(120, 9)[2];
+    const lines = itemAt(realLines(120, 9), 2, 'game');
     for (const format of ['gzip', 'jsonl'] as const) {
       const writer = new RecordingWriter(dir, `r.${format}`, format);
       for (const line of lines) writer.write(line.response, line.sent, new Date(line.timestamp));
@@ -157,9 +158,10 @@ describe('gzip recordings', () => {
 
   it('a recording still being written reads up to its last flush; one cut short reads as its complete lines', async () => {
     const dir = recordingDir();
-    const lines = realLines(40, 2)[0];
+    const lines = firstOf(realLines(40, 2), 'game');
     const writer = new RecordingWriter(dir, 'live.gz');
-    writer.write(lines[0].response, lines[0].sent, new Date(lines[0].timestamp));
+    const first = firstOf(lines, 'line');
+    writer.write(first.response, first.sent, new Date(first.timestamp));
     // The file is made in the background; the lines that waited for it are on disk once it exists.
     await writer.whenOpen();
     expect(await readRecordingText(join(dir, 'live.gz'))).toBe(plainText(lines.slice(0, 1)));
@@ -182,7 +184,7 @@ describe('gzip recordings', () => {
 
   it('a recording that cannot be made fails on write or close with a sentence naming it', async () => {
     const writer = new RecordingWriter(join(recordingDir(), 'no-such-folder'), 'x.gz');
-    writer.write(realLines(1, 1)[0][0].response, { id: 0, data: {} });
+    writer.write(firstOf(firstOf(realLines(1, 1), 'game'), 'line').response, { id: 0, data: {} });
     await expect(writer.close()).rejects.toThrow(/cannot write the recording .*no-such-folder\/x\.gz: ENOENT/);
   });
 

@@ -16,6 +16,7 @@ import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
 import { readRecording, type RecordingEntry } from '../src/runner/results/recordingReader.ts';
 import { runExperiment, type RunResult } from '../src/runner/runExperiment.ts';
 import { gridCellColour, gridImage, launchChromium, watchPage } from './support/chromium.ts';
+import { itemAt } from './support/lists.ts';
 
 const EXPERIMENT = `
 name: report-page
@@ -101,7 +102,7 @@ describe('report.html opened from disk in Chromium', () => {
     await replay(page, episode);
     const last = entries.length - 1;
     // A step whose last grid differs from the step before it.
-    const lastGrid = (i: number) => JSON.stringify(entries[i].data.frame.at(-1));
+    const lastGrid = (i: number) => JSON.stringify(itemAt(entries, i, 'recording line').data.frame.at(-1));
     const changed = entries.findIndex((_, i) => i > 1 && lastGrid(i) !== lastGrid(i - 1));
     expect(changed).toBeGreaterThan(1);
 
@@ -112,7 +113,7 @@ describe('report.html opened from disk in Chromium', () => {
 
     for (const step of [0, changed, Math.floor(last / 2), last]) {
       await page.locator('[data-testid=scrubber]').fill(String(step));
-      const data = entries[step].data;
+      const data = itemAt(entries, step, 'recording line').data;
       expect(await text(page, 'step-counter')).toBe(`${step} of ${last}`);
       expect(await text(page, 'action')).toBe(actionLabel({ id: data.action_input.id, x: data.action_input.data?.x, y: data.action_input.data?.y }));
       expect(await text(page, 'state')).toBe(data.state);
@@ -126,9 +127,10 @@ describe('report.html opened from disk in Chromium', () => {
         [32, 40],
         [60, 20],
         [10, 62],
-      ]) {
+      ] as const) {
         if (click?.x !== undefined && Math.abs(click.x - x) < 5 && Math.abs(click.y! - y) < 5) continue;
-        expect(await gridCellColour(page, x, y)).toEqual([...PALETTE_RGB[grid[y][x]]]);
+        const colour = itemAt(itemAt(grid, y, 'grid row'), x, 'cell');
+        expect(await gridCellColour(page, x, y)).toEqual(PALETTE_RGB[colour]);
       }
     }
     await page.close();
@@ -138,12 +140,13 @@ describe('report.html opened from disk in Chromium', () => {
     const { page } = await openReport();
     const episode = run.episodes.find((e) => e.levels_completed > 0)!;
     const entries = await entriesOf(episode);
-    const transition = entries.findIndex((entry, i) => i > 0 && entry.data.levels_completed > entries[i - 1].data.levels_completed);
-    const grids = entries[transition].data.frame.length;
+    const transition = entries.findIndex((entry, i) => i > 0 && entry.data.levels_completed > itemAt(entries, i - 1).data.levels_completed);
+    const completed = itemAt(entries, transition, 'line that completes a level').data;
+    const grids = completed.frame.length;
     expect(grids).toBeGreaterThan(1);
     await replay(page, episode);
     await page.locator('[data-testid=scrubber]').fill(String(transition));
-    expect(await text(page, 'event')).toContain(`level ${entries[transition].data.levels_completed + 1} reached`);
+    expect(await text(page, 'event')).toContain(`level ${completed.levels_completed + 1} reached`);
     expect(await text(page, 'grid-counter')).toBe(`${grids} of ${grids}`);
     const lastLook = await gridImage(page);
     await page.keyboard.press(',');

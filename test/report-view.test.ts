@@ -152,7 +152,7 @@ describe('arcbench view', () => {
     const child = spawn(process.execPath, ['bin/arcbench.js', 'view', results, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString().trim().split('\n')[0]));
+        child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString().trim().split('\n')[0] ?? ''));
         child.once('exit', (code) => reject(new Error(`view exited ${code}`)));
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);

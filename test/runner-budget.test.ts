@@ -1,13 +1,15 @@
 // Budgets count actions exactly as the service does: max_actions 80 sends 80 counted actions, not 81,
 // and the scorecard's own count proves it. The per-level cap is a multiple of the level's baseline.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-budget-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(name: string, budgets: string) {
   writeFileSync(join(dir, `${name}.yaml`), `name: ${name}\nagents: [{ use: random }]\nepisodes: 2\nseed: 3\nbudgets: ${budgets}\nrecordings: false\n`);
@@ -17,7 +19,7 @@ async function run(name: string, budgets: string) {
 describe('budgets', () => {
   it('max_actions 80 means exactly 80 actions on the card per episode', async () => {
     const { report, episodes } = await run('eighty', '{ max_actions: 80 }');
-    const card = report.agents[0].scorecard!;
+    const card = firstOf(report.agents, 'agent').scorecard!;
     const unfinished = episodes.filter((e) => e.outcome === 'budget');
     expect(unfinished.length).toBeGreaterThan(0);
     for (const episode of unfinished) expect(episode.actions).toBe(80);
@@ -37,7 +39,7 @@ describe('budgets', () => {
       const run = episode.runs.at(-1)!;
       const level = run.levels_completed;
       const onLevel = run.actions - (run.completion_actions.at(-1) ?? 0);
-      expect(onLevel).toBe(Math.ceil(2 * episode.baselines[level]));
+      expect(onLevel).toBe(Math.ceil(2 * itemAt(episode.baselines, level, 'level baseline')));
     }
     expect(episodes.some((e) => e.outcome === 'level_budget')).toBe(true);
   });

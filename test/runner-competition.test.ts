@@ -47,7 +47,7 @@ describe('competition mode', () => {
       { out: join(dir, 'card') },
     );
     expect(episodes).toHaveLength(2);
-    const [agent] = report.agents;
+    const agent = report.agents[0]!;
     expect(agent.scorecard!.competition_mode).toBe(true);
     expect(agent.scorecard!.environments).toHaveLength(gameCatalog().length);
     expect(agent.local_score.total_environments).toBe(gameCatalog().length);
@@ -79,7 +79,7 @@ describe('competition mode', () => {
       expect(report.totals.unconfirmed_card_opens).toBe(1);
       expect(report.totals.episodes).toBe(0);
       // The card it left is there, open and empty, as run.json says may be.
-      const cards = server.backends[0].scorecardIds(KEY);
+      const cards = server.backends[0]!.scorecardIds(KEY);
       expect(cards).toHaveLength(1);
     } finally {
       await proxy.close();
@@ -99,7 +99,7 @@ describe('competition mode', () => {
         ),
         { out: join(dir, 'pages') },
       );
-      const [agent] = plain.report.agents;
+      const agent = plain.report.agents[0]!;
       expect(agent.scorecard_url).toBe(`${server.url}/scorecards/${agent.card_id}`);
       const rooted = await runExperiment(
         await loadExperiment(
@@ -110,7 +110,7 @@ describe('competition mode', () => {
         ),
         { out: join(dir, 'rooted') },
       );
-      expect(rooted.report.agents[0].scorecard_url).toBe(`https://three.arcprize.org/scorecards/${rooted.report.agents[0].card_id}`);
+      expect(rooted.report.agents[0]!.scorecard_url).toBe(`https://three.arcprize.org/scorecards/${rooted.report.agents[0]!.card_id}`);
     } finally {
       await server.close();
     }

@@ -100,7 +100,7 @@ function expectOneLostAction(result: CaseResult, kind: RegExp) {
   expect(result.lost).toBe(1);
   const failed = result.episodes.filter((e) => e.outcome === 'error');
   expect(failed).toHaveLength(1);
-  expect(failed[0].error!.kind).toMatch(kind);
+  expect(failed[0]!.error!.kind).toMatch(kind);
   expect(result.report.status).toBe('failed');
 }
 
@@ -132,7 +132,7 @@ describe('the runner through a faulty network', () => {
       expect(result.lost).toBe(0);
       const failed = result.episodes.filter((e) => e.outcome === 'error');
       expect(failed).toHaveLength(1);
-      expect(failed[0].error!.kind).toBe(status === 500 ? 'api' : 'transport_ambiguous');
+      expect(failed[0]!.error!.kind).toBe(status === 500 ? 'api' : 'transport_ambiguous');
     });
 
     it(`${status} after forwarding: the action landed, its answer is lost and not replayed`, async () => {
@@ -200,7 +200,7 @@ describe('the runner through a faulty network', () => {
   it('scorecard close whose answer is lost after it landed: the retry finds it closed and reads it', async () => {
     const result = await runThroughFaults('close-after', once({ kind: 'reset', when: 'before_answer' }, 1, isClose));
     expectFaithful(result);
-    expect(result.report.agents[0].close_error).toBeNull();
+    expect(result.report.agents[0]!.close_error).toBeNull();
     expect(result.report.status).toBe('completed');
   });
 });

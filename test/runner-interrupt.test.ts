@@ -1,12 +1,12 @@
 // SIGINT in the middle of `arcbench run`: scheduling stops, in-flight episodes end, every scorecard is
 // closed, finished episodes stay in episodes.jsonl, run.json is written, and the exit code says so.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { RunReport } from '../src/runner/runExperiment.ts';
+import { tempDir } from './support/tempDir.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -16,7 +16,7 @@ function lineCount(file: string): number {
 
 describe('interrupting a run', () => {
   it('closes the cards and keeps finished episodes on SIGINT', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-sigint-'));
+    const dir = tempDir('sigint');
     const out = join(dir, 'out');
     // Big enough to be mid-run for many seconds: thousands of episodes.
     writeFileSync(

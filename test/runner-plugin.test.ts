@@ -1,12 +1,13 @@
 // A user's plugin written to a folder of its own (no node_modules, no package.json) imports from
 // 'arcbench', is loaded by path, gets its params validated by its own schema, and plays.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { firstOf } from './support/lists.ts';
+import { tempDir } from './support/tempDir.ts';
 
 const PLUGIN = `
 import { defineAgent, z, action, stop, type FrameResponse } from 'arcbench';
@@ -29,12 +30,12 @@ export function firstAction(frame: FrameResponse): 1 | 2 | 3 | 4 | 5 { return (f
 
 describe('agent plugins', () => {
   it('loads a .ts plugin from a temp dir that imports from arcbench, and runs it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-plugin-'));
+    const dir = tempDir('plugin');
     writeFileSync(join(dir, 'stepper.ts'), PLUGIN);
     writeFileSync(join(dir, 'choice.ts'), HELPER);
     writeFileSync(join(dir, 'exp.yaml'), 'name: plugin\ngames: [keyboard]\nagents:\n  - use: ./stepper.ts\n    params: { steps: 3 }\nrecordings: false\n');
     const experiment = await loadExperiment(join(dir, 'exp.yaml'));
-    expect(experiment.agents[0].label).toBe('stepper');
+    expect(firstOf(experiment.agents, 'agent').label).toBe('stepper');
 
     const result = await runExperiment(experiment, { out: join(dir, 'out') });
     const episodes = parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8'));
@@ -46,7 +47,7 @@ describe('agent plugins', () => {
   });
 
   it("reports a plugin's param error at its path", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-plugin-'));
+    const dir = tempDir('plugin');
     writeFileSync(join(dir, 'stepper.ts'), PLUGIN);
     writeFileSync(join(dir, 'choice.ts'), HELPER);
     writeFileSync(join(dir, 'bad.yaml'), 'name: bad\nagents:\n  - use: random\n  - use: ./stepper.ts\n    params: { steps: 0 }\n');
@@ -54,14 +55,14 @@ describe('agent plugins', () => {
   });
 
   it('says what to export when a module is not an agent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-plugin-'));
+    const dir = tempDir('plugin');
     writeFileSync(join(dir, 'nothing.ts'), 'export default { name: "x" };\n');
     writeFileSync(join(dir, 'x.yaml'), 'name: x\nagents:\n  - use: ./nothing.ts\n');
     await expect(loadExperiment(join(dir, 'x.yaml'))).rejects.toThrow(/agents\[0\]\.use: .*must default-export defineAgent/);
   });
 
   it('keeps the stack of an exception thrown in act, in episodes.jsonl and run.log', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-plugin-'));
+    const dir = tempDir('plugin');
     writeFileSync(
       join(dir, 'thrower.ts'),
       "import { defineAgent } from 'arcbench';\nfunction decideBadly(): never { throw new Error('no idea what to do'); }\nexport default defineAgent({ name: 'thrower', create: () => ({ act: () => decideBadly() }) });\n",

@@ -7,6 +7,7 @@ import { readableLine } from '../src/runner/results/readableLog.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../src/runner/results/runFolder.ts';
 import { RunFolderError } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { itemAt } from './support/lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-reading-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +30,7 @@ describe('reading a run folder back', () => {
       const { score: _score, ...rest } = JSON.parse(line) as Record<string, unknown>;
       return JSON.stringify(rest);
     });
-    writeFileSync(join(older, 'episodes.jsonl'), withoutScore.join('\n') + '\n');
+    writeFileSync(join(older, 'episodes.jsonl'), `${withoutScore.join('\n')}\n`);
     expect(runEpisodesOfFolder(readRunFolder(older), 'older').episodes).toEqual(scored);
   });
 
@@ -37,7 +38,7 @@ describe('reading a run folder back', () => {
     const damaged = join(dir, 'damaged');
     cpSync(runDir, damaged, { recursive: true });
     const lines = readFileSync(join(damaged, 'episodes.jsonl'), 'utf8').trim().split('\n');
-    writeFileSync(join(damaged, 'episodes.jsonl'), `${lines[0]}\n${lines[1].replace('"episode":1', '"episode":"one"')}\n`);
+    writeFileSync(join(damaged, 'episodes.jsonl'), `${itemAt(lines, 0, 'line')}\n${itemAt(lines, 1, 'line').replace('"episode":1', '"episode":"one"')}\n`);
     expect(() => readRunFolder(damaged)).toThrow(RunFolderError);
     expect(() => readRunFolder(damaged)).toThrow(new RegExp(`^${join(damaged, 'episodes.jsonl')} line 2: not an episode of this arcbench: episode: `));
     writeFileSync(join(damaged, 'episodes.jsonl'), `${lines[0]}\n{"agent":\n`);
@@ -52,12 +53,12 @@ describe('reading a run folder back', () => {
 describe('readable log lines (stderr without a TTY)', () => {
   it('turns a pino line into time, level (warnings and errors), message and short fields', () => {
     const time = new Date(2025, 0, 31, 12, 4, 31).getTime();
-    expect(readableLine(JSON.stringify({ level: 30, time, msg: 'episode finished', agent: 'explorer', game: 'crat-a280ea19', episode: 1, outcome: 'win' }))).toBe(
-      '12:04:31 episode finished agent=explorer game=crat-a280ea19 episode=1 outcome=win\n',
-    );
-    expect(readableLine(JSON.stringify({ level: 50, time, msg: 'episode failed', error: { kind: 'transport_unreachable', message: 'connect ECONNREFUSED' } }))).toBe(
-      '12:04:31 ERROR episode failed error="transport_unreachable: connect ECONNREFUSED"\n',
-    );
+    expect(
+      readableLine(JSON.stringify({ level: 30, time, msg: 'episode finished', agent: 'explorer', game: 'crat-a280ea19', episode: 1, outcome: 'win' })),
+    ).toBe('12:04:31 episode finished agent=explorer game=crat-a280ea19 episode=1 outcome=win\n');
+    expect(
+      readableLine(JSON.stringify({ level: 50, time, msg: 'episode failed', error: { kind: 'transport_unreachable', message: 'connect ECONNREFUSED' } })),
+    ).toBe('12:04:31 ERROR episode failed error="transport_unreachable: connect ECONNREFUSED"\n');
     const long = readableLine(JSON.stringify({ level: 30, time, msg: 'run started', provenance: { git: { sha: 'a'.repeat(40) }, argv: ['x'.repeat(100)] } }));
     expect(long.length).toBeLessThan(120);
     expect(long).toMatch(/provenance=\{"git".*…\n$/);

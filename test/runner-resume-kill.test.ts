@@ -188,7 +188,7 @@ describe('resume after kill -9', () => {
 
     serve = startArcbench(['serve', '--port', '0', '--backends', String(BACKENDS), '--log-level', 'silent'], dir);
     await waitUntil(() => /listening on (http:\/\/\S+)/.test(serve!.output().stdout), 'arcbench serve to listen');
-    serverUrl = /listening on (http:\/\/\S+)/.exec(serve.output().stdout)![1];
+    serverUrl = /listening on (http:\/\/\S+)/.exec(serve.output().stdout)![1]!;
   }, 60_000);
 
   afterAll(async () => {

@@ -18,6 +18,7 @@ import { selectEpisodes } from '../src/runner/resume/resumeSelection.ts';
 import { currentEpisodes, parseEpisodeLines, readRunFolder } from '../src/runner/results/runFolder.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
 import { runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
+import { firstOf, itemAt } from './support/lists.ts';
 
 const TRAP_AGENT = join(import.meta.dirname, 'fixtures', 'trapAgent.ts');
 
@@ -46,7 +47,8 @@ describe('what a resume plays', () => {
     const exp = await experiment(BASE);
     const twoGames = games.slice(0, 2);
     const plan = { games: twoGames, episodes: planEpisodes(exp, twoGames) };
-    const [g0, g1] = twoGames.map((g) => g.game_id);
+    const g0 = itemAt(twoGames, 0, 'game').game_id;
+    const g1 = itemAt(twoGames, 1, 'game').game_id;
     const make = () => [
       { ...recordOf('random', g0, 0) },
       { ...recordOf('random', g0, 1), outcome: 'error' as const },
@@ -65,8 +67,8 @@ describe('what a resume plays', () => {
     const retry = selectEpisodes(plan, records, { attempt: 3, retryErrors: true, where: 'test' });
     expect(retry.kept).toHaveLength(2);
     expect(retry).toMatchObject({ replayedCut: 1, replayedErrors: 1, newlySuperseded: 3 });
-    expect(records[1].superseded).toEqual({ by_attempt: 3, reason: 'failed; played again (--retry-errors)' });
-    expect(records[3].superseded).toEqual({ by_attempt: 2, reason: 'a later record of the same episode' });
+    expect(itemAt(records, 1, 'record').superseded).toEqual({ by_attempt: 3, reason: 'failed; played again (--retry-errors)' });
+    expect(itemAt(records, 3, 'record').superseded).toEqual({ by_attempt: 2, reason: 'a later record of the same episode' });
     expect(retry.superseded).toHaveLength(3);
     expect(currentEpisodes(records)).toHaveLength(2);
   });
@@ -74,9 +76,9 @@ describe('what a resume plays', () => {
   it('refuses a record that is not in the plan', async () => {
     const exp = await experiment(BASE);
     const plan = { games: games.slice(0, 1), episodes: planEpisodes(exp, games.slice(0, 1)) };
-    expect(() => selectEpisodes(plan, [recordOf('random', games[0].game_id, 7)], { attempt: 2, retryErrors: false, where: 'f/episodes.jsonl' })).toThrow(
-      /f\/episodes\.jsonl: holds episode 7 of random on .*which this run's plan does not have/,
-    );
+    expect(() =>
+      selectEpisodes(plan, [recordOf('random', firstOf(games, 'game').game_id, 7)], { attempt: 2, retryErrors: false, where: 'f/episodes.jsonl' }),
+    ).toThrow(/f\/episodes\.jsonl: holds episode 7 of random on .*which this run's plan does not have/);
   });
 });
 
@@ -173,9 +175,10 @@ describe('arcbench run and resume, on the command line', () => {
     const forced = await runArcbench(['run', config, '--out', out, '--force'], dir);
     expect(forced.code, forced.stderr).toBe(0);
     const aside = readdirSync(dir).filter((name) => name.startsWith('used-out.moved-'));
+    const moved = join(dir, firstOf(aside, 'folder moved aside'));
     expect(aside).toHaveLength(1);
-    expect(forced.stderr).toContain(`aside to ${join(dir, aside[0])}`);
-    expect(readFileSync(join(dir, aside[0], 'episodes.jsonl'), 'utf8')).toBe(before);
+    expect(forced.stderr).toContain(`aside to ${moved}`);
+    expect(readFileSync(join(moved, 'episodes.jsonl'), 'utf8')).toBe(before);
     expect(readRunFolder(out).records).toHaveLength(1);
   }, 60_000);
 

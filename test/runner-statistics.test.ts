@@ -11,6 +11,7 @@ import type { ComparisonDocument } from '../src/analysis/gate.ts';
 import { ConfigError, experimentFromFlags, loadExperiment } from '../src/runner/config/loader.ts';
 import { readRunReport, type TableRow } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { itemAt } from './support/lists.ts';
 
 const cli = fileURLToPath(new URL('../bin/arcbench.js', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -21,27 +22,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function arcbench(args: string[], env: NodeJS.ProcessEnv = {}) {
   // No TTY on stderr here, as in CI.
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000, cwd: dir, env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: env.GITHUB_STEP_SUMMARY ?? '' } });
+  return spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    cwd: dir,
+    env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: env.GITHUB_STEP_SUMMARY ?? '' },
+  });
 }
 
 /** An experiment file in the temp folder; `explorer` is the built-in unless another `use` is given. */
 function experimentFile(name: string, explorerUse = 'explorer'): string {
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(
-    path,
-    [
-      `name: ${name}`,
-      'games: [flod, crat]',
-      'agents:',
-      '  - use: random',
-      `  - use: ${explorerUse}`,
-      '    label: explorer',
-      'episodes: 4',
-      'seed: 3',
-      'budgets: { max_actions: 300 }',
-      'recordings: false',
-    ].join('\n') + '\n',
-  );
+  const lines = [
+    `name: ${name}`,
+    'games: [flod, crat]',
+    'agents:',
+    '  - use: random',
+    `  - use: ${explorerUse}`,
+    '    label: explorer',
+    'episodes: 4',
+    'seed: 3',
+    'budgets: { max_actions: 300 }',
+    'recordings: false',
+  ];
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 
@@ -82,7 +86,9 @@ describe('the regression gate (done when)', () => {
   it('a candidate whose explorer label plays a weakened agent exits 1, in junit.xml and the step summary', async () => {
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '# earlier steps\n');
-    const result = arcbench(['run', 'weakened.yaml', '--out', 'weak-gated', '--baseline', baselineDir, '--fail-on-regression'], { GITHUB_STEP_SUMMARY: summary });
+    const result = arcbench(['run', 'weakened.yaml', '--out', 'weak-gated', '--baseline', baselineDir, '--fail-on-regression'], {
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`arcbench run: regression against ${baselineDir}; see comparison.md in the results folder`);
 
@@ -105,7 +111,9 @@ describe('the regression gate (done when)', () => {
   it('cannot compare runs with no agent in common: exit 2 and a sentence, before playing', () => {
     const result = arcbench(['run', '--agent', fixture('failingAgent.ts'), '--game', 'crat', '--baseline', baselineDir, '--out', 'never']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe(`arcbench run: --baseline ${baselineDir}: it shares no agent label with this run (baseline: random, explorer; this run: failing); give a run of the same config\n`);
+    expect(result.stderr).toBe(
+      `arcbench run: --baseline ${baselineDir}: it shares no agent label with this run (baseline: random, explorer; this run: failing); give a run of the same config\n`,
+    );
     expect(existsSync(join(dir, 'never'))).toBe(false);
   });
 });
@@ -121,7 +129,7 @@ describe('statistics in every run', () => {
       const interval = intervalOfTotal(report.table!)!;
       widths.push(interval.high - interval.low);
     }
-    expect(widths[1]).toBeLessThan(widths[0]);
+    expect(itemAt(widths, 1, 'width')).toBeLessThan(itemAt(widths, 0, 'width'));
 
     const single = await experimentFromFlags(['random'], { baseDir: dir, overrides: { games: ['crat'], episodes: 1 } });
     const { report, table } = await runExperiment(single, { out: join(dir, 'single') });
@@ -130,7 +138,10 @@ describe('statistics in every run', () => {
   });
 
   it('episodes.jsonl holds each episode’s own score; the table its mean, the card score and the counts', () => {
-    const episodes = readFileSync(join(baselineDir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { agent: string; game_id: string; score: number; levels_completed: number });
+    const episodes = readFileSync(join(baselineDir, 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { agent: string; game_id: string; score: number; levels_completed: number });
     const run = readRunReport(baselineDir);
     for (const row of run.table!.filter((r) => r.game !== 'total')) {
       const scores = episodes.filter((e) => e.agent === row.agent && e.game_id === row.game).map((e) => e.score);
@@ -141,7 +152,9 @@ describe('statistics in every run', () => {
       expect(row.interval!.low).toBeLessThanOrEqual(row.mean_score);
       expect(row.interval!.high).toBeGreaterThanOrEqual(row.mean_score);
     }
-    expect(readFileSync(join(baselineDir, 'table.md'), 'utf8')).toContain('| agent | game | episodes | card score | mean score | 95% CI | levels | actions | wins | errors |');
+    expect(readFileSync(join(baselineDir, 'table.md'), 'utf8')).toContain(
+      '| agent | game | episodes | card score | mean score | 95% CI | levels | actions | wins | errors |',
+    );
   });
 
   it('junit.xml fails the cases whose episodes failed, and validates', async () => {
@@ -149,7 +162,9 @@ describe('statistics in every run', () => {
     expect(result.status).toBe(1);
     const xml = await validJunit(join(dir, 'failing'));
     expect(xml).toMatch(/<testsuite name="failing"[^>]* tests="2" failures="2"/);
-    expect(xml).toMatch(/<failure message="2 of 2 episode\(s\) failed; first: episode 0: agent: this agent fails on purpose at step 2" type="episode_error"\/>/);
+    expect(xml).toMatch(
+      /<failure message="2 of 2 episode\(s\) failed; first: episode 0: agent: this agent fails on purpose at step 2" type="episode_error"\/>/,
+    );
     expect(xml).toMatch(/<testsuite name="random"[^>]* tests="2" failures="0"/);
   });
 });
@@ -164,8 +179,12 @@ describe('output for machines and for CI logs', () => {
 
     const lines = result.stderr.trim().split('\n');
     expect(lines.some((line) => line.trimStart().startsWith('{'))).toBe(false);
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d episode finished agent=random game=crat-a280ea19 episode=0 outcome=budget actions=80 levels=\d+$/));
-    const log = readFileSync(join(dir, 'json', 'run.log'), 'utf8').trim().split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\d\d:\d\d:\d\d episode finished agent=random game=crat-a280ea19 episode=0 outcome=budget actions=80 levels=\d+$/),
+    );
+    const log = readFileSync(join(dir, 'json', 'run.log'), 'utf8')
+      .trim()
+      .split('\n');
     expect(log.every((line) => typeof (JSON.parse(line) as { msg: unknown }).msg === 'string')).toBe(true);
   });
 });
@@ -180,7 +199,9 @@ describe('quick overrides and a first try', () => {
     expect(experiment.config.episodes).toBe(5);
     expect(experiment.config.budgets.max_actions).toBe(200);
     await expect(loadExperiment(compare, { overrides: { agents: ['explorer'] } })).rejects.toThrow(
-      new ConfigError('compare.yaml: --agents: no agent labelled "explorer" in this experiment; its labels: random, explorer-default, explorer-undo, explorer-hud-hashed'),
+      new ConfigError(
+        'compare.yaml: --agents: no agent labelled "explorer" in this experiment; its labels: random, explorer-default, explorer-undo, explorer-hud-hashed',
+      ),
     );
     await expect(loadExperiment(compare, { overrides: { max_actions: 0 } })).rejects.toThrow(/compare\.yaml: budgets\.max_actions: /);
   });
@@ -208,7 +229,11 @@ describe('arcbench compare', () => {
     const agents = arcbench(['compare', baselineDir, baselineDir, '--baseline-agent', 'random', '--candidate-agent', 'explorer', '--json']);
     expect(agents.status).toBe(0);
     const total = (JSON.parse(agents.stdout) as ComparisonDocument).rows.find((r) => r.game === 'total')!;
-    expect(total).toMatchObject({ agent: 'random → explorer', pairing: 'unpaired', note: 'crat-a280ea19: episode seeds differ (another run seed or agent label); flod-ce841f4d: episode seeds differ (another run seed or agent label)' });
+    expect(total).toMatchObject({
+      agent: 'random → explorer',
+      pairing: 'unpaired',
+      note: 'crat-a280ea19: episode seeds differ (another run seed or agent label); flod-ce841f4d: episode seeds differ (another run seed or agent label)',
+    });
     expect(arcbench(['compare', baselineDir, baselineDir, '--baseline-agent', 'random']).status).toBe(2);
 
     expect(arcbench(['run', '--agent', fixture('failingAgent.ts'), '--game', 'flod', '--out', 'only-failing']).status).toBe(1);
@@ -219,6 +244,8 @@ describe('arcbench compare', () => {
     );
     const notARun = arcbench(['compare', baselineDir, join(dir, 'nowhere')]);
     expect(notARun.status).toBe(2);
-    expect(notARun.stderr).toContain(`arcbench compare: ${join(dir, 'nowhere')}: no such file or folder; give a run folder written by \`arcbench run\`, or its run.json`);
+    expect(notARun.stderr).toContain(
+      `arcbench compare: ${join(dir, 'nowhere')}: no such file or folder; give a run folder written by \`arcbench run\`, or its run.json`,
+    );
   });
 });

@@ -82,8 +82,8 @@ describe('stopping a run', () => {
         for (const episode of episodes) expect(episode.stop_reason).toMatch(/interrupted while in flight/);
         const cards = cardsOf(server);
         expect(cards).toHaveLength(1);
-        expect(cards[0].published_at).not.toBeNull();
-        expect(report.agents[0].close_error).toBeNull();
+        expect(cards[0]!.published_at).not.toBeNull();
+        expect(report.agents[0]!.close_error).toBeNull();
       } finally {
         await proxy.close();
         await server.close();
@@ -139,10 +139,10 @@ describe('stopping a run', () => {
       expect(await exited, stderr).toBe(130);
       const report = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunReport;
       expect(report.status).toBe('interrupted');
-      expect(report.agents[0].scorecard?.published_at).toBeTruthy();
+      expect(report.agents[0]!.scorecard?.published_at).toBeTruthy();
       const episodes = parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8'));
       expect(episodes.map((e) => e.outcome)).toEqual(['cancelled', 'cancelled']);
-      expect(episodes[0].stop_reason).toMatch(/act\(\) had not settled when the run was interrupted/);
+      expect(episodes[0]!.stop_reason).toMatch(/act\(\) had not settled when the run was interrupted/);
     } finally {
       child.kill('SIGKILL');
     }

@@ -2,18 +2,20 @@
 // rotating affinity cookie, and our server answering some requests 429; both servers also in the
 // official toolkit's sparser dialect. The same seed must give the same episodes and scores everywhere,
 // and each card's local score must equal the service's.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { EpisodeRecord } from '../src/runner/episode/runEpisode.ts';
 import { RUN_FORMAT, runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
+import { firstOf } from './support/lists.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-targets-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function runWith(name: string, target: string, concurrency: number) {
   const file = join(dir, `${name}.yaml`);
@@ -82,7 +84,7 @@ describe('the same run on every target', () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
     const files = readdirSync(join(out, 'recordings'));
     expect(files).toHaveLength(episodes.length);
-    const episode = episodes[0];
+    const episode = firstOf(episodes, 'episode');
     const name = `${episode.game_id}.${episode.agent}.${episode.episode}.${episode.guid}.recording.jsonl.gz`;
     expect(files).toContain(name);
     const lines = gunzipSync(readFileSync(join(out, 'recordings', name)))
@@ -108,13 +110,14 @@ describe('the same run on every target', () => {
       const file = join(dir, `setting-${setting}.yaml`);
       writeFileSync(file, `name: s\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: ${setting}\n`);
       const { episodes, runDir } = await runExperiment(await loadExperiment(file), { out: join(dir, `setting-${setting}`) });
+      const episode = firstOf(episodes, 'episode');
       if (suffix === undefined) {
-        expect(episodes[0].recording).toBeNull();
+        expect(episode.recording).toBeNull();
         expect(readdirSync(runDir)).not.toContain('recordings');
         continue;
       }
-      expect(episodes[0].recording!.endsWith(suffix)).toBe(true);
-      const bytes = readFileSync(join(runDir, episodes[0].recording!));
+      expect(episode.recording!.endsWith(suffix)).toBe(true);
+      const bytes = readFileSync(join(runDir, episode.recording!));
       const text = suffix.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
       expect(text.trim().split('\n')).toHaveLength(6);
     }

@@ -67,9 +67,9 @@ describe('against the toolkit dialect', () => {
   it('plays full and level resets as the service counts them, and scores as the service does', async () => {
     const agent = scriptedAgent('resetter', '[1, 0, 0, 2, 2, 0, 3]');
     const { report, episodes } = await run('resets', `target: { server: { backends: 2, dialect: toolkit } }\nagents: [{ use: ${agent} }]\n`);
-    expect(episodes[0].runs.map((r) => r.actions)).toEqual([2, 4]);
-    expect(report.agents[0].score_differences).toEqual([]);
-    expect(report.agents[0].scorecard!.total_actions).toBe(6);
+    expect(episodes[0]!.runs.map((r) => r.actions)).toEqual([2, 4]);
+    expect(report.agents[0]!.score_differences).toEqual([]);
+    expect(report.agents[0]!.scorecard!.total_actions).toBe(6);
     expect(report.status).toBe('completed');
   });
 
@@ -79,14 +79,14 @@ describe('against the toolkit dialect', () => {
       'baselines',
       `target: { server: { dialect: toolkit } }\nagents: [{ use: ${agent} }]\nbudgets: { max_actions: 40, max_actions_per_level: 0.25 }\n`,
     );
-    const [episode] = episodes;
+    const episode = episodes[0]!;
     expect(episode.baselines).toEqual(crat.info.baselineActions);
     expect(episode.baselines_known).toBe(true);
     // A quarter of level 1's baseline, then the per-level budget ends the episode.
     expect(episode.outcome).toBe('level_budget');
-    expect(episode.actions).toBe(Math.ceil(0.25 * crat.info.baselineActions[0]));
+    expect(episode.actions).toBe(Math.ceil(0.25 * crat.info.baselineActions[0]!));
     expect(report.games_without_baselines).toEqual([]);
-    expect(report.agents[0].score_differences).toEqual([]);
+    expect(report.agents[0]!.score_differences).toEqual([]);
     expect(tableMd).toContain(`0/${crat.info.baselineActions.length}`);
     expect(report.totals.service_missing_fields).toContain('game.baseline_actions');
   });
@@ -100,14 +100,14 @@ describe('against the toolkit dialect', () => {
     expect(unknown.episodes[0]).toMatchObject({ baselines_known: false, win_levels: crat.info.baselineActions.length, stop_details: { baselines: null } });
     expect(unknown.tableMd).toMatch(/\| walker \| crat-\w+ \| 1 \| unknown \| unknown \| unknown \| 0\/\d+ \| 3 \|/);
     expect(unknown.tableMd).toMatch(/unknown: the service gives no level baselines/);
-    expect(unknown.report.agents[0].score_differences).toEqual([]);
+    expect(unknown.report.agents[0]!.score_differences).toEqual([]);
 
     const refused = await run('refused', `${target}budgets: { max_actions: 10, max_actions_per_level: 5 }\n`);
-    expect(refused.episodes[0].outcome).toBe('error');
-    expect(refused.episodes[0].error).toMatchObject({
+    expect(refused.episodes[0]!.outcome).toBe('error');
+    expect(refused.episodes[0]!.error).toMatchObject({
       kind: 'baselines_unknown',
       message: expect.stringMatching(/max_actions_per_level needs each level's baseline.*remove max_actions_per_level/),
     });
-    expect(refused.episodes[0].actions).toBe(0);
+    expect(refused.episodes[0]!.actions).toBe(0);
   });
 });

@@ -87,7 +87,10 @@ describe('shards of one experiment', () => {
     expect(resumed.report.status).toBe('completed');
     expect(resumed.report.shard).toEqual({ index: 1, count: 3 });
 
-    const merged = await mergeRuns([shardDir(0), shardDir(1), shardDir(2)], { out: join(dir, 'merged'), extraResults: [{ name: 'report.html', write: writeReport }] });
+    const merged = await mergeRuns([shardDir(0), shardDir(1), shardDir(2)], {
+      out: join(dir, 'merged'),
+      extraResults: [{ name: 'report.html', write: writeReport }],
+    });
     expect(merged.report.status).toBe('completed');
     const folder = readRunFolder(merged.runDir);
     expect(folder.episodes.map(keyOfRecord).sort()).toEqual(whole.episodes.map(keyOfRecord).sort());

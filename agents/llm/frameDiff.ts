@@ -35,7 +35,7 @@ export function encodeGridDiff(before: Grid, after: Grid): string {
       let cells = '';
       for (let x = run.x; x <= run.end; x++) {
         const i = y * GRID_SIZE + x;
-        cells += hexDigit(after[i]);
+        cells += hexDigit(after[i]!);
         if (before[i] !== after[i]) changed++;
       }
       lines.push(`y${y} x${run.x}: ${cells}`);
@@ -55,9 +55,13 @@ export function applyGridDiff(before: Grid, diff: string): Grid {
   for (const line of lines) {
     const match = RUN.exec(line);
     if (!match) throw new SyntaxError(`not a diff line: ${JSON.stringify(line)}`);
-    const start = Number(match[2]) + Number(match[1]) * GRID_SIZE;
-    if (Number(match[2]) + match[3].length > GRID_SIZE || start + match[3].length > GRID_CELLS) throw new RangeError(`diff line runs off the grid: ${line}`);
-    for (let k = 0; k < match[3].length; k++) after[start + k] = parseInt(match[3][k], 16);
+    // The three groups are not optional: each is set when RUN matched.
+    const y = match[1]!;
+    const x = match[2]!;
+    const cells = match[3]!;
+    const start = Number(x) + Number(y) * GRID_SIZE;
+    if (Number(x) + cells.length > GRID_SIZE || start + cells.length > GRID_CELLS) throw new RangeError(`diff line runs off the grid: ${line}`);
+    for (let k = 0; k < cells.length; k++) after[start + k] = parseInt(cells[k]!, 16);
   }
   return after;
 }

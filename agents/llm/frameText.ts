@@ -26,10 +26,11 @@ function borderColour(grid: Grid): number {
   const counts = new Array<number>(16).fill(0);
   const last = GRID_SIZE - 1;
   for (let i = 0; i < GRID_SIZE; i++) {
-    counts[grid[i]]++;
-    counts[grid[last * GRID_SIZE + i]]++;
-    counts[grid[i * GRID_SIZE]]++;
-    counts[grid[i * GRID_SIZE + last]]++;
+    // Cells are colours 0..15 (the protocol checks every grid), so each is an index of counts.
+    counts[grid[i]!]!++;
+    counts[grid[last * GRID_SIZE + i]!]!++;
+    counts[grid[i * GRID_SIZE]!]!++;
+    counts[grid[i * GRID_SIZE + last]!]!++;
   }
   return counts.indexOf(Math.max(...counts));
 }
@@ -55,7 +56,7 @@ export function cropBox(grid: Grid): CropBox | undefined {
 
 function rowText(grid: Grid, y: number, x0: number, x1: number): string {
   let text = '';
-  for (let x = x0; x <= x1; x++) text += HEX[grid[y * GRID_SIZE + x]];
+  for (let x = x0; x <= x1; x++) text += hexDigit(grid[y * GRID_SIZE + x]!);
   return text;
 }
 
@@ -73,11 +74,11 @@ function ruler(x0: number, x1: number, labelWidth: number): string[] {
 
 export function encodeGridText(grid: Grid): string {
   const box = cropBox(grid);
-  if (box === undefined) return `64x64 grid; every cell is colour ${HEX[grid[0]]}`;
+  if (box === undefined) return `64x64 grid; every cell is colour ${hexDigit(grid[0]!)}`;
   const { outside, x0, x1, y0, y1 } = box;
   const cropped = x0 > 0 || y0 > 0 || x1 < GRID_SIZE - 1 || y1 < GRID_SIZE - 1;
   const head = cropped
-    ? `64x64 grid, one hex digit per cell; showing x ${x0}-${x1}, y ${y0}-${y1}; every cell outside is colour ${HEX[outside]}`
+    ? `64x64 grid, one hex digit per cell; showing x ${x0}-${x1}, y ${y0}-${y1}; every cell outside is colour ${hexDigit(outside)}`
     : '64x64 grid, one hex digit per cell; showing all of it';
   const rows: Array<{ label: string; text: string }> = [];
   for (let y = y0; y <= y1; ) {
@@ -98,24 +99,27 @@ const ROW = /^(\d+)(?:-(\d+))? +([0-9a-f]+)$/;
 
 /** The grid a text of encodeGridText describes; throws on text it did not write. */
 export function decodeGridText(text: string): Grid {
-  const [head, ...lines] = text.split('\n');
+  // split() gives at least one string, and a group that is not optional is set whenever its regex matched.
+  const [head = '', ...lines] = text.split('\n');
   const uniform = UNIFORM.exec(head);
-  if (uniform) return new Uint8Array(GRID_CELLS).fill(parseInt(uniform[1], 16));
+  if (uniform) return new Uint8Array(GRID_CELLS).fill(parseInt(uniform[1]!, 16));
   const cropped = CROPPED.exec(head);
   if (!cropped && head !== WHOLE) throw new SyntaxError(`not a grid text: ${JSON.stringify(head)}`);
   const x0 = cropped ? Number(cropped[1]) : 0;
   const x1 = cropped ? Number(cropped[2]) : GRID_SIZE - 1;
-  const grid = new Uint8Array(GRID_CELLS).fill(cropped ? parseInt(cropped[5], 16) : 0);
+  const grid = new Uint8Array(GRID_CELLS).fill(cropped ? parseInt(cropped[5]!, 16) : 0);
   for (const line of lines.slice(2)) {
     const match = ROW.exec(line);
-    if (!match || match[3].length !== x1 - x0 + 1) throw new SyntaxError(`not a grid row: ${JSON.stringify(line)}`);
+    const cells = match?.[3];
+    if (!match || cells === undefined || cells.length !== x1 - x0 + 1) throw new SyntaxError(`not a grid row: ${JSON.stringify(line)}`);
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : Number(match[2]);
     for (let y = first; y <= last; y++) {
-      for (let x = x0; x <= x1; x++) grid[y * GRID_SIZE + x] = parseInt(match[3][x - x0], 16);
+      for (let x = x0; x <= x1; x++) grid[y * GRID_SIZE + x] = parseInt(cells[x - x0]!, 16);
     }
   }
   return grid;
 }
 
-export const hexDigit = (colour: number): string => HEX[colour];
+/** The hex digit of a colour 0..15 (every cell of a checked grid is one). */
+export const hexDigit = (colour: number): string => HEX[colour]!;

@@ -50,13 +50,16 @@ export class ModelCallError extends Error {
 /** An answer that is not a chat completion (a proxy's error page, a truncated body). */
 class MalformedAnswer extends Error {}
 
-function checkedCompletion(value: unknown): OpenAI.Chat.ChatCompletion {
+/** A chat completion with at least one choice (its type says so, so the first choice is read without a check). */
+type CheckedCompletion = OpenAI.Chat.ChatCompletion & { choices: [OpenAI.Chat.ChatCompletion.Choice, ...OpenAI.Chat.ChatCompletion.Choice[]] };
+
+function checkedCompletion(value: unknown): CheckedCompletion {
   const message = (value as { choices?: Array<{ message?: unknown }> } | null)?.choices?.[0]?.message;
   if (message === null || typeof message !== 'object') {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     throw new MalformedAnswer(`the answer is not a chat completion: ${String(text).slice(0, 200)}`);
   }
-  return value as OpenAI.Chat.ChatCompletion;
+  return value as CheckedCompletion;
 }
 
 /** Milliseconds the server asked us to wait (retry-after-ms, or Retry-After in seconds or as a date). */
@@ -109,7 +112,7 @@ export class ModelClient {
     return { message: completion.choices[0].message, inputTokens: completion.usage?.prompt_tokens };
   }
 
-  async #withRetries(body: RequestBody): Promise<OpenAI.Chat.ChatCompletion> {
+  async #withRetries(body: RequestBody): Promise<CheckedCompletion> {
     const { signal, maxRetries } = this.#options;
     for (let attempt = 0; ; attempt++) {
       try {

@@ -2,7 +2,7 @@
  * What every turn tells the model besides the frame: the game, the state, the levels, the actions it
  * may take, and what its last action did. Plain sentences, so that any model reads them.
  */
-import { actionName, type FrameResponse, type GameDescriptor, type Grid } from 'arcbench';
+import { actionName, latestGrid, type FrameResponse, type GameDescriptor, type Grid } from 'arcbench';
 
 /** What the model last sent, as the agent saw it sent. */
 export interface SentAction {
@@ -42,7 +42,7 @@ function changedCells(a: Grid, b: Grid): number {
 function lastActionResult(facts: TurnFacts): string {
   const { frame, before, lastAction } = facts;
   if (lastAction === undefined || before === undefined) return 'Last action: none yet; this is the first frame.';
-  const grid = frame.frame[frame.frame.length - 1];
+  const grid = latestGrid(frame);
   const parts = [`Last action: ${describeAction(lastAction)}${facts.autoReset ? ' (sent for you: the game was over)' : ''}.`];
   if (frame.levels_completed > before.levelsCompleted) parts.push(`Level ${frame.levels_completed} completed!`);
   if (frame.state === 'GAME_OVER') parts.push('GAME OVER: the level was lost; the next action will be a RESET of this level.');

@@ -26,7 +26,7 @@ function inPluginFolder(url) {
 /** The same file as an ES module of tsx's scoped loader: its namespace kept, its CommonJS markers dropped. */
 function asModuleUrl(url) {
   const parsed = new URL(url);
-  const clean = new URL('file://' + filePath(url));
+  const clean = new URL(`file://${filePath(url)}`);
   const namespace = parsed.searchParams.get('tsx-namespace');
   if (namespace !== null) clean.searchParams.set('tsx-namespace', namespace);
   return clean.href;

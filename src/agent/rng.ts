@@ -35,7 +35,7 @@ function mix32(value: number): number {
 export function episodeSeed(runSeed: number, agentLabel: string, gameId: string, episodeIndex: number): number {
   let h = mix32(runSeed >>> 0);
   h = hashString(agentLabel, h);
-  h = hashString('\u0000' + gameId, h);
+  h = hashString(`\u0000${gameId}`, h);
   h = mix32(h ^ Math.imul(episodeIndex + 1, 0x9e3779b9));
   return h;
 }
@@ -55,7 +55,7 @@ export function createRng(seed: number): Rng {
     int: (n) => Math.floor(next() * n),
     pick: (items) => {
       if (items.length === 0) throw new RangeError('rng.pick: the list is empty; give it at least one item');
-      return items[Math.floor(next() * items.length)];
+      return items[Math.floor(next() * items.length)]!;
     },
     fork: () => createRng(mix32(Math.floor(next() * 4294967296))),
   };

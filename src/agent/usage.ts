@@ -167,6 +167,6 @@ function cutToJsonBytes(text: string, bytes: number): string {
     else high = middle - 1;
   }
   // Never end on half a surrogate pair: JSON would carry a lone \ud83d escape for it.
-  const end = low > 0 && /[\ud800-\udbff]/.test(text[low - 1]) ? low - 1 : low;
+  const end = low > 0 && /[\ud800-\udbff]/.test(text[low - 1]!) ? low - 1 : low;
   return `${text.slice(0, end)}…`;
 }

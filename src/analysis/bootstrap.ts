@@ -56,7 +56,12 @@ export function meanStratum(values: readonly number[]): Stratum {
 /** candidate mean − baseline mean of two independent samples, each resampled on its own. */
 export function differenceOfMeansStratum(baseline: readonly number[], candidate: readonly number[]): Stratum {
   if (baseline.length === 0 || candidate.length === 0) throw new RangeError('differenceOfMeansStratum: both sides need at least one episode');
-  return { components: [{ values: candidate, weight: 1 }, { values: baseline, weight: -1 }] };
+  return {
+    components: [
+      { values: candidate, weight: 1 },
+      { values: baseline, weight: -1 },
+    ],
+  };
 }
 
 /**
@@ -65,13 +70,13 @@ export function differenceOfMeansStratum(baseline: readonly number[], candidate:
  */
 function average(values: readonly number[]): number {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
   return sum / values.length;
 }
 
 function resampledMean(values: readonly number[], rng: Rng): number {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[rng.int(values.length)];
+  for (let i = 0; i < values.length; i++) sum += values[rng.int(values.length)]!;
   return sum / values.length;
 }
 
@@ -99,13 +104,16 @@ export function stratifiedEstimate(strata: readonly Stratum[], options: Bootstra
   for (let r = 0; r < replicates.length; r++) {
     let replicate = 0;
     for (let k = 0; k < components.length; k++) {
-      const c = components[k];
-      replicate += c.weight * (c.mean + corrections[k] * (resampledMean(c.values, rng) - c.mean));
+      // The hot loop of the bootstrap: k is in bounds of both lists (same length), read without a check.
+      const c = components[k]!;
+      replicate += c.weight * (c.mean + corrections[k]! * (resampledMean(c.values, rng) - c.mean));
     }
     replicates[r] = replicate;
   }
   replicates.sort((a, b) => a - b);
-  const widening = tailWidening(welchDegreesOfFreedom(components.map((c) => ({ weight: c.weight, n: c.values.length, variance: sampleVariance(c.values as number[]) }))));
+  const widening = tailWidening(
+    welchDegreesOfFreedom(components.map((c) => ({ weight: c.weight, n: c.values.length, variance: sampleVariance(c.values as number[]) }))),
+  );
   const tail = (1 - CONFIDENCE) / 2;
   const widen = (end: number) => value + widening * (end - value);
   return { value, n, interval: { low: widen(quantileSorted(replicates, tail)), high: widen(quantileSorted(replicates, 1 - tail)) } };

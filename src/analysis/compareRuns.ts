@@ -98,7 +98,9 @@ function row(agent: string, game: string, inputs: readonly GameInput[], threshol
     inputs.every((input) => input.pairing.identical),
     difference.interval,
   );
-  const notes = inputs.filter((input) => input.pairing.note !== null).map((input) => (inputs.length > 1 ? `${input.game}: ${input.pairing.note}` : input.pairing.note));
+  const notes = inputs
+    .filter((input) => input.pairing.note !== null)
+    .map((input) => (inputs.length > 1 ? `${input.game}: ${input.pairing.note}` : input.pairing.note));
   return {
     agent,
     game,

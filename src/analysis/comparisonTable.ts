@@ -51,7 +51,7 @@ function unpairedNotes(comparison: RunComparison): string[] {
     const unpaired = games.filter((r) => r.note !== null);
     if (unpaired.length === 0) continue;
     const reasons = new Set(unpaired.map((r) => r.note));
-    if (unpaired.length === games.length && reasons.size === 1) notes.push(`${agent}: compared unpaired on every game: ${unpaired[0].note}`);
+    if (unpaired.length === games.length && reasons.size === 1) notes.push(`${agent}: compared unpaired on every game: ${unpaired[0]!.note}`);
     else for (const row of unpaired) notes.push(`${agent} ${row.game}: compared unpaired: ${row.note}`);
   }
   return notes;
@@ -95,5 +95,5 @@ export function renderComparisonMarkdown(comparison: RunComparison, view: Compar
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   lines.push('', ...comparisonNotes(comparison, view).map((note) => `- ${escapeCell(note)}`));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -32,9 +32,15 @@ export function episodesByAgentAndGame(episodes: readonly ScoredEpisode[]): Map<
   const byAgent = new Map<string, Map<string, ScoredEpisode[]>>();
   for (const episode of episodes) {
     let byGame = byAgent.get(episode.agent);
-    if (byGame === undefined) byAgent.set(episode.agent, (byGame = new Map()));
+    if (byGame === undefined) {
+      byGame = new Map();
+      byAgent.set(episode.agent, byGame);
+    }
     let list = byGame.get(episode.game);
-    if (list === undefined) byGame.set(episode.game, (list = []));
+    if (list === undefined) {
+      list = [];
+      byGame.set(episode.game, list);
+    }
     list.push(episode);
   }
   for (const [agent, byGame] of byAgent) {

@@ -24,10 +24,10 @@ function unpairedReason(baseline: readonly ScoredEpisode[], candidate: readonly 
   if (new Set(indices(baseline)).size !== baseline.length || new Set(indices(candidate)).size !== candidate.length) {
     return 'an episode index appears twice in one run';
   }
-  if (baseline.length !== candidate.length || baseline.some((e, i) => e.episode !== candidate[i].episode)) {
+  if (baseline.length !== candidate.length || baseline.some((e, i) => e.episode !== candidate[i]?.episode)) {
     return `different episodes (baseline ${baseline.length}, candidate ${candidate.length})`;
   }
-  if (baseline.some((e, i) => e.seed !== candidate[i].seed)) return 'episode seeds differ (another run seed or agent label)';
+  if (baseline.some((e, i) => e.seed !== candidate[i]?.seed)) return 'episode seeds differ (another run seed or agent label)';
   return null;
 }
 
@@ -45,7 +45,8 @@ export function pairGame(baseline: readonly ScoredEpisode[], candidate: readonly
       ),
     };
   }
-  const differences = baseline.map((e, i) => candidate[i].score - e.score);
+  // Paired: both lists have the same episodes, index for index.
+  const differences = baseline.map((e, i) => candidate[i]!.score - e.score);
   return {
     paired: true,
     note: null,

@@ -30,6 +30,8 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
 /** The modules to register: only the named command's when argv names one, else all (for help). */
 export async function loadCommandModules(argv: readonly string[]): Promise<CommandModule[]> {
   const named = argv.find((arg) => !arg.startsWith('-'));
-  if (named !== undefined && named in commandLoaders) return [await commandLoaders[named]()];
+  // An own key only: `in` also finds what every object inherits (`arcbench constructor` would load Object).
+  const load = named !== undefined && Object.hasOwn(commandLoaders, named) ? commandLoaders[named] : undefined;
+  if (load !== undefined) return [await load()];
   return Promise.all(Object.values(commandLoaders).map((load) => load()));
 }

@@ -3,7 +3,7 @@
  * --fail-on-regression, gates on the result. All reading happens here; the comparison itself is pure
  * (src/analysis).
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
@@ -54,7 +54,9 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
     if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {
       if (options.baselineAgent === undefined || options.candidateAgent === undefined) {
-        process.stderr.write('arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n');
+        process.stderr.write(
+          'arcbench compare: give --baseline-agent and --candidate-agent together, e.g. --baseline-agent random --candidate-agent explorer\n',
+        );
         return EXIT_USAGE;
       }
       const label = `${options.baselineAgent} → ${options.candidateAgent}`;
@@ -64,9 +66,9 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
-    if (options.json === true) process.stdout.write(JSON.stringify(document, null, 2) + '\n');
+    if (options.json === true) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     else if (options.markdown === true) process.stdout.write(renderComparisonMarkdown(comparison, view));
-    else process.stdout.write(renderComparisonTerminal(comparison, view) + '\n');
+    else process.stdout.write(`${renderComparisonTerminal(comparison, view)}\n`);
     if (options.html !== undefined) {
       // Loaded only when asked: the page's bundler is not needed otherwise.
       await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);

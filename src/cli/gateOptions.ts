@@ -17,7 +17,9 @@ function pointsOption(value: string): number {
 
 export function addGateOptions(command: Command): Command {
   return command
-    .addOption(new Option('--fail-on-regression', 'exit 1 when an agent’s total (with --per-game, also a game) got worse with its whole 95% interval below −threshold'))
+    .addOption(
+      new Option('--fail-on-regression', 'exit 1 when an agent’s total (with --per-game, also a game) got worse with its whole 95% interval below −threshold'),
+    )
     .addOption(new Option('--threshold <points>', 'score points a regression must exceed (default 0)').argParser(pointsOption))
     .addOption(new Option('--per-game', 'show every game, not only agent totals; the gate then counts games too'));
 }

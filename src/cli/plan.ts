@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
-import { resolvePlan } from '../runner/plan.ts';
+import { type Plan, resolvePlan } from '../runner/plan.ts';
 import { openTarget, referenceTransport } from '../runner/targets.ts';
 
 interface PlanOptions {
@@ -34,7 +34,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     const remote = typeof config.target === 'object' && 'url' in config.target;
     const target = remote ? await openTarget(config) : { transport: referenceTransport(config.seed), close: async () => {} };
     // Only the game list is read: no scorecard is opened, nothing is played.
-    let plan;
+    let plan: Plan;
     try {
       plan = await resolvePlan(experiment, target.transport);
     } finally {
@@ -43,7 +43,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     }
     if (options.json) {
       for (const e of plan.episodes) {
-        process.stdout.write(JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed }) + '\n');
+        process.stdout.write(`${JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed })}\n`);
       }
       return EXIT_OK;
     }

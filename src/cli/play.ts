@@ -3,7 +3,7 @@
  * process, so RESET and counting are the service's. Keys come from a terminal in raw mode with mouse
  * reporting, or from piped stdin a line at a time (so a script can play: `printf 'dddq' | arcbench play crat`).
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { actionName, CLICK_ACTION_ID, makeAction } from '../protocol/index.ts';
 import { findPuzzleGame, levelIndexOf } from '../games/findGame.ts';
 import { HandSession } from '../games/view/handSession.ts';
@@ -87,8 +87,11 @@ async function perform(session: HandSession, screen: PlayScreen, command: Termin
       return true;
   }
   const step =
-    command.kind === 'reset' ? session.reset() : session.act(command.kind === 'click' ? makeAction(CLICK_ACTION_ID, command.x, command.y) : makeAction(command.id));
-  const label = command.kind === 'reset' ? 'RESET' : command.kind === 'click' ? `${actionName(CLICK_ACTION_ID)} (${command.x}, ${command.y})` : actionName(command.id);
+    command.kind === 'reset'
+      ? session.reset()
+      : session.act(command.kind === 'click' ? makeAction(CLICK_ACTION_ID, command.x, command.y) : makeAction(command.id));
+  const label =
+    command.kind === 'reset' ? 'RESET' : command.kind === 'click' ? `${actionName(CLICK_ACTION_ID)} (${command.x}, ${command.y})` : actionName(command.id);
   const said = [step.message, step.warning].filter((part) => part !== '').join('; ');
   await screen.show(step.frames.length > 0 ? step.frames : [session.grid], said === '' ? label : `${label}: ${said}`);
   return true;

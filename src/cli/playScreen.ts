@@ -68,8 +68,8 @@ export function terminalScreen(session: HandSession, out: NodeJS.WriteStream): P
   return {
     async show(frames, message) {
       const status = statusLines(session, message);
-      for (let i = 0; i < frames.length; i++) {
-        draw(frames[i], status);
+      for (const [i, grid] of frames.entries()) {
+        draw(grid, status);
         if (i < frames.length - 1) await new Promise((resolve) => setTimeout(resolve, frameDelay));
       }
     },

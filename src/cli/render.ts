@@ -1,5 +1,5 @@
 /** `arcbench render <game>`: a level's first look as a PNG, for authors checking their levels. */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { GRID_SIZE } from '../protocol/index.ts';
 import { findPuzzleGame, levelIndexOf } from '../games/findGame.ts';

@@ -148,7 +148,7 @@ export async function runCommand(command: string, configPath: string | undefined
 
 function exitCodeOf(result: RunResult, signal: string | undefined): number {
   const { status } = result.report;
-  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  if (status === 'interrupted') return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'] ?? EXIT_FAILED;
   if (status === 'partial') return EXIT_PARTIAL;
   if (status !== 'completed') return EXIT_FAILED;
   if (result.baseline?.error) return EXIT_USAGE;
@@ -173,7 +173,7 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
       comparison,
       comparison_error: result.baseline?.error ?? null,
     };
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
     process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);

@@ -58,17 +58,36 @@ export function addRunOptions(command: Command): Command {
     .addOption(new Option('--resume <run-dir>', 'continue the run in this folder: play only the planned episodes it has no finished record of'))
     .addOption(new Option('--retry-errors', 'with --resume: also play again the episodes that failed (their records are kept, marked superseded)'))
     .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
-    .addOption(new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)))
-    .addOption(new Option('--games <list>', 'games to play instead of the config’s: ids, slug prefixes or tags, e.g. lamp,crat').argParser(commaList('--games')))
+    .addOption(
+      new Option('--seed <n>', 'run seed (overrides the config); the same seed plays the same episodes').argParser(integerOption('--seed', 0, 0xffffffff)),
+    )
+    .addOption(
+      new Option('--games <list>', 'games to play instead of the config’s: ids, slug prefixes or tags, e.g. lamp,crat').argParser(commaList('--games')),
+    )
     .addOption(new Option('--game <list>', 'the same as --games').argParser(commaList('--game')).hideHelp())
-    .addOption(new Option('--agents <list>', 'with a config: keep only the agents with these labels; without one: the agents to play (built-in names or plugin paths)').argParser(commaList('--agents')))
+    .addOption(
+      new Option(
+        '--agents <list>',
+        'with a config: keep only the agents with these labels; without one: the agents to play (built-in names or plugin paths)',
+      ).argParser(commaList('--agents')),
+    )
     .addOption(new Option('--agent <list>', 'the same as --agents').argParser(commaList('--agent')).hideHelp())
     .addOption(new Option('--episodes <n>', 'episodes per (agent, game), overrides the config').argParser(integerOption('--episodes', 1, 100_000)))
-    .addOption(new Option('--max-actions <n>', 'counted actions per episode, overrides budgets.max_actions').argParser(integerOption('--max-actions', 1, 100_000_000)))
+    .addOption(
+      new Option('--max-actions <n>', 'counted actions per episode, overrides budgets.max_actions').argParser(integerOption('--max-actions', 1, 100_000_000)),
+    )
     .addOption(new Option('--baseline <run-dir>', 'compare the finished run with this run folder; writes comparison.json and comparison.md'))
     .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'))
-    .addOption(new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(sentenceParser(parseShard)))
-    .addOption(new Option('--queue <redis-url>', 'queue the episodes in this Redis for `arcbench worker`s to play, and write the results here').argParser(redisAddressOption));
+    .addOption(
+      new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(
+        sentenceParser(parseShard),
+      ),
+    )
+    .addOption(
+      new Option('--queue <redis-url>', 'queue the episodes in this Redis for `arcbench worker`s to play, and write the results here').argParser(
+        redisAddressOption,
+      ),
+    );
   return addGateOptions(command);
 }
 

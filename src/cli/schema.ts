@@ -3,7 +3,7 @@
  * the runner validates with, for editor completion (`# yaml-language-server: $schema=…`).
  */
 import { writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { experimentJsonSchema } from '../runner/config/schema.ts';
 
 export function register(program: Command): void {
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .addOption(new Option('--out <file>', 'write the schema to this file, e.g. configs/arcbench.schema.json'))
     .addHelpText('after', '\nIn a YAML file: # yaml-language-server: $schema=./arcbench.schema.json')
     .action((options: { out?: string }) => {
-      const text = JSON.stringify(experimentJsonSchema(), null, 2) + '\n';
+      const text = `${JSON.stringify(experimentJsonSchema(), null, 2)}\n`;
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
     });

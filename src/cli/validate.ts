@@ -2,7 +2,7 @@
  * `arcbench validate <config>`: checks an experiment without playing it: the schema, `${VAR}`
  * references, every agent (loaded) and its params, and, for local targets, the game selection.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
@@ -33,7 +33,9 @@ async function validateCommand(configPath: string): Promise<number> {
       await transport.close();
       games = `${plan.games.length} game(s), ${plan.episodes.length} episode(s)`;
     }
-    process.stdout.write(`${basename(experiment.file)}: valid; ${experiment.agents.length} agent(s) (${experiment.agents.map((a) => a.label).join(', ')}); ${games}\n`);
+    process.stdout.write(
+      `${basename(experiment.file)}: valid; ${experiment.agents.length} agent(s) (${experiment.agents.map((a) => a.label).join(', ')}); ${games}\n`,
+    );
     return EXIT_OK;
   } catch (error) {
     return reportFailure('validate', error);

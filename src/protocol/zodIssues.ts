@@ -79,7 +79,13 @@ function meantBranch(branches: readonly Issue[][]): Issue[] | undefined {
 function describeUnion(issue: Issue & { errors?: Issue[][] }): string {
   const expected = (issue.errors ?? [])
     .map((issues) => issues.find((i) => i.path.length === 0))
-    .map((i) => (i?.code === 'invalid_value' ? i.values.map((v) => JSON.stringify(v)).join(' or ') : i?.code === 'invalid_type' ? (NOUNS[i.expected] ?? i.expected) : undefined))
+    .map((i) =>
+      i?.code === 'invalid_value'
+        ? i.values.map((v) => JSON.stringify(v)).join(' or ')
+        : i?.code === 'invalid_type'
+          ? (NOUNS[i.expected] ?? i.expected)
+          : undefined,
+    )
     .filter((x): x is string => x !== undefined);
   if (expected.length === 0) return issue.message;
   return `expected ${[...new Set(expected)].join(', or ')}, found ${describeFound(issue.input)}`;

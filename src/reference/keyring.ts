@@ -79,7 +79,7 @@ export class KeyRing {
 
   private isIssuedAnonymousKey(key: string): boolean {
     const parts = ANONYMOUS_KEY.exec(key);
-    return parts !== null && timingSafeEqual(Buffer.from(parts[2]), Buffer.from(this.signature(parts[1])));
+    return parts !== null && timingSafeEqual(Buffer.from(parts[2]!), Buffer.from(this.signature(parts[1]!)));
   }
 
   private check(key: string): Caller {

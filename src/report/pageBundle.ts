@@ -17,7 +17,7 @@ export interface PageAssets {
   style: string;
 }
 
-const ENTRIES = ['main.ts', 'main.js'];
+const ENTRIES = ['main.ts', 'main.js'] as const;
 
 let assets: Promise<PageAssets> | undefined;
 
@@ -53,5 +53,7 @@ async function bundlePage(): Promise<PageAssets> {
     charset: 'utf8',
     logLevel: 'silent',
   });
-  return { script: result.outputFiles[0].text, style: PAGE_STYLES };
+  const [bundle] = result.outputFiles;
+  if (bundle === undefined) throw new Error("esbuild wrote no bundle of the report's front end");
+  return { script: bundle.text, style: PAGE_STYLES };
 }

@@ -18,9 +18,10 @@ export function recordingPriority(episodes: readonly EpisodeRow[]): { ordered: s
   }
   const first = new Set<string>();
   for (const group of groups.values()) {
+    // Every group holds at least the episode that made it.
     const ranked = [...group].sort(better);
-    first.add(ranked[0].recording!);
-    first.add(ranked[ranked.length - 1].recording!);
+    first.add(ranked[0]!.recording!);
+    first.add(ranked[ranked.length - 1]!.recording!);
   }
   const rest = withRecording.map((e) => e.recording!).filter((path) => !first.has(path));
   return { ordered: [...first, ...rest], required: first.size };

@@ -145,5 +145,5 @@ export function recordingNameParts(file: string): { game_id: string; agent: stri
   if (parts.length < 4) return undefined;
   const episode = Number(parts[parts.length - 2]);
   if (!Number.isInteger(episode)) return undefined;
-  return { game_id: parts[0], agent: parts.slice(1, -2).join('.'), episode };
+  return { game_id: parts[0]!, agent: parts.slice(1, -2).join('.'), episode };
 }

@@ -77,8 +77,8 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
     return sendPage(response, `runs · ${runs.folder}`, { page: 'runs', runs: runs.listing(), folder: runs.folder, live_url: '/api/runs' });
   }
   if (segments.length === 2 && segments[0] === 'api' && segments[1] === 'runs') return sendJson(response, runs.listing());
-  if (segments[0] !== 'runs' || segments.length < 2) return notFound(response);
-  const id = segments[1];
+  const [area, id, ...rest] = segments;
+  if (area !== 'runs' || id === undefined) return notFound(response);
   let run: RunSnapshot | undefined;
   try {
     run = runs.find(id);
@@ -87,7 +87,6 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
     return send(response, 422, 'text/plain; charset=utf-8', `arcbench view cannot read run "${id}": ${error.message}\n`);
   }
   if (run === undefined) return notFound(response, `no run "${id}" in ${runs.folder}`);
-  const rest = segments.slice(2);
   if (rest.length === 0) {
     if (!(request.url ?? '').endsWith('/')) return redirect(response, runUrl(id));
     const data = reportData(id, run);
@@ -97,9 +96,10 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
       live_url: data.run.status === 'running' ? `${runUrl(id)}data.json` : null,
     });
   }
-  if (rest.length === 1 && rest[0] === 'data.json') return sendJson(response, reportData(id, run));
-  if (rest.length === 2 && rest[0] === RECORDINGS_FOLDER && run.recordingFiles.includes(rest[1])) {
-    return send(response, 200, 'application/x-ndjson; charset=utf-8', await readRecordingText(join(run.dir, RECORDINGS_FOLDER, rest[1])));
+  const [file, recording] = rest;
+  if (rest.length === 1 && file === 'data.json') return sendJson(response, reportData(id, run));
+  if (rest.length === 2 && file === RECORDINGS_FOLDER && recording !== undefined && run.recordingFiles.includes(recording)) {
+    return send(response, 200, 'application/x-ndjson; charset=utf-8', await readRecordingText(join(run.dir, RECORDINGS_FOLDER, recording)));
   }
   return notFound(response);
 }

@@ -142,7 +142,17 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
-  const scheduled = { experiment, plan: { ...plan, episodes: setup.toPlay }, target, runDir, recorder, stop, logger, cardEvents: journal, firstRunSequence: setup.firstRunSequence };
+  const scheduled = {
+    experiment,
+    plan: { ...plan, episodes: setup.toPlay },
+    target,
+    runDir,
+    recorder,
+    stop,
+    logger,
+    cardEvents: journal,
+    firstRunSequence: setup.firstRunSequence,
+  };
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
   // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.

@@ -8,6 +8,7 @@
  * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { itemAt } from './lists.ts';
 
 export interface FakeUsage {
   prompt_tokens: number;
@@ -48,6 +49,8 @@ export interface FakeModelServer {
   readonly baseUrl: string;
   /** Every request received, in order (also those answered with an error). */
   readonly requests: RecordedRequest[];
+  /** The request at `index`; fails with a sentence when fewer came. */
+  request(index: number): RecordedRequest;
   /** Queues replies, answered in order before the fallback. */
   script(...replies: FakeReply[]): void;
   /** Answers every request once the queue is empty. */
@@ -130,6 +133,7 @@ export async function startFakeModelServer(options: { fallback?: Responder } = {
   return {
     baseUrl: `${address}/v1`,
     requests,
+    request: (index) => itemAt(requests, index, 'model request'),
     script: (...replies) => void queue.push(...replies),
     setFallback: (responder) => {
       fallback = responder;

@@ -83,7 +83,7 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => {
           const pairs: Array<[string, string]> = [];
-          for (let i = 0; i < incoming.rawHeaders.length; i += 2) pairs.push([incoming.rawHeaders[i], incoming.rawHeaders[i + 1]]);
+          for (let i = 0; i < incoming.rawHeaders.length; i += 2) pairs.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!]);
           const kept = pairs.filter(([name]) => !/^(connection|keep-alive|transfer-encoding|content-length)$/i.test(name));
           resolve({ status: incoming.statusCode ?? 502, headers: kept, body: Buffer.concat(chunks) });
         });

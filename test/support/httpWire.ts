@@ -24,7 +24,7 @@ export function readRequests(socket: Socket, onRequest: (request: WireRequest) =
       const headEnd = pending.indexOf('\r\n\r\n');
       if (headEnd < 0) return;
       const lines = pending.subarray(0, headEnd).toString('latin1').split('\r\n');
-      const [method, path] = lines[0].split(' ');
+      const [method = '', path = ''] = (lines[0] ?? '').split(' ');
       const headers: Record<string, string> = {};
       for (const line of lines.slice(1)) {
         const colon = line.indexOf(':');

@@ -13,6 +13,7 @@ import { loadExperiment } from '../../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../../src/runner/results/episodeLog.ts';
 import { type RunOptions, runExperiment } from '../../src/runner/runExperiment.ts';
 import { type FakeToolCall, toolCall } from './fakeModelServer.ts';
+import { firstOf } from './lists.ts';
 
 /** A key no file or log may ever hold. */
 export const SECRET_KEY = 'sk-test-NEVER-WRITTEN-4f2b9c7e1d';
@@ -76,9 +77,10 @@ export async function runLlmExperiment(folder: TempFolder, experiment: LlmExperi
 /** The moves that complete level 1 of a catalog game, as the tool calls a model would make. */
 export function levelOneToolCalls(slug: string): { gameId: string; calls: FakeToolCall[] } {
   const game = puzzleCatalog().find((g) => g.info.slug === slug)!;
-  const moves = solveLevel(game.definition, game.levels[0]).moves;
+  const moves = solveLevel(game.definition, firstOf(game.levels, 'level')).moves;
+  const layout = firstOf(game.layouts, 'level layout');
   const calls = moves.map((move) => {
-    const input = gameInputOf(game.layouts[0], move);
+    const input = gameInputOf(layout, move);
     return input.id === 6
       ? toolCall('ACTION6', { x: input.x, y: input.y, rationale: 'solver move' })
       : toolCall(`ACTION${input.id}`, { rationale: 'solver move' });

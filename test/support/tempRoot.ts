@@ -10,20 +10,6 @@ import { join } from 'node:path';
 
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
 
-/**
- * Folders that tests of src/runner and agents/ still leave behind (issue 9), by prefix: each goes from
- * this list when its test removes its folders.
- */
-const KNOWN_LEFTOVERS = [
-  'arcbench-explorer-',
-  'arcbench-replay-',
-  'arcbench-budget-',
-  'arcbench-config-',
-  'arcbench-sigint-',
-  'arcbench-plugin-',
-  'arcbench-targets-',
-];
-
 export default function setup(): () => void {
   const before = Object.fromEntries(TEMP_VARIABLES.map((name) => [name, process.env[name]]));
   const root = mkdtempSync(join(tmpdir(), 'arcbench-test-run-'));
@@ -34,7 +20,7 @@ export default function setup(): () => void {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    const left = readdirSync(root).filter((entry) => entry.startsWith('arcbench-') && !KNOWN_LEFTOVERS.some((prefix) => entry.startsWith(prefix)));
+    const left = readdirSync(root).filter((entry) => entry.startsWith('arcbench-'));
     rmSync(root, { recursive: true, force: true });
     if (left.length > 0) {
       // vitest only logs an error thrown here and still exits 0: set the exit code too.

@@ -10,7 +10,7 @@ export function gridToDigits(grid: Grid): string {
   const lines: string[] = [];
   for (let y = 0; y < GRID_SIZE; y++) {
     let line = '';
-    for (let x = 0; x < GRID_SIZE; x++) line += DIGITS[grid[y * GRID_SIZE + x]];
+    for (let x = 0; x < GRID_SIZE; x++) line += DIGITS[grid[y * GRID_SIZE + x]!];
     lines.push(line);
   }
   return lines.join('\n');

@@ -4,7 +4,16 @@
  * read from its frame responses and its scorecard, so what the player sees is what an agent's
  * scorecard would show. This class only turns those answers into grids and sentences.
  */
-import { actionName, CLICK_ACTION_ID, isApiError, latestGrid, type FrameResponse, type GameAction, type GameActionId, type Grid } from '../../protocol/index.ts';
+import {
+  actionName,
+  CLICK_ACTION_ID,
+  isApiError,
+  latestGrid,
+  type FrameResponse,
+  type GameAction,
+  type GameActionId,
+  type Grid,
+} from '../../protocol/index.ts';
 import { ReferenceService } from '../../reference/index.ts';
 import type { PuzzleGame } from '../engine/puzzleGame.ts';
 import { gameFromLevel, type GameFromLevel } from './gameFromLevel.ts';
@@ -80,21 +89,27 @@ export class HandSession {
       score: environment?.score ?? 0,
       stepsTaken: play?.stepsTaken ?? 0,
       stepBudget: play?.stepBudget ?? 0,
-      baseline: this.game.info.baselineActions[levelIndex],
+      // One baseline per level, and levelIndex is a level's.
+      baseline: this.game.info.baselineActions[levelIndex]!,
     };
   }
 
   /** RESET: the service restarts the level (one counted action) or, right after a start, the whole game. */
   reset(): HandStep {
     this.latest = this.service.command(PLAYER_KEY, 'RESET', { game_id: this.game.info.id, guid: this.latest.guid });
-    const message = this.latest.full_reset ? `full restart: back to ${this.firstLevel === 0 ? 'the first level' : `level ${this.firstLevel + 1}`}` : 'level restarted (r again restarts the game)';
+    const message = this.latest.full_reset
+      ? `full restart: back to ${this.firstLevel === 0 ? 'the first level' : `level ${this.firstLevel + 1}`}`
+      : 'level restarted (r again restarts the game)';
     return { frames: this.latest.frame, message, warning: '' };
   }
 
   /** A game action; one the service refuses (after WIN or GAME_OVER) changes nothing and says why. */
   act(action: GameAction): HandStep {
     const before = this.latest;
-    const body = action.id === CLICK_ACTION_ID ? { game_id: this.game.info.id, guid: before.guid, x: action.x, y: action.y } : { game_id: this.game.info.id, guid: before.guid };
+    const body =
+      action.id === CLICK_ACTION_ID
+        ? { game_id: this.game.info.id, guid: before.guid, x: action.x, y: action.y }
+        : { game_id: this.game.info.id, guid: before.guid };
     try {
       this.latest = this.service.command(PLAYER_KEY, actionName(action.id), body);
     } catch (error) {

@@ -36,10 +36,10 @@ export class PipedInputReader {
   private line(text: string): TerminalCommand[] {
     if (!COMMAND_LINE.test(text)) return this.keys.feed(`${text}\n`);
     const click = CLICK_COMMAND.exec(text);
-    if (click !== null) return [parseCoordinates(click[1])];
+    if (click !== null) return [parseCoordinates(click[1]!)];
     const plain = PLAIN_COMMAND.exec(text);
     if (plain === null) return [{ kind: 'bad-line', text: text.trim() }];
-    const id = actionIdOf(plain[1].toUpperCase());
+    const id = actionIdOf(plain[1]!.toUpperCase());
     if (id === 0) return [{ kind: 'reset' }];
     if (id === CLICK_ACTION_ID) return [{ kind: 'bad-line', text: text.trim() }];
     return [{ kind: 'action', id: id as PlainActionId }];

@@ -32,7 +32,7 @@ export function installAffinity(app: FastifyInstance, backends: readonly Referen
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const affinity = router.resolve(request.headers.cookie);
     request.affinity = affinity;
-    request.backend = backends[affinity.backend];
+    request.backend = backends[affinity.backend]!;
     done();
   });
 

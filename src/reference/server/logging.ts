@@ -6,7 +6,6 @@ import { LOG_REDACT_PATHS, REDACTED } from '../../redaction.ts';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import type { FastifyRequest } from 'fastify';
 
-
 const serializers = {
   req(request: FastifyRequest) {
     return {

@@ -4,5 +4,5 @@ import { PALETTE_HEX } from '../../protocol/grid.ts';
 const AGENT_COLOUR_INDICES = [9, 12, 14, 15, 8, 6, 11, 10, 13, 7];
 
 export function agentColour(index: number): string {
-  return `#${PALETTE_HEX[AGENT_COLOUR_INDICES[Math.max(0, index) % AGENT_COLOUR_INDICES.length]]}`;
+  return `#${PALETTE_HEX[AGENT_COLOUR_INDICES[Math.max(0, index) % AGENT_COLOUR_INDICES.length]!]}`;
 }

@@ -76,7 +76,7 @@ export class EpisodeList {
     const shown = this.rows.filter((row) =>
       (Object.keys(this.filters) as Filter[]).every((name) => chosen(name) === '' || FILTER_VALUE[name](row) === chosen(name)),
     );
-    const column = COLUMNS.find((c) => c.key === this.sortKey) ?? COLUMNS[0];
+    const column = COLUMNS.find((c) => c.key === this.sortKey) ?? COLUMNS[0]!;
     const order = this.descending ? -1 : 1;
     // Ties keep agent, game, episode order, so a sort by outcome still reads in a stable order.
     return shown.sort(

@@ -24,7 +24,7 @@ export class GridCanvas {
   draw(grid: Uint8Array, click: { x: number; y: number } | null): void {
     const pixels = this.image.data;
     for (let i = 0; i < grid.length; i++) {
-      const [r, g, b] = PALETTE_RGB[grid[i]] ?? [0, 0, 0];
+      const [r, g, b] = PALETTE_RGB[grid[i]!] ?? [0, 0, 0];
       pixels[i * 4] = r;
       pixels[i * 4 + 1] = g;
       pixels[i * 4 + 2] = b;
@@ -54,7 +54,7 @@ export class GridCanvas {
         [-1, 0],
         [0, 1],
         [0, -1],
-      ]) {
+      ] as const) {
         ctx.moveTo(cx + dx * CELL_PIXELS * 2.2, cy + dy * CELL_PIXELS * 2.2);
         ctx.lineTo(cx + dx * CELL_PIXELS * 3.4, cy + dy * CELL_PIXELS * 3.4);
       }

@@ -91,7 +91,8 @@ function gridOf(rows: number[][]): Uint8Array {
   const grid = new Uint8Array(CELLS);
   for (let y = 0; y < 64; y++) {
     const row = rows[y];
-    for (let x = 0; x < 64; x++) grid[y * 64 + x] = row[x];
+    if (row === undefined) throw new Error(`a recorded grid has ${rows.length} rows, not 64`);
+    for (let x = 0; x < 64; x++) grid[y * 64 + x] = row[x] ?? 0;
   }
   return grid;
 }

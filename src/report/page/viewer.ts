@@ -111,16 +111,17 @@ export class ReplayViewer {
     const recording = this.recording;
     if (recording === null || recording.steps.length === 0) return;
     this.step = Math.min(Math.max(0, index), this.lastStep());
-    const grids = recording.steps[this.step].grids.length;
+    const grids = recording.steps[this.step]!.grids.length;
     this.gridIndex = Math.min(Math.max(0, gridIndex ?? grids - 1), grids - 1);
     this.render();
   }
 
   private render(): void {
     const recording = this.recording!;
-    const step = recording.steps[this.step];
+    // goTo() keeps the step and the grid on screen within the recording.
+    const step = recording.steps[this.step]!;
     const action = step.action;
-    this.grid.draw(step.grids[this.gridIndex], action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : null);
+    this.grid.draw(step.grids[this.gridIndex]!, action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : null);
     this.scrubber.value = String(this.step);
     const row = (term: string, value: string, testId: string) => [el('dt', {}, term), el('dd', { 'data-testid': testId }, value)];
     replaceChildren(
@@ -168,7 +169,7 @@ export class ReplayViewer {
     if (this.recording === null) return;
     const steps = this.recording.steps;
     // From the very end, play starts over; otherwise it goes on from the grid on screen.
-    if (this.step === this.lastStep() && this.gridIndex === steps[this.step].grids.length - 1) this.goTo(0, 0);
+    if (this.step === this.lastStep() && this.gridIndex === steps[this.step]!.grids.length - 1) this.goTo(0, 0);
     replaceChildren(this.playButton, '⏸ pause');
     this.schedule();
   }
@@ -188,9 +189,9 @@ export class ReplayViewer {
   /** One grid further: the next grid of this step, else the first grid of the next step; stops at the end. */
   private tick(): void {
     const steps = this.recording!.steps;
-    if (this.gridIndex + 1 < steps[this.step].grids.length) this.goTo(this.step, this.gridIndex + 1);
+    if (this.gridIndex + 1 < steps[this.step]!.grids.length) this.goTo(this.step, this.gridIndex + 1);
     else if (this.step < this.lastStep()) this.goTo(this.step + 1, 0);
-    if (this.step === this.lastStep() && this.gridIndex === steps[this.step].grids.length - 1) this.pause();
+    if (this.step === this.lastStep() && this.gridIndex === steps[this.step]!.grids.length - 1) this.pause();
     else this.schedule();
   }
 
@@ -253,6 +254,7 @@ export interface StepEvent {
 export function stepEvent(steps: readonly ReplayStep[], index: number): StepEvent | null {
   const step = steps[index];
   const before = steps[index - 1];
+  if (step === undefined) return null;
   if (index === 0) return { kind: 'start', text: 'session start: the first RESET' };
   if (step.state === 'WIN' && before?.state !== 'WIN') return { kind: 'win', text: `won: all ${step.winLevels} levels completed` };
   if (step.levelsCompleted > (before?.levelsCompleted ?? 0)) {

@@ -149,7 +149,7 @@ async function resolveExperiment(
     agents.map((a) => a.label),
   );
   if (unknown !== null) fail([unknown]);
-  const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i] })).filter(({ agent }) => wanted.includes(agent.label));
+  const kept = agents.map((agent, i) => ({ agent, entry: config.agents[i]! })).filter(({ agent }) => wanted.includes(agent.label));
   return { file: options.file, baseDir: options.baseDir, config: { ...config, agents: kept.map((k) => k.entry) }, agents: kept.map((k) => k.agent), redactor };
 }
 

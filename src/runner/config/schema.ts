@@ -146,7 +146,9 @@ export const experimentSchema = z
       .union([z.enum(['gzip', 'jsonl']), z.boolean()], { error: 'expected gzip, jsonl or false (true means gzip)' })
       .default('gzip')
       .transform((value): 'gzip' | 'jsonl' | false => (value === true ? 'gzip' : value))
-      .describe('One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.'),
+      .describe(
+        'One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.',
+      ),
     timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),
   })
   .describe('An arcbench experiment.');

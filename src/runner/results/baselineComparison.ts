@@ -20,12 +20,18 @@ export interface BaselineOptions {
 /** The comparison, or the sentence saying why the runs cannot be compared. */
 export type BaselineOutcome = { readonly document: ComparisonDocument; readonly error: null } | { readonly document: null; readonly error: string };
 
-export function compareWithBaseline(baseline: BaselineOptions, candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[] }): BaselineOutcome {
+export function compareWithBaseline(
+  baseline: BaselineOptions,
+  candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[] },
+): BaselineOutcome {
   try {
     const comparison = compareRuns(runEpisodesOfFolder(baseline.folder, baseline.name), runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), {
       threshold: baseline.threshold ?? 0,
     });
-    return { document: comparisonDocument(comparison, { perGame: baseline.perGame === true, failOnRegression: baseline.failOnRegression === true }), error: null };
+    return {
+      document: comparisonDocument(comparison, { perGame: baseline.perGame === true, failOnRegression: baseline.failOnRegression === true }),
+      error: null,
+    };
   } catch (error) {
     if (error instanceof RunsNotComparableError) return { document: null, error: `cannot compare with the baseline ${baseline.name}: ${error.message}` };
     throw error;

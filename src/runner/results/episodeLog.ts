@@ -19,7 +19,7 @@ export class EpisodeLog {
 
   append(record: EpisodeRecord): void {
     if (this.fd === undefined) throw new Error(`episode log ${this.path} is already closed`);
-    writeSync(this.fd, JSON.stringify(record) + '\n');
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
     const now = Date.now();
     if (now - this.lastSync >= SYNC_INTERVAL_MS) {
       fsyncSync(this.fd);

@@ -31,9 +31,10 @@ const seconds = (episodes: readonly EpisodeRecord[]) => episodes.reduce((sum, e)
 
 function episodeFailure(episodes: readonly EpisodeRecord[]): string | null {
   const failed = episodes.filter((e) => e.outcome === 'error');
-  if (failed.length === 0) return null;
-  const first = failed[0].error;
-  return `${failed.length} of ${episodes.length} episode(s) failed; first: episode ${failed[0].episode}: ${first ? `${first.kind}: ${first.message}` : 'unknown error'}`;
+  const [first] = failed;
+  if (first === undefined) return null;
+  const { error } = first;
+  return `${failed.length} of ${episodes.length} episode(s) failed; first: episode ${first.episode}: ${error ? `${error.kind}: ${error.message}` : 'unknown error'}`;
 }
 
 function regressionFailure(row: ComparisonRow, baseline: string | undefined): string {

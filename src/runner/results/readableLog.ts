@@ -37,7 +37,7 @@ export function readableLine(jsonLine: string): string {
   const fields = Object.entries(entry)
     .filter(([key, value]) => !OWN_FIELDS.has(key) && value !== undefined)
     .map(([key, value]) => `${key}=${fieldValue(value)}`);
-  return [clockTime(entry.time), ...(level ? [level] : []), String(entry.msg ?? ''), ...fields].join(' ') + '\n';
+  return `${[clockTime(entry.time), ...(level ? [level] : []), String(entry.msg ?? ''), ...fields].join(' ')}\n`;
 }
 
 /** Where readable lines go: the CLI hands in stderr. */

@@ -26,6 +26,7 @@ const MAX_ROW_PIECE = 2 + 2 * GRID_SIZE + (GRID_SIZE - 1) + 1;
 const WORDS_PER_ROW = GRID_SIZE / 4;
 
 /** One grid as written: its cells, and per row where its piece (text and separator) starts, its length and crc0. */
+// Indexed by row y (0..63): the per-row code below reads these with `!`.
 class WrittenGrid {
   readonly cells = new Uint8Array(GRID_CELLS);
   readonly words = new Uint32Array(this.cells.buffer);
@@ -62,7 +63,7 @@ export class GzipRecordingEncoder {
     this.byte(OPEN);
     for (let g = 0; g < response.frame.length; g++) {
       if (g > 0) this.byte(COMMA);
-      this.writeGrid(response.frame[g]);
+      this.writeGrid(response.frame[g]!);
     }
     this.byte(CLOSE);
     this.writeText(this.tail, lineTail(response, sent), this.previousTail);
@@ -107,7 +108,7 @@ export class GzipRecordingEncoder {
     for (let y = 0; y < GRID_SIZE; y++) {
       const start = this.out.position;
       current.start[y] = start;
-      if (this.hasReference && sameRow(current.words, y, this.reference.words, y) && start - this.reference.start[y] <= MAX_DISTANCE) {
+      if (this.hasReference && sameRow(current.words, y, this.reference.words, y) && start - this.reference.start[y]! <= MAX_DISTANCE) {
         this.copyRow(y, this.reference, y, start);
       } else if (y > 0 && y < GRID_SIZE - 1 && sameRow(current.words, y, current.words, y - 1)) {
         // The row above has the same cells and the same separator (the last row's is `]`).
@@ -121,12 +122,12 @@ export class GzipRecordingEncoder {
   }
 
   private copyRow(y: number, from: WrittenGrid, fromY: number, start: number): void {
-    const length = from.length[fromY];
-    const crc0 = from.crc0[fromY];
+    const length = from.length[fromY]!;
+    const crc0 = from.crc0[fromY]!;
     this.current.length[y] = length;
     this.current.crc0[y] = crc0;
     this.crc = crcFold(this.crc, length, crc0);
-    this.out.copy(length, start - from.start[fromY]);
+    this.out.copy(length, start - from.start[fromY]!);
   }
 
   /** A row with its own text: written against the reference's row (or the row above, in a first grid). */
@@ -146,7 +147,7 @@ export class GzipRecordingEncoder {
     const fromY = from === this.reference ? y : y - 1;
     let fromLength = writeRow(this.referenceRowText, 0, from.cells, fromY);
     this.referenceRowText[fromLength++] = fromY < GRID_SIZE - 1 ? COMMA : CLOSE;
-    this.writeAgainst(this.rowText, length, this.referenceRowText, fromLength, from.start[fromY]);
+    this.writeAgainst(this.rowText, length, this.referenceRowText, fromLength, from.start[fromY]!);
   }
 
   /**
@@ -178,7 +179,7 @@ export class GzipRecordingEncoder {
           this.copyOrLiterals(bytes, i, same, fromStart);
           i = same;
         } else {
-          this.out.literal(bytes[i]);
+          this.out.literal(bytes[i]!);
           i++;
         }
       }

@@ -45,7 +45,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
         mean_score: estimate.value,
         interval: estimate.interval,
         levels_completed: environment?.levels_completed ?? 0,
-        level_count: environment?.level_count ?? ofGame[0].baselines.length,
+        level_count: environment?.level_count ?? ofGame[0]!.baselines.length,
         ...(unknown.has(game) ? { baselines_known: false } : {}),
         actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
         wins: count(ofGame, 'win'),

@@ -29,7 +29,12 @@ export function runStatus(end: RunEnd): RunStatus {
 export function unplayedSentence(report: Pick<RunReport, 'status' | 'totals'>, runDir: string): string | undefined {
   const { planned_episodes: planned, skipped_episodes: skipped, cut_episodes: cut } = report.totals;
   if (skipped + cut === 0) return undefined;
-  const why = report.status === 'partial' ? 'stopped on a run budget (run_seconds or max_run_cost_usd)' : report.status === 'interrupted' ? 'interrupted' : 'stopped early';
+  const why =
+    report.status === 'partial'
+      ? 'stopped on a run budget (run_seconds or max_run_cost_usd)'
+      : report.status === 'interrupted'
+        ? 'interrupted'
+        : 'stopped early';
   const cutPart = cut > 0 ? ` and ${cut} cut short` : '';
   return `${why}: ${skipped} of ${planned} planned episode(s) not played${cutPart}; \`arcbench resume ${runDir}\` plays them`;
 }

@@ -282,7 +282,7 @@ export class RunFolderError extends ArcbenchError {
 export function writeRunReport(runDir: string, report: RunReport): void {
   const path = join(runDir, 'run.json');
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(temp, `${JSON.stringify(report, null, 2)}\n`);
   renameSync(temp, path);
 }
 

@@ -57,7 +57,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
     input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
-    writeFileSync(join(runDir, 'comparison.json'), JSON.stringify(baseline.document, null, 2) + '\n');
+    writeFileSync(join(runDir, 'comparison.json'), `${JSON.stringify(baseline.document, null, 2)}\n`);
     writeFileSync(join(runDir, 'comparison.md'), renderComparisonMarkdown(baseline.document, view));
     logger.info({ baseline: input.baseline?.name, regressions: baseline.document.regressions.length }, 'compared with the baseline');
   } else if (baseline?.error) {
@@ -91,5 +91,5 @@ function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline:
   ];
   if (baseline?.document) parts.push('### Against the baseline', '', renderComparisonMarkdown(baseline.document, view));
   if (baseline?.error) parts.push('### Against the baseline', '', baseline.error, '');
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

@@ -10,7 +10,6 @@ import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import type { Plan } from '../plan.ts';
 import { RunFolderError } from '../results/runReport.ts';
 
-
 export interface ResumeSelection {
   /** The current record of each planned episode that stays finished. */
   readonly kept: EpisodeRecord[];

@@ -191,7 +191,11 @@ async function finish(parts: QueueParts, published: boolean): Promise<ScheduleOu
     }
     const stats = await workerStats(redis, keys, run.target.transport.stats());
     await queue.obliterate({ force: true }).catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'removing the queue failed'));
-    return { ...outcomeOf(mirror, stats, run.target.pageRoot), costStopped: parts.spend.spent, queue: { redis: parts.settings.address.display, run_id: parts.runId } };
+    return {
+      ...outcomeOf(mirror, stats, run.target.pageRoot),
+      costStopped: parts.spend.spent,
+      queue: { redis: parts.settings.address.display, run_id: parts.runId },
+    };
   } finally {
     await events.close();
     await queue.close();
@@ -217,7 +221,12 @@ async function waitForSignOff({ redis, keys, mirror, run, runId }: QueueParts): 
 }
 
 async function workerStats(redis: Redis, keys: RunKeys, own: TransportStats): Promise<TransportStats> {
-  const total: TransportStats = { requests: own.requests, retries: { ...own.retries }, unconfirmedOpens: own.unconfirmedOpens, missingFields: [...own.missingFields] };
+  const total: TransportStats = {
+    requests: own.requests,
+    retries: { ...own.retries },
+    unconfirmedOpens: own.unconfirmedOpens,
+    missingFields: [...own.missingFields],
+  };
   for (const text of Object.values(await redis.hgetall(keys.stats))) {
     const stats = JSON.parse(text) as Partial<TransportStats>;
     total.requests += stats.requests ?? 0;

@@ -106,7 +106,8 @@ export class WorkerSession {
     });
     this.#stop = new RunStop(undefined, undefined, settings.logger);
     const format = experiment.config.recordings;
-    this.#recordings = settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
+    this.#recordings =
+      settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
   }
 
   async #start(): Promise<void> {
@@ -187,7 +188,10 @@ export class WorkerSession {
   #gameBaselines(): GameBaselines {
     const { experiment, target } = this.#parts;
     this.#baselines ??= new GameBaselines(target.transport, !experiment.config.scorecard.competition_mode, (gameId, why) =>
-      this.#parts.settings.logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
+      this.#parts.settings.logger.warn(
+        { game: gameId, why },
+        'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed',
+      ),
     );
     return this.#baselines;
   }

@@ -19,10 +19,13 @@ const TABLE = (() => {
   return table;
 })();
 
+// Every index below is a byte (0..255) into a 256-entry table, or within the bounds given: read with `!`
+// (no check in the loop that checksums every recorded byte).
+
 /** The register after feeding `bytes[start, end)`. */
 export function crcBytes(register: number, bytes: Uint8Array, start: number, end: number): number {
   let c = register;
-  for (let i = start; i < end; i++) c = TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  for (let i = start; i < end; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return c >>> 0;
 }
 
@@ -41,7 +44,11 @@ export function crcFold(register: number, length: number, pieceCrc0: number): nu
     shiftTables.set(length, table);
   }
   return (
-    (table[register & 0xff] ^ table[256 + ((register >>> 8) & 0xff)] ^ table[512 + ((register >>> 16) & 0xff)] ^ table[768 + (register >>> 24)] ^ pieceCrc0) >>>
+    (table[register & 0xff]! ^
+      table[256 + ((register >>> 8) & 0xff)]! ^
+      table[512 + ((register >>> 16) & 0xff)]! ^
+      table[768 + (register >>> 24)]! ^
+      pieceCrc0) >>>
     0
   );
 }
@@ -51,14 +58,14 @@ function shiftTable(length: number): Uint32Array {
   const images = new Uint32Array(32);
   for (let bit = 0; bit < 32; bit++) {
     let c = (1 << bit) >>> 0;
-    for (let i = 0; i < length; i++) c = TABLE[c & 0xff] ^ (c >>> 8);
+    for (let i = 0; i < length; i++) c = TABLE[c & 0xff]! ^ (c >>> 8);
     images[bit] = c >>> 0;
   }
   const table = new Uint32Array(1024);
   for (let part = 0; part < 4; part++) {
     for (let v = 1; v < 256; v++) {
       const lowest = 31 - Math.clz32(v & -v);
-      table[part * 256 + v] = table[part * 256 + (v & (v - 1))] ^ images[part * 8 + lowest];
+      table[part * 256 + v] = table[part * 256 + (v & (v - 1))]! ^ images[part * 8 + lowest]!;
     }
   }
   return table;

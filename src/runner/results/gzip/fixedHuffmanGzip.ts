@@ -46,14 +46,14 @@ function reverseBits(value: number, bits: number): number {
   }
   for (let length = MIN_MATCH; length <= MAX_MATCH; length++) {
     let index = LENGTH_BASE.length - 1;
-    while (LENGTH_BASE[index] > length) index--;
+    while (LENGTH_BASE[index]! > length) index--;
     const symbol = 257 + index;
-    LENGTH_VALUE[length] = SYMBOL_CODE[symbol] | ((length - LENGTH_BASE[index]) << SYMBOL_BITS[symbol]);
-    LENGTH_BITS[length] = SYMBOL_BITS[symbol] + LENGTH_EXTRA[index];
+    LENGTH_VALUE[length] = SYMBOL_CODE[symbol]! | ((length - LENGTH_BASE[index]!) << SYMBOL_BITS[symbol]!);
+    LENGTH_BITS[length] = SYMBOL_BITS[symbol]! + LENGTH_EXTRA[index]!;
   }
   for (let code = 0; code < DISTANCE_BASE.length; code++) {
-    const end = code + 1 < DISTANCE_BASE.length ? DISTANCE_BASE[code + 1] : MAX_DISTANCE + 1;
-    for (let distance = DISTANCE_BASE[code]; distance < end; distance++) {
+    const end = code + 1 < DISTANCE_BASE.length ? DISTANCE_BASE[code + 1]! : MAX_DISTANCE + 1;
+    for (let distance = DISTANCE_BASE[code]!; distance < end; distance++) {
       if (distance <= 256) DISTANCE_CODE_SMALL[distance - 1] = code;
       else DISTANCE_CODE_LARGE[(distance - 1) >> 7] = code;
     }
@@ -62,6 +62,9 @@ function reverseBits(value: number, bits: number): number {
 
 /** Distance codes 0..29, bit-reversed (fixed distance codes are 5 bits). */
 const reverseFive = Uint8Array.from({ length: 30 }, (_, code) => reverseBits(code, 5));
+
+// Symbols, lengths and distances index tables sized for them (copy() checks a distance's range), so the
+// per-byte code reads them with `!`.
 
 const GZIP_HEADER = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
 
@@ -103,8 +106,8 @@ export class FixedHuffmanGzip {
     this.emitPending();
     this.reserve(((end - start) * 9) / 8 + 8);
     for (let i = start; i < end; i++) {
-      const byte = source[i];
-      this.put(SYMBOL_CODE[byte], SYMBOL_BITS[byte]);
+      const byte = source[i]!;
+      this.put(SYMBOL_CODE[byte]!, SYMBOL_BITS[byte]!);
     }
     this.written += end - start;
   }
@@ -112,7 +115,7 @@ export class FixedHuffmanGzip {
   literal(byte: number): void {
     this.emitPending();
     this.reserve(4);
-    this.put(SYMBOL_CODE[byte], SYMBOL_BITS[byte]);
+    this.put(SYMBOL_CODE[byte]!, SYMBOL_BITS[byte]!);
     this.written += 1;
   }
 
@@ -134,7 +137,7 @@ export class FixedHuffmanGzip {
   syncFlush(): void {
     this.emitPending();
     this.reserve(16);
-    this.put(SYMBOL_CODE[256], SYMBOL_BITS[256]);
+    this.put(SYMBOL_CODE[256]!, SYMBOL_BITS[256]!);
     this.put(0, 3); // not final, stored
     this.alignToByte();
     for (const byte of [0, 0, 0xff, 0xff]) this.bytes[this.length++] = byte;
@@ -145,9 +148,9 @@ export class FixedHuffmanGzip {
   finish(crc: number): Uint8Array {
     this.emitPending();
     this.reserve(24);
-    this.put(SYMBOL_CODE[256], SYMBOL_BITS[256]);
+    this.put(SYMBOL_CODE[256]!, SYMBOL_BITS[256]!);
     this.startBlock(true);
-    this.put(SYMBOL_CODE[256], SYMBOL_BITS[256]);
+    this.put(SYMBOL_CODE[256]!, SYMBOL_BITS[256]!);
     this.alignToByte();
     const size = this.written % 2 ** 32;
     for (const value of [crc, size]) for (let shift = 0; shift < 32; shift += 8) this.bytes[this.length++] = (value >>> shift) & 0xff;
@@ -163,13 +166,13 @@ export class FixedHuffmanGzip {
     let left = this.pendingLength;
     if (left === 0) return;
     const distance = this.pendingDistance;
-    const distanceCode = distance <= 256 ? DISTANCE_CODE_SMALL[distance - 1] : DISTANCE_CODE_LARGE[(distance - 1) >> 7];
-    const distanceValue = reverseFive[distanceCode] | ((distance - DISTANCE_BASE[distanceCode]) << 5);
-    const distanceBits = 5 + DISTANCE_EXTRA[distanceCode];
+    const distanceCode = distance <= 256 ? DISTANCE_CODE_SMALL[distance - 1]! : DISTANCE_CODE_LARGE[(distance - 1) >> 7]!;
+    const distanceValue = reverseFive[distanceCode]! | ((distance - DISTANCE_BASE[distanceCode]!) << 5);
+    const distanceBits = 5 + DISTANCE_EXTRA[distanceCode]!;
     this.reserve(Math.ceil(left / MAX_MATCH) * 5 + 8);
     while (left > 0) {
       const piece = left <= MAX_MATCH ? left : left - MAX_MATCH < MIN_MATCH ? left - MIN_MATCH : MAX_MATCH;
-      this.put(LENGTH_VALUE[piece], LENGTH_BITS[piece]);
+      this.put(LENGTH_VALUE[piece]!, LENGTH_BITS[piece]!);
       this.put(distanceValue, distanceBits);
       left -= piece;
     }
