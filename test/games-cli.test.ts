@@ -17,14 +17,16 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 function arcbench(args: string[], input = '', env: Record<string, string> = {}): { stdout: string; stderr: string; status: number | null } {
   // NO_COLOR and FORCE_COLOR come only from the test, never from the shell that runs it.
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
+  // CI is dropped too: cli-table3's colour library turns colour off wherever CI is set, as a terminal user's shell does not.
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, CI: _ci, ...inherited } = process.env;
   const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 30_000, env: { ...inherited, ...env } });
   return { stdout: result.stdout, stderr: result.stderr, status: result.status };
 }
 
 /** The CLI on a pseudo-terminal (util-linux `script`), so that its stdout is a TTY as in a person's shell. */
 function arcbenchOnTerminal(args: string[], env: Record<string, string> = {}): string {
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
+  // CI is dropped too: cli-table3's colour library turns colour off wherever CI is set, as a terminal user's shell does not.
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, CI: _ci, ...inherited } = process.env;
   const command = [process.execPath, CLI, ...args].map((word) => `'${word}'`).join(' ');
   const result = spawnSync('script', ['-qec', command, '/dev/null'], { input: '', encoding: 'utf8', timeout: 30_000, env: { ...inherited, ...env } });
   if (result.status !== 0) throw new Error(`script failed (${result.status}): ${result.stderr}`);
