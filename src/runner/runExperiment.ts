@@ -9,10 +9,10 @@ import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import type { ProgressDisplay } from './progress.ts';
-import { attemptEntry, freshAttempt } from './resume/attempt.ts';
+import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
-import { buildRunReport } from './results/buildRunReport.ts';
+import { buildRunReport, type RunSnapshot } from './results/buildRunReport.ts';
 import { collectProvenance } from './results/provenance.ts';
 import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
 import type { LineSink } from './results/readableLog.ts';
@@ -81,6 +81,33 @@ export interface RunResult {
 }
 
 export async function runExperiment(experiment: Experiment, options: RunOptions = {}): Promise<RunResult> {
+  const opened = await openAttempt(experiment, options);
+  const live = startAttempt(experiment, opened, options);
+  const outcome = await playAttempt(experiment, opened, live, options);
+  return finishAttempt(experiment, opened, live, outcome, options);
+}
+
+/** What an attempt starts from: its target and plan, and its folder (a new one, or the run's own). */
+interface OpenedAttempt {
+  readonly startedAt: Date;
+  readonly target: OpenTarget;
+  readonly plan: Plan;
+  readonly fingerprint: ReturnType<typeof planFingerprint>;
+  readonly provenance: ReturnType<typeof collectProvenance>;
+  readonly setup: AttemptSetup;
+}
+
+/** The parts of an attempt that live while it plays. */
+interface LiveAttempt {
+  readonly attempt: AttemptEntry;
+  readonly snapshot: Omit<RunSnapshot, 'episodes' | 'cards' | 'attempts' | 'finishedAt' | 'status'>;
+  readonly journal: RunJournal;
+  readonly recorder: RunRecorder;
+  readonly stop: RunStop;
+}
+
+/** Opens the target, lays out the plan (one shard's part, if sharded) and the folder. */
+async function openAttempt(experiment: Experiment, options: RunOptions): Promise<OpenedAttempt> {
   const { config } = experiment;
   const startedAt = new Date();
   const resumable = options.resume ? openResumableFolder(options.resume) : undefined;
@@ -94,43 +121,35 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
       ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
       : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
-  const { runDir, logger } = setup;
-  logger.info(
-    {
-      name: config.name,
-      target: target.description,
-      attempt: setup.attempt,
-      episodes: setup.toPlay.length,
-      planned: plan.episodes.length,
-      games: plan.games.length,
-      provenance,
-    },
-    'run started',
-  );
+  return { startedAt, target, plan, fingerprint, provenance, setup };
+}
 
-  const attempt = attemptEntry(setup, experiment, target, provenance, startedAt, options.resume?.retryErrors ?? false);
+/** Logs the start, writes run.json with status `running`, and makes the recorder and the stop. */
+function startAttempt(experiment: Experiment, opened: OpenedAttempt, options: RunOptions): LiveAttempt {
+  const { config } = experiment;
+  const { target, plan, setup, provenance } = opened;
+  const { runDir, logger } = setup;
+  const started = { attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length };
+  logger.info({ name: config.name, target: target.description, ...started, provenance }, 'run started');
+  const attempt = attemptEntry(setup, experiment, target, provenance, opened.startedAt, options.resume?.retryErrors ?? false);
   const snapshot = {
     experiment,
     plan,
-    fingerprint,
+    fingerprint: opened.fingerprint,
     superseded: setup.superseded,
     overrides: setup.overrides,
     provenance: setup.provenance,
     startedAt: setup.startedAt,
   };
-  const journal = new RunJournal(
-    runDir,
-    buildRunReport({
-      ...snapshot,
-      episodes: setup.kept,
-      cards: [...setup.priorCards],
-      attempts: [...setup.priorAttempts, attempt],
-      finishedAt: null,
-      status: 'running',
-    }),
-    setup.attempt,
-    target.description,
-  );
+  const running = buildRunReport({
+    ...snapshot,
+    episodes: setup.kept,
+    cards: [...setup.priorCards],
+    attempts: [...setup.priorAttempts, attempt],
+    finishedAt: null,
+    status: 'running',
+  });
+  const journal = new RunJournal(runDir, running, setup.attempt, target.description);
   const recorder = new RunRecorder({
     runDir,
     logger,
@@ -142,39 +161,57 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
+  return { attempt, snapshot, journal, recorder, stop };
+}
+
+/** Plays the episodes still to play, here or on the worker pool; cards are opened and always closed. */
+async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: LiveAttempt, options: RunOptions): Promise<ScheduleOutcome> {
+  const { target, plan, setup } = opened;
   const scheduled = {
     experiment,
     plan: { ...plan, episodes: setup.toPlay },
     target,
-    runDir,
-    recorder,
-    stop,
-    logger,
-    cardEvents: journal,
+    runDir: setup.runDir,
+    recorder: live.recorder,
+    stop: live.stop,
+    logger: setup.logger,
+    cardEvents: live.journal,
     firstRunSequence: setup.firstRunSequence,
   };
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
   // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  let outcome: ScheduleOutcome;
   try {
-    outcome = options.queue ? await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint }) : await schedule(scheduled);
+    if (options.queue) return await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint: opened.fingerprint });
+    return await schedule(scheduled);
   } finally {
     clearInterval(keepAlive);
   }
+}
 
+/** The attempt's last run.json, the tables, junit.xml, the comparison and the extra files. */
+async function finishAttempt(
+  experiment: Experiment,
+  opened: OpenedAttempt,
+  live: LiveAttempt,
+  outcome: ScheduleOutcome,
+  options: RunOptions,
+): Promise<RunResult> {
+  const { target, setup } = opened;
+  const { runDir, logger } = setup;
+  const { stop, recorder } = live;
   const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
-  const finished = finishedAttempt(attempt, recorder, outcome);
+  const finished = finishedAttempt(live.attempt, recorder, outcome);
   const end = {
     interrupted: stop.interrupted,
     stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time',
     stoppedOnCost: outcome.costStopped,
   };
   const built = buildRunReport({
-    ...snapshot,
+    ...live.snapshot,
     episodes: recorder.episodes,
-    cards: journal.cards,
+    cards: live.journal.cards,
     attempts: [...setup.priorAttempts, finished],
     finishedAt: finished.finished_at,
     status: (totals) => runStatus({ ...end, totals }),
@@ -185,7 +222,6 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   finished.status = built.status;
   const reported = built.attempts.at(-1);
   if (reported !== undefined) reported.status = built.status;
-  // The last run.json of the attempt, with its table, is written with the other finishing files.
   const { report, table, baseline } = writeResults({
     runDir,
     report: built,
