@@ -34,6 +34,7 @@ interface ServeOptions {
 
 export const KEYS_ENV = 'ARCBENCH_KEYS';
 
+/** Over 60 lines on purpose: one line per flag of the command, where commander reads them. */
 export function register(program: Command): void {
   program
     .command('serve')
@@ -146,9 +147,23 @@ async function serve(options: ServeOptions): Promise<void> {
   }
 
   const logger = createServeLogger(options.logLevel, process.stderr);
-  let server: Awaited<ReturnType<typeof startServer>>;
+  const server = await listenOrExit(options, keys, logger);
+  logger.info({ url: server.url, backends: options.backends, dialect: options.dialect, keys: keys?.size ?? 'any' }, 'serving');
+  process.stdout.write(`arcbench serve: listening on ${server.url}\n`);
+
+  stopOnSignals(server, logger);
+}
+
+type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+/** Starts the server, or exits with a sentence: 2 for settings that cannot work together, 1 when it cannot listen. */
+async function listenOrExit(
+  options: ServeOptions,
+  keys: ReadonlyMap<string, UserIdentity> | undefined,
+  logger: ReturnType<typeof createServeLogger>,
+): Promise<RunningServer> {
   try {
-    server = await startServer({
+    return await startServer({
       host: options.host,
       port: options.port,
       backendCount: options.backends,
@@ -180,10 +195,10 @@ async function serve(options: ServeOptions): Promise<void> {
     process.stderr.write(`arcbench serve: cannot listen on ${options.host}:${options.port}: ${reason}\n`);
     process.exit(1);
   }
+}
 
-  logger.info({ url: server.url, backends: options.backends, dialect: options.dialect, keys: keys?.size ?? 'any' }, 'serving');
-  process.stdout.write(`arcbench serve: listening on ${server.url}\n`);
-
+/** The first SIGINT or SIGTERM finishes in-flight requests and exits; a second one exits at once. */
+function stopOnSignals(server: RunningServer, logger: ReturnType<typeof createServeLogger>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     // A second signal means "now": skip waiting for in-flight requests.

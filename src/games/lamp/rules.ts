@@ -77,7 +77,11 @@ function flip(level: LampLevel, lit: Uint8Array, x: number, y: number): number {
   return change;
 }
 
-/** The fewest clicks that light every lamp (see the file comment for why this is optimal). */
+/**
+ * The fewest clicks that light every lamp (see the file comment for why this is optimal). Over 60 lines
+ * (formatting spread its neighbour list): building the GF(2) system, eliminating and searching the free
+ * clicks read best as one piece.
+ */
 function lightestSolution(level: LampLevel): Move[] {
   const n = level.lampCells.length;
   const indexOfCell = new Map(level.lampCells.map((cell, index) => [cell, index]));
