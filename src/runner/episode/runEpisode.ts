@@ -226,7 +226,10 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
       record.outcome = ended;
       return frame;
     }
-    const decision = await decide(play, frame, step);
+    // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
+    // value (or a call of an async function) costs a trip through the microtask queue on every action.
+    const next = decide(play, frame, step);
+    const decision = isThenable(next) ? await next : next;
     if (isStop(decision)) {
       record.outcome = 'agent_stop';
       if (decision.reason !== undefined) record.stop_reason = decision.reason;
@@ -238,7 +241,9 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     if (action.id !== 0 && frame.state === 'GAME_OVER') {
       throw new AgentContractError(`agent "${play.spec.agent.label}" sent a game action after GAME_OVER; return reset() or stop() once the game is over`);
     }
-    frame = await send(play, action);
+    const sent = withStepUsage(play, action);
+    frame = await send(play, sent);
+    answered(play, sent, frame);
     if (action.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
   }
@@ -251,28 +256,39 @@ function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome 
   return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline, play.record.usage);
 }
 
-async function decide(play: EpisodePlay, frame: FrameResponse, step: number): Promise<AgentDecision> {
+/** The agent's decision: at once for a synchronous agent, raced against the stop for an async one. */
+function decide(play: EpisodePlay, frame: FrameResponse, step: number): AgentDecision | Promise<AgentDecision> {
   const { ledger } = play;
-  // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
-  // value still costs a trip through the microtask queue on every action.
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  const decision = isThenable(answer) ? await play.stop.race(answer, 'act()') : answer;
+  if (isThenable(answer)) return play.stop.race(answer, 'act()').then((decision) => checkedDecision(play, decision));
+  return checkedDecision(play, answer);
+}
+
+function checkedDecision(play: EpisodePlay, decision: AgentDecision): AgentDecision {
   if (decision === null || typeof decision !== 'object') {
     throw new AgentContractError(`agent "${play.spec.agent.label}" returned ${String(decision)}; return an action, reset() or stop()`);
   }
   return decision;
 }
 
-async function send(play: EpisodePlay, decided: AgentAction): Promise<FrameResponse> {
-  const { env, spec, record } = play;
-  const action = play.stepCalls.length === 0 ? decided : withReasoning(decided, reasoningWithUsage(decided.reasoning, play.stepCalls));
+/** The action as sent: with the step's model usage in its reasoning when the agent reported any. */
+function withStepUsage(play: EpisodePlay, decided: AgentAction): AgentAction {
+  if (play.stepCalls.length === 0) return decided;
+  const action = withReasoning(decided, reasoningWithUsage(decided.reasoning, play.stepCalls));
   play.stepCalls = [];
+  return action;
+}
+
+/** The transport's promise itself, not an async wrapper's: one promise less on every action. */
+function send(play: EpisodePlay, action: AgentAction): Promise<FrameResponse> {
+  const { env, spec, record } = play;
   const gameId = spec.game.game_id;
-  const frame =
-    action.id === 0 ? await env.transport.reset(env.cardId, gameId, record.guid!) : await env.transport.act(env.cardId, gameId, record.guid!, action);
-  env.onAction?.();
-  play.recording?.write(frame, actionInputOf(gameId, action));
-  return frame;
+  return action.id === 0 ? env.transport.reset(env.cardId, gameId, record.guid!) : env.transport.act(env.cardId, gameId, record.guid!, action);
+}
+
+function answered(play: EpisodePlay, action: AgentAction, frame: FrameResponse): void {
+  play.env.onAction?.();
+  play.recording?.write(frame, actionInputOf(play.spec.game.game_id, action));
 }
 
 /** The same action with another reasoning. */
