@@ -89,6 +89,11 @@ describe('against the toolkit dialect', () => {
     expect(report.agents[0]!.score_differences).toEqual([]);
     expect(tableMd).toContain(`0/${crat.info.baselineActions.length}`);
     expect(report.totals.service_missing_fields).toContain('game.baseline_actions');
+    // Warned about once in run.log, though the game list was read before the log existed.
+    const warnings = readFileSync(join(dir, 'baselines', 'run.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('leave out game.baseline_actions'));
+    expect(warnings).toHaveLength(1);
   });
 
   it('says where baselines stay unknown, in the table and run.json, and refuses per-level budgets', async () => {

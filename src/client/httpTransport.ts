@@ -20,7 +20,7 @@ import type { ServiceBase } from './http/baseUrl.ts';
 import { CardCookieJars, storeSetCookies } from './http/cardCookieJars.ts';
 import { ACTION, exchange, ONCE, SAFE } from './http/exchange.ts';
 import type { ExchangeRequest, ExchangeSettings, ExchangeTrace, ReplayRule } from './http/exchange.ts';
-import type { RawAnswer } from './http/sendOnce.ts';
+import { interruptAttempts, type RawAnswer } from './http/sendOnce.ts';
 import { missingDescriptorFields, missingScorecardFields, USED_FIELDS } from './http/usedFields.ts';
 import { defaultRateLimit, rateLimiterForOrigin } from './http/originRateLimiter.ts';
 import type { OriginRateLimiter, RateLimit } from './http/originRateLimiter.ts';
@@ -144,6 +144,7 @@ export class HttpTransport implements Transport {
       log: (message, fields) => logger?.debug({ target: this.target, ...fields }, message),
       onSpoiledConnection: () => this.retirePool(),
       interruption: () => this.interruption.signal,
+      inFlight: new Set(),
     };
   }
 
@@ -263,7 +264,10 @@ export class HttpTransport implements Transport {
   interrupt(): void {
     const current = this.interruption;
     this.interruption = new AbortController();
+    // The signal cuts the waits (retry, rate limit) and stops the exchanges at their next step; the
+    // aborts cut the attempts in flight.
     current.abort();
+    interruptAttempts(this.settings.inFlight);
   }
 
   affinityCookies(cardId: string): string[] {

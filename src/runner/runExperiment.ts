@@ -25,6 +25,7 @@ import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNo
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
+import { TransportLog } from './transportLog.ts';
 import { scheduleOnQueue } from '../scale/queue/queueScheduler.ts';
 import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import type { Shard } from '../scale/shard.ts';
@@ -112,7 +113,8 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
   const startedAt = new Date();
   const resumable = options.resume ? openResumableFolder(options.resume) : undefined;
   const shard = resumable?.report.shard ?? options.shard;
-  const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1, shard);
+  const transportLog = new TransportLog();
+  const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1, shard, transportLog);
   const plan = await planOrClose(experiment, target, shard);
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
@@ -121,6 +123,7 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
       ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
       : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
+  transportLog.attach(setup.logger);
   return { startedAt, target, plan, fingerprint, provenance, setup };
 }
 

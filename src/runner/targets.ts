@@ -4,6 +4,7 @@
  * it speaks the one Transport interface.
  */
 import { InProcessTransport } from '../client/inProcessTransport.ts';
+import type { TransportLogger } from '../client/httpTransport.ts';
 import type { Transport } from '../client/transport.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
 import { rateBudget, shareOfBudget } from '../scale/rateBudget.ts';
@@ -56,9 +57,10 @@ function serviceSeed(seed: number, attempt: number, shard: Shard | undefined): n
 /**
  * `attempt`: 1 for a new run, one more per resume of it. `shard`: the part of the plan this run plays;
  * against a service URL it plays with that part's share of the request budget, since the shards of a
- * matrix run side by side on one API key.
+ * matrix run side by side on one API key. `log`: where an HTTP transport's warnings go (the run's log,
+ * once it exists).
  */
-export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: Shard): Promise<OpenTarget> {
+export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: Shard, log?: TransportLogger): Promise<OpenTarget> {
   const target = config.target;
   if (target === 'reference') {
     const transport = referenceTransport(serviceSeed(config.seed, attempt, shard));
@@ -80,7 +82,7 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
       logger: false,
       port: 0,
     });
-    const transport = new HttpTransport({ baseUrl: server.url, apiKey: LOCAL_KEY, ...httpOptions(config) });
+    const transport = new HttpTransport({ baseUrl: server.url, apiKey: LOCAL_KEY, ...httpOptions(config), ...(log ? { logger: log } : {}) });
     return {
       transport,
       description: `server on ${server.url} (${backends} backend${backends === 1 ? '' : 's'}${dialect === 'toolkit' ? ', toolkit dialect' : ''})`,
@@ -93,6 +95,6 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
   }
   const budget = shard === undefined ? undefined : rateBudget(config, target.url);
   const shared = budget === undefined ? {} : { rateLimit: budget === false ? budget : shareOfBudget(budget, shard!.count) };
-  const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared });
+  const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared, ...(log ? { logger: log } : {}) });
   return { transport, description: transport.target, pageRoot: config.scorecard.page_root ?? transport.target, close: () => transport.close() };
 }

@@ -39,6 +39,12 @@ export interface AttemptSettings {
    * it cannot be closed alone, so the caller retires the whole pool.
    */
   onSpoiledConnection: () => void;
+  /**
+   * The attempts in flight, which an interruption aborts (interruptAttempts). A set of controllers, and
+   * neither a listener on the interruption's AbortSignal nor a closure per attempt: those cost 10 to 25
+   * µs an action, more than the checks of the answer.
+   */
+  inFlight: Set<Dispatcher.DispatchController>;
 }
 
 export interface RawAnswer {
@@ -75,7 +81,10 @@ export class AttemptFailure extends Error {
   }
 }
 
-/** One attempt; aborting `signal` cuts it short (its connection is closed) with AttemptInterrupted. */
+/**
+ * One attempt. It is cut short (its connection closed, AttemptInterrupted) when `signal` has aborted as
+ * it starts, or when the caller calls the abort it finds in `settings.inFlight` meanwhile.
+ */
 export function sendOnce<T>(settings: AttemptSettings, request: AttemptRequest<T>, signal?: AbortSignal): Promise<Answer<T>> {
   const headers: Record<string, string> = { 'x-api-key': settings.apiKey, accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -114,7 +123,7 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   private declaredLength = -1;
   private read: { value: T } | undefined;
   private readFailure: unknown;
-  private stopListening: (() => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
 
   constructor(
     private readonly settings: AttemptSettings,
@@ -125,15 +134,12 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
-    const { signal } = this;
-    if (signal === undefined) return;
-    const abort = () => controller.abort(new AttemptInterrupted());
-    if (signal.aborted) {
-      abort();
+    if (this.signal?.aborted === true) {
+      controller.abort(new AttemptInterrupted());
       return;
     }
-    signal.addEventListener('abort', abort, { once: true });
-    this.stopListening = () => signal.removeEventListener('abort', abort);
+    this.controller = controller;
+    this.settings.inFlight.add(controller);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
@@ -151,7 +157,7 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.stopListening?.();
+    if (this.controller !== undefined) this.settings.inFlight.delete(this.controller);
     if (!isSuccess(this.status)) {
       this.resolve({ status: this.status, headers: this.headers, bytes: this.bytes(), value: undefined });
       return;
@@ -167,7 +173,7 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.stopListening?.();
+    if (this.controller !== undefined) this.settings.inFlight.delete(this.controller);
     if (error instanceof AttemptInterrupted || this.signal?.aborted === true) {
       this.reject(new AttemptInterrupted());
       return;
@@ -200,6 +206,13 @@ class AnswerCollector<T> implements Dispatcher.DispatchHandler {
     if (this.chunks.length !== 1) this.chunks.splice(0, this.chunks.length, Buffer.concat(this.chunks, this.length));
     return this.chunks[0]!;
   }
+}
+
+/** Aborts every attempt in flight (their connections close; they reject with AttemptInterrupted). */
+export function interruptAttempts(inFlight: Set<Dispatcher.DispatchController>): void {
+  const attempts = [...inFlight];
+  inFlight.clear();
+  for (const controller of attempts) controller.abort(new AttemptInterrupted());
 }
 
 function isSuccess(status: number): boolean {
