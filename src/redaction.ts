@@ -8,8 +8,21 @@ export const REDACTED = '[redacted]';
 
 /** A field or variable named like a key, token, secret or password (`api_key`, `OPENAI_API_KEY`, `authToken`). */
 export function looksSecret(name: string): boolean {
-  return /(key|token|secret|passw(or)?d|authorization|credential)s?$/i.test(name.replace(/[^A-Za-z]/g, ''));
+  let known = SECRET_NAMES.get(name);
+  if (known === undefined) {
+    known = /(key|token|secret|passw(or)?d|authorization|credential)s?$/i.test(name.replace(/[^A-Za-z]/g, ''));
+    if (SECRET_NAMES.size < MAX_REMEMBERED_NAMES) SECRET_NAMES.set(name, known);
+  }
+  return known;
 }
+
+/**
+ * The answer for each field name met so far: run.json repeats the same few dozen names thousands of
+ * times, and the regex was a third of what redacting a 2,000-episode report cost.
+ */
+const SECRET_NAMES = new Map<string, boolean>();
+/** Field names are few; free-form keys (an agent's details) must not grow the map without end. */
+const MAX_REMEMBERED_NAMES = 10_000;
 
 /** pino redaction paths: the key header and key-named fields, at the depths our log lines put them. */
 export const LOG_REDACT_PATHS = [
@@ -73,9 +86,14 @@ export class Redactor {
     if (typeof value === 'string') return this.text(value);
     if (Array.isArray(value)) return value.map((item) => this.value(item));
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : this.value(item)]),
-    );
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const redacted = looksSecret(key) && typeof item === 'string' && item !== '' ? REDACTED : this.value(item);
+      // A `__proto__` key (JSON.parse makes one) stays data: an assignment would set the prototype.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: redacted, enumerable: true, writable: true, configurable: true });
+      else copy[key] = redacted;
+    }
+    return copy;
   }
 }
 
