@@ -26,26 +26,33 @@ describe('provenance', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("records the experiment folder's commit, clean though results are written beside it", () => {
+  it("records the experiment folder's commit, clean though results are written beside it", async () => {
     mkdirSync(join(repo, 'results', 'run-1'), { recursive: true });
     writeFileSync(join(repo, 'results', 'run-1', 'run.json'), '{}');
-    const provenance = collectProvenance(3, 'in-process', join(repo, 'experiments'));
+    const provenance = await collectProvenance(3, 'in-process', join(repo, 'experiments'));
     expect(provenance.experiment_git).toEqual({ folder: join(repo, 'experiments'), sha: git(repo, 'rev-parse', 'HEAD'), dirty: false });
   });
 
-  it('calls the experiment dirty when a tracked file changed', () => {
+  it('calls the experiment dirty when a tracked file changed', async () => {
     writeFileSync(join(repo, 'experiments', 'exp.yaml'), 'name: changed\n');
-    expect(gitState(repo)).toEqual({ sha: git(repo, 'rev-parse', 'HEAD'), dirty: true });
+    expect(await gitState(repo)).toEqual({ sha: git(repo, 'rev-parse', 'HEAD'), dirty: true });
   });
 
-  it('records nulls for a folder outside any repository', () => {
+  it('records nulls for a repository without a commit yet', async () => {
+    const fresh = join(dir, 'fresh');
+    mkdirSync(fresh);
+    git(fresh, 'init', '-q');
+    expect(await gitState(fresh)).toEqual({ sha: null, dirty: null });
+  });
+
+  it('records nulls for a folder outside any repository', async () => {
     const outside = join(dir, 'plain');
     mkdirSync(outside);
-    expect(gitState(outside)).toEqual({ sha: null, dirty: null });
+    expect(await gitState(outside)).toEqual({ sha: null, dirty: null });
   });
 
-  it("records arcbench's own version, and its commit as arcbench's, not the experiment's", () => {
-    const provenance = collectProvenance(3, 'in-process', join(repo, 'experiments'));
+  it("records arcbench's own version, and its commit as arcbench's, not the experiment's", async () => {
+    const provenance = await collectProvenance(3, 'in-process', join(repo, 'experiments'));
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(provenance.arcbench_version).toBe(manifest.version);
     // These tests run in a checkout of arcbench: its state is recorded beside, never instead of, the experiment's.

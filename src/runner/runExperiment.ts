@@ -13,7 +13,7 @@ import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
 import { buildRunReport, type RunSnapshot } from './results/buildRunReport.ts';
-import { collectProvenance } from './results/provenance.ts';
+import { collectProvenance, type Provenance } from './results/provenance.ts';
 import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
 import type { LineSink } from './results/readableLog.ts';
 import { runStatus } from './results/runCompleteness.ts';
@@ -94,7 +94,7 @@ interface OpenedAttempt {
   readonly target: OpenTarget;
   readonly plan: Plan;
   readonly fingerprint: ReturnType<typeof planFingerprint>;
-  readonly provenance: ReturnType<typeof collectProvenance>;
+  readonly provenance: Provenance;
   readonly setup: AttemptSetup;
 }
 
@@ -117,7 +117,7 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
   const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1, shard, transportLog);
   const plan = await planOrClose(experiment, target, shard);
   const fingerprint = planFingerprint(experiment, plan);
-  const provenance = collectProvenance(config.seed, target.description, experiment.baseDir);
+  const provenance = await collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
     resumable
       ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
