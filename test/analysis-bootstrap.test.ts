@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOOTSTRAP_SEED, differenceOfMeansStratum, type Interval, meanEstimate, meanStratum, stratifiedEstimate } from '../src/analysis/bootstrap.ts';
+import {
+  DEFAULT_BOOTSTRAP_SEED,
+  differenceOfMeansStratum,
+  type Interval,
+  meanEstimate,
+  meanStratum,
+  stratifiedEstimate,
+  stratifiedEstimates,
+} from '../src/analysis/bootstrap.ts';
 import { spreadCorrection, tailWidening, welchDegreesOfFreedom } from '../src/analysis/smallSample.ts';
 
 /** Exact quantile of Binomial(n, p): the smallest k with P(K ≤ k) ≥ q. */
@@ -121,6 +129,42 @@ describe('the stratified total (episodes resampled within each game)', () => {
 
   it('has no interval when any game has fewer than 2 episodes', () => {
     expect(stratifiedEstimate([meanStratum([1, 2, 3]), meanStratum([4])]).interval).toBeNull();
+  });
+});
+
+describe('the total and each game from one resampling (stratifiedEstimates)', () => {
+  it('gives the total stratifiedEstimate gives, and a game alone the interval it would have alone', () => {
+    const strata = [meanStratum(ones(6, 20)), meanStratum([5, 5, 5])];
+    const both = stratifiedEstimates(strata, { resamples: 40_000 });
+    expect(both.total).toEqual(stratifiedEstimate(strata, { resamples: 40_000 }));
+    expect(both.strata[0]!.interval!.low).toBeCloseTo(widened(0.3, binomialQuantile(20, 0.3, 0.025) / 20, 20), 10);
+    expect(both.strata[0]!.interval!.high).toBeCloseTo(widened(0.3, binomialQuantile(20, 0.3, 0.975) / 20, 20), 10);
+    expect(both.strata[1]).toEqual({ value: 5, n: 3, interval: { low: 5, high: 5 } });
+  });
+
+  it('a game of one episode has no interval, nor has the total, but the other games keep theirs', () => {
+    const both = stratifiedEstimates([meanStratum([1, 2, 3]), meanStratum([4])]);
+    expect(both.total.interval).toBeNull();
+    expect(both.total.value).toBe(3);
+    expect(both.strata[1]).toEqual({ value: 4, n: 1, interval: null });
+    expect(both.strata[0]!.interval).toEqual(meanEstimate([1, 2, 3]).interval);
+  });
+
+  it('each game’s interval contains its mean, whatever the scores', () => {
+    const game = fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 2, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(game, { minLength: 1, maxLength: 4 }), (games) => {
+        const { strata } = stratifiedEstimates(
+          games.map((scores) => meanStratum(scores)),
+          { resamples: 200 },
+        );
+        strata.forEach((estimate, g) => {
+          expect(estimate.n).toBe(games[g]!.length);
+          expect(estimate.interval!.low).toBeLessThanOrEqual(estimate.value + 1e-9);
+          expect(estimate.interval!.high).toBeGreaterThanOrEqual(estimate.value - 1e-9);
+        });
+      }),
+    );
   });
 });
 

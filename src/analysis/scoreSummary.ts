@@ -3,7 +3,7 @@
  * a total (the mean over games of the game means, as the card averages its games) whose interval
  * resamples episodes within each game.
  */
-import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimate } from './bootstrap.ts';
+import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimates } from './bootstrap.ts';
 
 /**
  * A run scores at most 100 (SPEC §5 caps it at 100 × the completed share of the weight) and at least 0;
@@ -28,8 +28,11 @@ export interface ScoreSummary {
 
 /** Summarises episode scores grouped by game (each list non-empty). */
 export function summarizeScores(scoresByGame: ReadonlyMap<string, readonly number[]>, options: BootstrapOptions = {}): ScoreSummary {
-  const games = new Map<string, Estimate>();
-  for (const [game, scores] of scoresByGame) games.set(game, withinScoreRange(stratifiedEstimate([meanStratum(scores)], options)));
-  const strata = [...scoresByGame.values()].map((scores) => meanStratum(scores));
-  return { games, total: strata.length === 0 ? null : withinScoreRange(stratifiedEstimate(strata, options)) };
+  if (scoresByGame.size === 0) return { games: new Map(), total: null };
+  const estimates = stratifiedEstimates(
+    [...scoresByGame.values()].map((scores) => meanStratum(scores)),
+    options,
+  );
+  const games = new Map([...scoresByGame.keys()].map((game, i) => [game, withinScoreRange(estimates.strata[i]!)]));
+  return { games, total: withinScoreRange(estimates.total) };
 }
