@@ -16,43 +16,55 @@ export class EpisodeCut extends Error {
   }
 }
 
+/**
+ * Its AbortController is made when someone asks for the signal (an agent that reads it, a call that is
+ * raced), not for every episode: most agents decide synchronously and never look, and the controller,
+ * its listener on the run's signal and its timer were ~2% of an in-process run.
+ */
 export class EpisodeStop {
-  readonly #controller = new AbortController();
   readonly #run: AbortSignal;
   readonly #runOutcome: () => EpisodeOutcome;
-  readonly #onRunStop = () => this.#controller.abort();
+  readonly #deadline: number;
+  #controller: AbortController | undefined;
+  readonly #onRunStop = () => this.#controller?.abort();
   #timer: NodeJS.Timeout | undefined;
-  #timedOut = false;
 
   constructor(run: AbortSignal, runOutcome: () => EpisodeOutcome, deadline: number) {
     this.#run = run;
     this.#runOutcome = runOutcome;
-    if (run.aborted) this.#controller.abort();
-    else run.addEventListener('abort', this.#onRunStop, { once: true });
-    if (deadline !== Infinity) {
-      this.#timer = setTimeout(
-        () => {
-          this.#timedOut = true;
-          this.#controller.abort();
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    }
+    this.#deadline = deadline;
+  }
+
+  /** Whether the episode is to stop now: the run stopped, or its deadline passed. */
+  get aborted(): boolean {
+    return this.#run.aborted || this.#timedOut;
   }
 
   get signal(): AbortSignal {
+    this.#controller ??= this.#watch();
     return this.#controller.signal;
   }
 
-  /** Why the episode was cut: its own wall time (`time`), or the run's reason. */
   get outcome(): EpisodeOutcome {
     return this.#timedOut && !this.#run.aborted ? 'time' : this.#runOutcome();
   }
 
-  /**
-   * The agent's promise, or an EpisodeCut as soon as the signal fires. A rejection that comes after
-   * the cut is caught here, so an abandoned agent call never becomes an unhandled rejection.
-   */
+  get #timedOut(): boolean {
+    return this.#deadline !== Infinity && Date.now() >= this.#deadline;
+  }
+
+  /** A controller aborted with the run, or at the deadline, whichever comes first. */
+  #watch(): AbortController {
+    const controller = new AbortController();
+    if (this.aborted) {
+      controller.abort();
+      return controller;
+    }
+    this.#run.addEventListener('abort', this.#onRunStop, { once: true });
+    if (this.#deadline !== Infinity) this.#timer = setTimeout(() => controller.abort(), Math.max(0, this.#deadline - Date.now()));
+    return controller;
+  }
+
   race<T>(promise: PromiseLike<T>, call: string): Promise<T> {
     const signal = this.signal;
     return new Promise<T>((resolve, reject) => {
@@ -74,6 +86,7 @@ export class EpisodeStop {
   }
 
   dispose(): void {
+    if (this.#controller === undefined) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#run.removeEventListener('abort', this.#onRunStop);
   }

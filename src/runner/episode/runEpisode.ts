@@ -116,7 +116,7 @@ function endOnError(play: EpisodePlay, error: unknown): void {
   if (error instanceof EpisodeCut) {
     record.outcome = stop.outcome;
     record.stop_reason = `agent "${play.spec.agent.label}": ${error.call} had not settled when ${stopCause(play)}`;
-  } else if (error instanceof TransportError && error.kind === 'interrupted' && stop.signal.aborted) {
+  } else if (error instanceof TransportError && error.kind === 'interrupted' && stop.aborted) {
     record.outcome = stop.outcome;
     record.stop_reason = error.message;
   } else {
@@ -160,7 +160,8 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     play.recording.write(frame, { id: 0, data: {} });
   }
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
-  play.agent = await play.stop.race(Promise.resolve(spec.agent.definition.create(agentContext(play))), 'create()');
+  const created = spec.agent.definition.create(agentContext(play));
+  play.agent = isThenable(created) ? await play.stop.race(created, 'create()') : created;
   return frame;
 }
 
@@ -196,7 +197,10 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     seed: spec.seed,
     episode: spec.index,
     label: spec.agent.label,
-    signal: play.stop.signal,
+    // Made on first read: most agents never look (episodeStop.ts).
+    get signal() {
+      return play.stop.signal;
+    },
     resolvePath: (path) => resolve(env.baseDir, path),
     reportUsage: (call) => recordUsage(play, call),
   };
@@ -252,7 +256,7 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
 /** Why the episode ends before the agent's next decision, if it does. */
 function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome | undefined {
   if (frame.state === 'WIN') return 'win';
-  if (play.stop.signal.aborted) return play.stop.outcome;
+  if (play.stop.aborted) return play.stop.outcome;
   return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline, play.record.usage);
 }
 
