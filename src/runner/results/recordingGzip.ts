@@ -59,14 +59,19 @@ export class GzipRecordingEncoder {
 
   /** Compresses one line; its bytes are ready in completeBytes() (all but the last few bits, until syncFlush). */
   write(response: FrameResponse, sent: ActionInput, timestamp: string): void {
-    this.writeText(this.head, lineHead(response, timestamp), this.previousHead);
+    this.writeLine(Buffer.from(lineHead(response, timestamp)), response.frame, Buffer.from(lineTail(response, sent)));
+  }
+
+  /** The same, from the line's head and tail as UTF-8 bytes (lineHead, lineTail) and its grids. */
+  writeLine(head: Uint8Array, grids: readonly Grid[], tail: Uint8Array): void {
+    this.writeText(this.head, head, this.previousHead);
     this.byte(OPEN);
-    for (let g = 0; g < response.frame.length; g++) {
+    for (let g = 0; g < grids.length; g++) {
       if (g > 0) this.byte(COMMA);
-      this.writeGrid(response.frame[g]!);
+      this.writeGrid(grids[g]!);
     }
     this.byte(CLOSE);
-    this.writeText(this.tail, lineTail(response, sent), this.previousTail);
+    this.writeText(this.tail, tail, this.previousTail);
     [this.head, this.previousHead] = [this.previousHead, this.head];
     [this.tail, this.previousTail] = [this.previousTail, this.tail];
   }
@@ -94,7 +99,7 @@ export class GzipRecordingEncoder {
     this.out.literal(value);
   }
 
-  private writeText(text: Text, value: string, previous: Text): void {
+  private writeText(text: Text, value: Uint8Array, previous: Text): void {
     text.set(value, this.out.position);
     this.crc = crcBytes(this.crc, text.bytes, 0, text.length);
     this.writeAgainst(text.bytes, text.length, previous.bytes, previous.length, previous.start);
@@ -197,14 +202,14 @@ export class GzipRecordingEncoder {
 
 /** A piece of line text as UTF-8 bytes, in a buffer reused line after line. */
 class Text {
-  bytes = Buffer.allocUnsafe(256);
+  bytes = new Uint8Array(256);
   length = 0;
   start = 0;
 
-  set(value: string, start: number): void {
-    const most = value.length * 3;
-    if (most > this.bytes.length) this.bytes = Buffer.allocUnsafe(most);
-    this.length = this.bytes.write(value, 0, 'utf8');
+  set(value: Uint8Array, start: number): void {
+    if (value.length > this.bytes.length) this.bytes = new Uint8Array(2 * value.length);
+    this.bytes.set(value);
+    this.length = value.length;
     this.start = start;
   }
 }
