@@ -9,7 +9,8 @@ import type { TransportError, TransportStats } from '../client/transport.ts';
 import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
 import { GameBaselines } from './episode/gameBaselines.ts';
-import { runEpisode } from './episode/runEpisode.ts';
+import { FinishingEpisodes } from './finishingEpisodes.ts';
+import { type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
 import { isServiceFailure } from './runNotStarted.ts';
@@ -92,11 +93,12 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
     },
     { once: true },
   );
+  const finishing = new FinishingEpisodes();
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted || spend.spent) return;
       let cutByRunStop = false;
-      const record = await runEpisode(spec, {
+      const played = await playEpisode(spec, {
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
         budgets: config.budgets,
@@ -113,12 +115,19 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         onAction: () => recorder.countAction(),
         onUsage: (call) => spend.add(call),
       });
-      // A resume plays it again: the run's stop, not the episode, decided where it ended.
-      if (cutByRunStop) record.cut_by_run_stop = true;
-      recorder.add(record);
+      finishing.track(
+        played.finished.then((record: EpisodeRecord) => {
+          // A resume plays it again: the run's stop, not the episode, decided where it ended.
+          if (cutByRunStop) record.cut_by_run_stop = true;
+          recorder.add(record);
+        }),
+      );
+      // The place goes to the next episode while this one's recording is finished, but no further ahead.
+      await finishing.atMost(config.concurrency);
     });
   }
   await queue.onIdle();
+  await finishing.all();
 }
 
 async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {

@@ -76,6 +76,16 @@ interface EpisodePlay {
 }
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
+  return (await playEpisode(spec, env)).finished;
+}
+
+/**
+ * Plays the episode; resolves once play is over, with `finished`: the record, once its recording is
+ * complete on disk (a recording that cannot be written fails its episode). Meanwhile the scheduler
+ * gives the episode's place to the next one: the recording thread may be thousands of lines behind,
+ * and waiting for it with every place of the run held left both threads idle a third of the time.
+ */
+export async function playEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<{ readonly finished: Promise<EpisodeRecord> }> {
   const started = Date.now();
   const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
   const play: EpisodePlay = {
@@ -99,12 +109,11 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
     endOnError(play, error);
   } finally {
     play.stop.dispose();
-    await closeRecording(play);
     summarise(play, started);
     await finishAgent(play);
     play.done = true;
   }
-  return play.record;
+  return { finished: closeRecording(play).then(() => play.record) };
 }
 
 /**
@@ -157,7 +166,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
     const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid, env.recordings.format);
     play.recording = new RecordingWriter(env.recordings.dir, fileName, env.recordings.format);
     record.recording = `recordings/${fileName}`;
-    play.recording.write(frame, { id: 0, data: {} });
+    await play.recording.write(frame, { id: 0, data: {} });
   }
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
   const created = spec.agent.definition.create(agentContext(play));
@@ -247,7 +256,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     }
     const sent = withStepUsage(play, action);
     frame = await send(play, sent);
-    answered(play, sent, frame);
+    const recorded = answered(play, sent, frame);
+    if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
   }
@@ -290,9 +300,10 @@ function send(play: EpisodePlay, action: AgentAction): Promise<FrameResponse> {
   return action.id === 0 ? env.transport.reset(env.cardId, gameId, record.guid!) : env.transport.act(env.cardId, gameId, record.guid!, action);
 }
 
-function answered(play: EpisodePlay, action: AgentAction, frame: FrameResponse): void {
+/** Counts the answer and records it; a promise when the recording thread is behind (recordingThread.ts). */
+function answered(play: EpisodePlay, action: AgentAction, frame: FrameResponse): Promise<void> | undefined {
   play.env.onAction?.();
-  play.recording?.write(frame, actionInputOf(play.spec.game.game_id, action));
+  return play.recording?.write(frame, actionInputOf(play.spec.game.game_id, action));
 }
 
 /** The same action with another reasoning. */
