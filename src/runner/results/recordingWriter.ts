@@ -12,7 +12,7 @@ import { ArcbenchError } from '../../errors.ts';
 import { isGameId, isUuid, shownId } from '../../protocol/index.ts';
 import type { RecordingFormat } from './recordingFiles.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from './recordingReader.ts';
-import { lineHead, lineTail } from './recordingLine.ts';
+import { lineHead, lineTail, lineTimestamp } from './recordingLine.ts';
 import { type RecordingThread, recordingThread } from './recordingThread.ts';
 
 export type { RecordingFormat } from './recordingFiles.ts';
@@ -41,6 +41,8 @@ export class RecordingWriter {
   readonly #thread: RecordingThread;
   readonly #id: number;
   #closed = false;
+  /** The last line's head, kept while its timestamp and ids stay the same (most lines of a fast run). */
+  #head = { timestamp: '', gameId: '', guid: '', text: '' };
 
   constructor(directory: string, fileName: string, format: RecordingFormat = 'gzip') {
     this.path = join(directory, fileName);
@@ -57,11 +59,19 @@ export class RecordingWriter {
    * Queues the line; throws once the recording has failed. Returns a promise when the recording
    * thread is behind: the caller waits on it before playing on, which keeps memory flat.
    */
-  write(response: FrameResponse, sent: ActionInput, at: Date = new Date()): Promise<void> | undefined {
+  write(response: FrameResponse, sent: ActionInput, at: Date | number = Date.now()): Promise<void> | undefined {
     if (this.#closed) throw new Error(`recording ${this.path} is already closed`);
     const failure = this.#thread.failure(this.#id);
     if (failure !== undefined) throw new ArcbenchError('RECORDING_NOT_WRITTEN', failure);
-    return this.#thread.line(this.#id, lineHead(response, at.toISOString()), response.frame, lineTail(response, sent));
+    return this.#thread.line(this.#id, this.#headOf(response, lineTimestamp(at)), response.frame, lineTail(response, sent));
+  }
+
+  #headOf(response: FrameResponse, timestamp: string): string {
+    const head = this.#head;
+    if (head.timestamp !== timestamp || head.gameId !== response.game_id || head.guid !== response.guid) {
+      this.#head = { timestamp, gameId: response.game_id, guid: response.guid, text: lineHead(response, timestamp) };
+    }
+    return this.#head.text;
   }
 
   /** Resolves once every line is in the file and it is closed; rejects when it could not be written. */
