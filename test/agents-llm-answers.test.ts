@@ -1,24 +1,12 @@
 // How the llm agent copes with what a model and its server answer: unplayable replies are shown their
 // error and tried once more; provider errors are retried as the server asks, then reported clearly;
 // JSON answers for servers without tools; notes; compaction of older turns; the frame formats.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModelServer, type FakeReply, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { describe, expect, it } from 'vitest';
+import { type FakeReply, type RecordedRequest, toolCall } from './support/fakeModelServer.ts';
 import { firstOf, lastOf } from './support/lists.ts';
-import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
+import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 
-let server: FakeModelServer;
-let folder: TempFolder;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  folder?.remove();
-  server.requests.length = 0;
-  server.setFallback(undefined);
-});
+const fake = useFakeModelServer();
 
 const crat = levelOneToolCalls('crat').gameId;
 const lamp = levelOneToolCalls('lamp').gameId;
@@ -31,13 +19,13 @@ async function play(options: {
   maxActions?: number;
   game?: string;
 }) {
-  folder = new TempFolder();
-  server.script(...(options.replies ?? []));
-  server.setFallback(options.fallback ?? (() => ({ toolCalls: [toolCall('ACTION2')] })));
+  const folder = fake.newFolder();
+  fake.server.script(...(options.replies ?? []));
+  fake.server.setFallback(options.fallback ?? (() => ({ toolCalls: [toolCall('ACTION2')] })));
   const run = await runLlmExperiment(folder, {
     name: 'answers',
     games: [options.game ?? crat],
-    params: { model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY, pricing: { input: 1, output: 2 }, ...options.params },
+    params: { model: 'fake-model', base_url: fake.server.baseUrl, api_key: SECRET_KEY, pricing: { input: 1, output: 2 }, ...options.params },
     budgets: { max_actions: options.maxActions ?? 1 },
   });
   return { run, episode: firstOf(run.episodesFromFile, 'episode') };
@@ -53,7 +41,7 @@ describe('unplayable answers', () => {
     const { episode } = await play({ replies: [{ text: 'I would go left.' }, { toolCalls: [toolCall('ACTION4')] }] });
     expect(episode.outcome).toBe('budget');
     expect(episode.actions).toBe(1);
-    const retry = server.request(1).body.messages;
+    const retry = fake.server.request(1).body.messages;
     expect(retry.at(-2)).toMatchObject({ role: 'assistant', content: 'I would go left.' });
     expect(retry.at(-1).content).toMatch(/^That answer could not be played: your reply called no tool; call exactly one action tool\. Try again\.$/);
     // Both calls were made in the step and both are counted.
@@ -73,8 +61,8 @@ describe('unplayable answers', () => {
     const calls = call.name === 'ACTION1' && call.arguments === undefined ? [toolCall('ACTION1'), toolCall('ACTION2')] : [call];
     const { episode } = await play({ replies: [{ toolCalls: calls }, { toolCalls: [toolCall('ACTION1')] }] });
     expect(episode.outcome).toBe('budget');
-    const tools = server.request(1).body.messages.filter((m: { role: string }) => m.role === 'tool');
-    expect(tools.map((m: { content: string }) => m.content).join('\n') + lastUserText(server.request(1))).toMatch(error);
+    const tools = fake.server.request(1).body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(tools.map((m: { content: string }) => m.content).join('\n') + lastUserText(fake.server.request(1))).toMatch(error);
   });
 
   it('checks ACTION6 coordinates', async () => {
@@ -83,7 +71,7 @@ describe('unplayable answers', () => {
       replies: [{ toolCalls: [toolCall('ACTION6', { x: 64, y: 3 })] }, { toolCalls: [toolCall('ACTION6', { x: 63, y: 3 })] }],
     });
     expect(episode.outcome).toBe('budget');
-    expect(lastUserText(server.request(1))).toMatch(/ACTION6 needs x and y as whole numbers from 0 to 63; got x=64, y=3/);
+    expect(lastUserText(fake.server.request(1))).toMatch(/ACTION6 needs x and y as whole numbers from 0 to 63; got x=64, y=3/);
   });
 
   it('ends the episode with a clear agent error after a second unplayable answer, keeping the usage of both calls', async () => {
@@ -101,7 +89,7 @@ describe('provider errors', () => {
     const started = Date.now();
     const { episode } = await play({ replies: [{ status: 429, retryAfter: 1 }, { toolCalls: [toolCall('ACTION1')] }] });
     expect(episode.outcome).toBe('budget');
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     // The failed request cost nothing that was reported: one call, the one answered.
     expect(episode.usage.calls).toBe(1);
@@ -112,7 +100,7 @@ describe('provider errors', () => {
       replies: [{ status: 503, retryAfterMs: 5 }, { status: 500, retryAfterMs: 5 }, { rawBody: '{"choices": []}' }, { toolCalls: [toolCall('ACTION1')] }],
     });
     expect(episode.outcome).toBe('budget');
-    expect(server.requests).toHaveLength(4);
+    expect(fake.server.requests).toHaveLength(4);
   });
 
   it('gives up after max_retries with the status and the attempts', async () => {
@@ -124,14 +112,14 @@ describe('provider errors', () => {
       ],
     });
     expect(episode.outcome).toBe('error');
-    expect(episode.error!.message).toMatch(new RegExp(`^the model server at ${server.baseUrl.replace(/[.]/g, '\\.')} answered 502 \\(2 attempts\\)`));
+    expect(episode.error!.message).toMatch(new RegExp(`^the model server at ${fake.server.baseUrl.replace(/[.]/g, '\\.')} answered 502 \\(2 attempts\\)`));
   });
 
   it('does not wait out a Retry-After longer than an episode could', async () => {
     const { episode } = await play({ replies: [{ status: 429, retryAfter: 3600 }] });
     expect(episode.outcome).toBe('error');
     expect(episode.error!.message).toMatch(/answered 429 and asked to wait 3600 s, too long to wait within an episode/);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('says to check the key on a 401, without the key even when the server echoes it', async () => {
@@ -145,7 +133,7 @@ describe('provider errors', () => {
     const { episode } = await play({ params: { request_timeout_seconds: 0.2, max_retries: 1 }, replies: [{ hang: true }, { hang: true }] });
     expect(episode.outcome).toBe('error');
     expect(episode.error!.message).toMatch(/did not answer within 0\.2 s \(2 attempts\); raise params\.request_timeout_seconds/);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 });
 
@@ -173,12 +161,12 @@ describe('answer formats and memory', () => {
     });
     expect(episode.actions).toBe(2);
     expect(episode.resets).toBe(1);
-    expect(server.request(0).body.tools).toBeUndefined();
-    expect(server.request(0).body.seed).toBeUndefined();
-    expect(lastUserText(server.request(0))).toMatch(
+    expect(fake.server.request(0).body.tools).toBeUndefined();
+    expect(fake.server.request(0).body.seed).toBeUndefined();
+    expect(lastUserText(fake.server.request(0))).toMatch(
       /Answer with one JSON object and nothing else: \{"action": one of "ACTION1", "ACTION2", "ACTION3", "ACTION4", "ACTION7", "RESET"/,
     );
-    expect(server.request(1).body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
+    expect(fake.server.request(1).body.messages.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"ACTION4"') });
   });
 
   it('keeps notes the model writes and shows them every turn; a notes-only reply is asked again', async () => {
@@ -190,10 +178,10 @@ describe('answer formats and memory', () => {
         { toolCalls: [toolCall('write_notes', { notes: 'crates block' }), toolCall('ACTION1')] },
       ],
     });
-    expect(lastUserText(server.request(0))).toContain('Your notes: (empty)');
-    expect(server.request(1).body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'notes saved' });
-    expect(lastUserText(server.request(2))).toContain('Your notes: \nACTION4 moves right');
-    expect(server.requests).toHaveLength(3);
+    expect(lastUserText(fake.server.request(0))).toContain('Your notes: (empty)');
+    expect(fake.server.request(1).body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'notes saved' });
+    expect(lastUserText(fake.server.request(2))).toContain('Your notes: \nACTION4 moves right');
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('folds older turns into a summary written by the model past context_tokens, and labels that call', async () => {
@@ -216,7 +204,7 @@ describe('answer formats and memory', () => {
     const kinds = episode.model_calls!.map((c) => c.kind);
     expect(kinds.filter((k) => k === 'compaction')).toHaveLength(compactions.length);
     expect(kinds.filter((k) => k === 'action')).toHaveLength(4);
-    const after = lastOf(server.requests, 'model request').body.messages;
+    const after = lastOf(fake.server.requests, 'model request').body.messages;
     expect(after[0].content).toContain('Summary of the earlier turns (written by you):\nACTION2 does nothing here.');
     // system, the one recent turn (user, assistant, tool), the current turn
     expect(after).toHaveLength(5);
@@ -225,7 +213,7 @@ describe('answer formats and memory', () => {
 
   it("sends the episode's seed and the sampling params as asked", async () => {
     const { episode } = await play({ params: { send_seed: true, temperature: 0.3, max_output_tokens: 500, reasoning_effort: 'low' } });
-    expect(server.request(0).body).toMatchObject({
+    expect(fake.server.request(0).body).toMatchObject({
       seed: episode.seed,
       temperature: 0.3,
       max_completion_tokens: 500,
@@ -236,14 +224,13 @@ describe('answer formats and memory', () => {
 
   it('sends the frame as a PNG image for vision models, and as a diff after the first', async () => {
     await play({ params: { frame_format: 'image' } });
-    const parts = server.request(0).body.messages.at(-1).content;
+    const parts = fake.server.request(0).body.messages.at(-1).content;
     expect(parts.find((p: { type: string }) => p.type === 'image_url').image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    server.requests.length = 0;
-    folder.remove();
+    fake.server.requests.length = 0;
 
     await play({ params: { frame_format: 'diff' }, maxActions: 2, replies: [{ toolCalls: [toolCall('ACTION4')] }, { toolCalls: [toolCall('ACTION4')] }] });
-    expect(lastUserText(server.request(0))).toMatch(/Frame:\n64x64 grid/);
-    expect(lastUserText(server.request(1))).toMatch(/Frame, as the change from the previous frame:\n\d+ cells changed/);
+    expect(lastUserText(fake.server.request(0))).toMatch(/Frame:\n64x64 grid/);
+    expect(lastUserText(fake.server.request(1))).toMatch(/Frame, as the change from the previous frame:\n\d+ cells changed/);
   });
 
   it('sends RESET itself once the game is over, without a model call, and tells the model', async () => {
@@ -251,8 +238,8 @@ describe('answer formats and memory', () => {
     const { episode } = await play({ game: lamp, maxActions: 22, fallback: () => ({ toolCalls: [toolCall('ACTION6', { x: 0, y: 0 })] }) });
     expect(episode.actions).toBe(22);
     expect(episode.resets).toBe(1);
-    expect(server.requests).toHaveLength(21);
-    expect(lastUserText(server.request(20))).toMatch(/Last action: RESET \(sent for you: the game was over\)\. The level restarted\./);
+    expect(fake.server.requests).toHaveLength(21);
+    expect(lastUserText(fake.server.request(20))).toMatch(/Last action: RESET \(sent for you: the game was over\)\. The level restarted\./);
   });
 });
 
@@ -267,12 +254,12 @@ describe('cost without prices', () => {
   });
 
   it('cannot keep a dollar budget, and the episode says so', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
     const run = await runLlmExperiment(folder, {
       name: 'unpriced',
       games: [crat],
-      params: { model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY },
+      params: { model: 'fake-model', base_url: fake.server.baseUrl, api_key: SECRET_KEY },
       budgets: { max_actions: 5, max_cost_usd: 1 },
     });
     const episode = firstOf(run.episodesFromFile, 'episode');

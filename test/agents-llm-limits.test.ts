@@ -1,13 +1,13 @@
 // What bounds an llm run: a dollar budget ends an episode and a run; a model that never answers is cut
-// by the episode deadline and by Ctrl-C; the response cache replays a run without a call to the server.
+// by the episode deadline and by Ctrl-C; the response cache replays a run without a call to the fake.server.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModelServer, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { describe, expect, it } from 'vitest';
+import { toolCall } from './support/fakeModelServer.ts';
 import { firstOf, itemAt } from './support/lists.ts';
-import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
+import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 
 const root = join(import.meta.dirname, '..');
 const crat = levelOneToolCalls('crat').gameId;
@@ -15,39 +15,33 @@ const crat = levelOneToolCalls('crat').gameId;
 const CENT_A_CALL = { usage: { prompt_tokens: 1_000, completion_tokens: 100 } };
 const PRICING = { input: 8, output: 20 };
 
-let server: FakeModelServer;
-let folder: TempFolder;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  folder?.remove();
-  server.requests.length = 0;
-  server.setFallback(undefined);
-});
+const fake = useFakeModelServer();
 
-const llmParams = (extra: Record<string, unknown> = {}) => ({ model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY, pricing: PRICING, ...extra });
+const llmParams = (extra: Record<string, unknown> = {}) => ({
+  model: 'fake-model',
+  base_url: fake.server.baseUrl,
+  api_key: SECRET_KEY,
+  pricing: PRICING,
+  ...extra,
+});
 
 describe('dollar budgets', () => {
   it('ends an episode with outcome cost once it has spent max_cost_usd', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }));
     const run = await runLlmExperiment(folder, { name: 'episode-cost', games: [crat], params: llmParams(), budgets: { max_actions: 50, max_cost_usd: 0.025 } });
     const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.outcome).toBe('cost');
     // Three calls (3 cents) pass the budget of 2.5; the action the third call paid for was still played.
     expect(episode.actions).toBe(3);
     expect(episode.usage.cost_usd).toBeCloseTo(0.03, 12);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
     expect(run.report.status).toBe('completed');
   });
 
   it('stops scheduling once the run has spent max_run_cost_usd, lets the episode in flight end, closes the cards: partial', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }));
     const run = await runLlmExperiment(folder, {
       name: 'run-cost',
       games: [crat],
@@ -72,8 +66,8 @@ describe('dollar budgets', () => {
 
 describe('a model that never answers', () => {
   it('is cut by the episode deadline; the usage of earlier steps is kept', async () => {
-    folder = new TempFolder();
-    server.script({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }, { hang: true });
+    const folder = fake.newFolder();
+    fake.server.script({ toolCalls: [toolCall('ACTION2')], ...CENT_A_CALL }, { hang: true });
     const started = Date.now();
     const run = await runLlmExperiment(folder, { name: 'deadline', games: [crat], params: llmParams(), budgets: { max_actions: 10, episode_seconds: 1 } });
     const episode = firstOf(run.episodesFromFile, 'episode');
@@ -82,19 +76,19 @@ describe('a model that never answers', () => {
     expect(episode.actions).toBe(1);
     expect(episode.usage.calls).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
     // The request in flight was aborted, not left hanging.
-    await expect.poll(() => server.hanging()).toBe(0);
+    await expect.poll(() => fake.server.hanging()).toBe(0);
   });
 
   it('is cut by Ctrl-C: arcbench run exits 130, the card closed, the episode cancelled', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ hang: true }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ hang: true }));
     const config = join(folder.path, 'hang.yaml');
     // No api_key in the file: the agent takes OPENAI_API_KEY, as a user's shell would give it.
     writeFileSync(
       config,
-      stringify({ name: 'hang', games: [crat], agents: [{ use: 'llm', params: { model: 'fake-model', base_url: server.baseUrl, pricing: PRICING } }] }),
+      stringify({ name: 'hang', games: [crat], agents: [{ use: 'llm', params: { model: 'fake-model', base_url: fake.server.baseUrl, pricing: PRICING } }] }),
     );
     const out = join(folder.path, 'out');
     const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', config, '--out', out], {
@@ -106,7 +100,7 @@ describe('a model that never answers', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await expect.poll(() => server.hanging(), { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => fake.server.hanging(), { timeout: 30_000 }).toBe(1);
       child.kill('SIGINT');
       const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
       expect(code, stderr).toBe(130);
@@ -118,9 +112,9 @@ describe('a model that never answers', () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line));
       expect(episode.outcome).toBe('cancelled');
-      await expect.poll(() => server.hanging()).toBe(0);
+      await expect.poll(() => fake.server.hanging()).toBe(0);
       for (const { file, text } of folder.files()) expect(text.includes(SECRET_KEY), file).toBe(false);
-      expect(server.request(0).headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+      expect(fake.server.request(0).headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
     } finally {
       child.kill('SIGKILL');
     }
@@ -129,23 +123,23 @@ describe('a model that never answers', () => {
 
 describe('the response cache', () => {
   it('replays a run without a single call to the server, the calls counted as cached at no cost', async () => {
-    folder = new TempFolder();
+    const folder = fake.newFolder();
     const { calls } = levelOneToolCalls('crat');
     let answered = 0;
-    server.setFallback(() => ({
+    fake.server.setFallback(() => ({
       toolCalls: [itemAt(calls, answered++ % calls.length, 'solver call')],
       usage: { prompt_tokens: 900 + answered, completion_tokens: 30, cached_tokens: 100 },
     }));
     const experiment = { name: 'cached', games: [crat], episodes: 2, params: llmParams({ cache: true }), budgets: { max_actions: 4 } };
     const first = await runLlmExperiment(folder, experiment);
-    const callsMade = server.requests.length;
+    const callsMade = fake.server.requests.length;
     expect(callsMade).toBe(8);
     expect(first.report.totals.usage).toMatchObject({ calls: 8, cached_calls: 0 });
     expect(existsSync(join(folder.path, '.arcbench-cache', 'llm'))).toBe(true);
 
-    server.setFallback(() => ({ status: 500, message: 'the replay must not call the server' }));
+    fake.server.setFallback(() => ({ status: 500, message: 'the replay must not call the server' }));
     const second = await runLlmExperiment(folder, { ...experiment, name: 'cached-again' });
-    expect(server.requests).toHaveLength(callsMade);
+    expect(fake.server.requests).toHaveLength(callsMade);
     const strip = (e: (typeof first.episodesFromFile)[number]) => [
       e.episode,
       e.outcome,

@@ -5,28 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModelServer, type FakeUsage, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+import { describe, expect, it } from 'vitest';
+import { type FakeUsage, type RecordedRequest, toolCall } from './support/fakeModelServer.ts';
 import { firstOf } from './support/lists.ts';
-import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, TempFolder } from './support/llmRun.ts';
+import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 
 const PRICING = { input: 2.5, cached_input: 1.25, output: 10 };
 const dollars = (u: FakeUsage) =>
   ((u.prompt_tokens - (u.cached_tokens ?? 0)) * PRICING.input + (u.cached_tokens ?? 0) * PRICING.cached_input + u.completion_tokens * PRICING.output) / 1e6;
 
-let server: FakeModelServer;
-let folder: TempFolder;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  folder?.remove();
-  server.requests.length = 0;
-  server.setFallback(undefined);
-});
+const fake = useFakeModelServer();
 
 function readRecording(out: string, relative: string): Array<{ data: { action_input: { id: number; reasoning?: any } } }> {
   const raw = readFileSync(join(out, relative));
@@ -39,7 +27,7 @@ function readRecording(out: string, relative: string): Array<{ data: { action_in
 
 describe('the llm agent in a run', () => {
   it('completes a level, and every count of tokens and dollars is what the server reported times the prices', async () => {
-    folder = new TempFolder();
+    const folder = fake.newFolder();
     const { gameId, calls } = levelOneToolCalls('crat');
     const usageOf = (step: number): FakeUsage => ({
       prompt_tokens: 1000 + 100 * step,
@@ -48,19 +36,19 @@ describe('the llm agent in a run', () => {
       reasoning_tokens: 7 * step,
     });
     const usages = calls.map((_, i) => usageOf(i));
-    server.script(...calls.map((call, i) => ({ toolCalls: [call], usage: usageOf(i) })));
+    fake.server.script(...calls.map((call, i) => ({ toolCalls: [call], usage: usageOf(i) })));
 
     const run = await runLlmExperiment(folder, {
       name: 'level',
       games: [gameId],
-      params: { model: 'fake-model', base_url: server.baseUrl, api_key: SECRET_KEY, pricing: PRICING },
+      params: { model: 'fake-model', base_url: fake.server.baseUrl, api_key: SECRET_KEY, pricing: PRICING },
       budgets: { max_actions: calls.length },
     });
 
     const episode = firstOf(run.episodesFromFile, 'episode');
     expect(episode.levels_completed).toBe(1);
     expect(episode.outcome).toBe('budget');
-    expect(server.requests.length).toBe(calls.length);
+    expect(fake.server.requests.length).toBe(calls.length);
     const expected = {
       input_tokens: usages.reduce((s, u) => s + u.prompt_tokens, 0),
       cached_input_tokens: usages.reduce((s, u) => s + (u.cached_tokens ?? 0), 0),
@@ -99,18 +87,18 @@ describe('the llm agent in a run', () => {
   });
 
   it('shows the model the game, the actions it may take and what its last action did, and offers one tool per action', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ toolCalls: [toolCall('ACTION1')] }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION1')] }));
     const { gameId } = levelOneToolCalls('crat');
     await runLlmExperiment(folder, {
       name: 'prompt',
       games: [gameId],
-      params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY },
+      params: { model: 'm', base_url: fake.server.baseUrl, api_key: SECRET_KEY },
       budgets: { max_actions: 2 },
     });
 
-    const first = server.request(0);
-    const second = server.request(1);
+    const first = fake.server.request(0);
+    const second = fake.server.request(1);
     const turn = (request: RecordedRequest) => request.body.messages.at(-1).content as string;
     expect(turn(first)).toMatch(/^Game: Crate Yard \(crat-[0-9a-f]{8}\)\. Level 1 of 6; levels completed: 0\. State: NOT_FINISHED/);
     expect(turn(first)).toContain('Available actions: ACTION1, ACTION2, ACTION3, ACTION4, ACTION7, RESET.');
@@ -132,13 +120,13 @@ describe('the llm agent in a run', () => {
   });
 
   it('writes the key into no file of the run and no log', async () => {
-    folder = new TempFolder();
-    server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
     const { gameId } = levelOneToolCalls('crat');
     await runLlmExperiment(folder, {
       name: 'secret',
       games: [gameId],
-      params: { model: 'm', base_url: server.baseUrl, api_key: SECRET_KEY, cache: true, context_tokens: 8_000, max_output_tokens: 256 },
+      params: { model: 'm', base_url: fake.server.baseUrl, api_key: SECRET_KEY, cache: true, context_tokens: 8_000, max_output_tokens: 256 },
       budgets: { max_actions: 3 },
     });
     const files = folder.files();

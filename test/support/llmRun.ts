@@ -12,7 +12,8 @@ import { puzzleCatalog } from '../../src/games/puzzleCatalog.ts';
 import { loadExperiment } from '../../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../../src/runner/results/episodeLog.ts';
 import { type RunOptions, runExperiment } from '../../src/runner/runExperiment.ts';
-import { type FakeToolCall, toolCall } from './fakeModelServer.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type FakeModelServer, type FakeToolCall, startFakeModelServer, toolCall } from './fakeModelServer.ts';
 import { firstOf } from './lists.ts';
 
 /** A key no file or log may ever hold. */
@@ -38,6 +39,37 @@ export class TempFolder {
   remove(): void {
     rmSync(this.path, { recursive: true, force: true });
   }
+}
+
+/**
+ * The hooks every LLM test file needs: one fake model server for the file, with its requests and
+ * fallback reply forgotten after each test, and temporary folders removed after the test that made them.
+ */
+export function useFakeModelServer(): { readonly server: FakeModelServer; newFolder(): TempFolder } {
+  let server: FakeModelServer | undefined;
+  const folders: TempFolder[] = [];
+  beforeAll(async () => {
+    server = await startFakeModelServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    for (const folder of folders.splice(0)) folder.remove();
+    server?.requests.splice(0);
+    server?.setFallback(undefined);
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the fake model server starts in beforeAll; use it inside a test');
+      return server;
+    },
+    newFolder() {
+      const folder = new TempFolder();
+      folders.push(folder);
+      return folder;
+    },
+  };
 }
 
 export interface LlmExperiment {
