@@ -21,6 +21,8 @@ export interface BenchRunSettings {
   seed?: number;
   /** With target `server`: play against this running server (`target: { url }`) instead of starting one. */
   url?: string;
+  /** The folder the run's temporary folder goes in; the system's temporary folder by default. */
+  under?: string;
 }
 
 export function experimentYaml(settings: BenchRunSettings): string {
@@ -52,7 +54,7 @@ export interface TimedRun {
 
 /** Runs one experiment in a fresh temporary folder and times runExperiment alone (not the YAML load). */
 export async function timedRun(settings: BenchRunSettings): Promise<TimedRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
+  const dir = mkdtempSync(join(settings.under ?? tmpdir(), 'arcbench-bench-'));
   try {
     const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
     const started = process.hrtime.bigint();

@@ -3,7 +3,7 @@
  * YAML → runExperiment path `arcbench run` takes, against a bare loop that sends the very same agent
  * decisions straight to ReferenceService.command. Their ratio is what the runner itself costs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseExperiment, type AgentDecision, type FrameResponse } from '../src/index.ts';
@@ -157,15 +157,40 @@ const suite: BenchSuite = {
         unit: '%',
         note: 'one round; every line is ~9 KB of text written out',
       },
+      {
+        figure: `gzip recordings, the same share with the run folders in memory (${MEMORY_FOLDER}): what the code costs without the disk`,
+        value: recorded.memoryShare ?? Number.NaN,
+        unit: '%',
+        note: recorded.memoryShare === undefined ? `no ${MEMORY_FOLDER} here` : 'median of 3 rounds',
+      },
+      {
+        figure: 'making one file in the temporary folder, kernel time (one per recorded episode)',
+        value: median(recorded.fileCreation),
+        unit: 'µs',
+        note: `before and after the gzip rounds: ${recorded.fileCreation.map((µs) => µs.toFixed(0)).join(' and ')} µs; 2,004 files a run`,
+      },
     ];
   },
 };
 
 const RECORDING_ROUNDS = 5;
+/** A RAM-backed folder, where a run's recordings cost our code only, not the disk's file creation. */
+const MEMORY_FOLDER = '/dev/shm';
+
+interface RecordingFigures {
+  gzip: number[];
+  gzipShare: number[];
+  jsonlShare: number;
+  /** The same share with the run folders in MEMORY_FOLDER; undefined where there is none. */
+  memoryShare: number | undefined;
+  /** µs of kernel time to make one file in the temporary folder, measured before and after the rounds. */
+  fileCreation: number[];
+}
 
 /** Runs with gzip recordings, each paired with a run with recordings off just before it, then one plain run. */
-async function recordingRounds(): Promise<{ gzip: number[]; gzipShare: number[]; jsonlShare: number }> {
+async function recordingRounds(): Promise<RecordingFigures> {
   await timedRun({ ...SETTINGS, episodesPerGame: 20, recordings: 'gzip' }); // warm-up of the recording path
+  const fileCreation = [fileCreationMicroseconds(tmpdir())];
   const gzip: number[] = [];
   const gzipShare: number[] = [];
   let off = 0;
@@ -175,7 +200,35 @@ async function recordingRounds(): Promise<{ gzip: number[]; gzipShare: number[];
     gzip.push(gzipped);
     gzipShare.push((100 * gzipped) / off);
   }
+  fileCreation.push(fileCreationMicroseconds(tmpdir()));
   const jsonl = (await timedRun({ ...SETTINGS, recordings: 'jsonl' })).actionsPerSecond;
-  return { gzip, gzipShare, jsonlShare: (100 * jsonl) / off };
+  return { gzip, gzipShare, jsonlShare: (100 * jsonl) / off, memoryShare: await memoryShare(), fileCreation };
+}
+
+/** The median gzip share of three rounds with the run folders in memory. */
+async function memoryShare(): Promise<number | undefined> {
+  if (!existsSync(MEMORY_FOLDER)) return undefined;
+  const shares: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const off = (await timedRun({ ...SETTINGS, under: MEMORY_FOLDER })).actionsPerSecond;
+    shares.push((100 * (await timedRun({ ...SETTINGS, recordings: 'gzip', under: MEMORY_FOLDER })).actionsPerSecond) / off);
+  }
+  return median(shares);
+}
+
+/**
+ * What making one small file costs in `parent`, in kernel time: a run with recordings makes one per
+ * episode, and on this VM's disk that cost swings from 20 µs to 900 µs with the disk's state.
+ */
+function fileCreationMicroseconds(parent: string): number {
+  const dir = mkdtempSync(join(parent, 'arcbench-bench-files-'));
+  try {
+    const files = 500;
+    const started = process.cpuUsage();
+    for (let i = 0; i < files; i++) closeSync(openSync(join(dir, `${i}.recording.jsonl.gz`), 'a'));
+    return process.cpuUsage(started).system / files;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 export default suite;
