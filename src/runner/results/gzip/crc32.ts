@@ -33,16 +33,27 @@ export function finishCrc(register: number): number {
   return ~register >>> 0;
 }
 
-/** One table per length, made on first use: recordings fold pieces of about 65 distinct lengths. */
-const shiftTables = new Map<number, Uint32Array>();
+/**
+ * One table per length, made on first use: recordings fold pieces of about 65 distinct lengths, rows of
+ * at most 196 bytes. Found by index up to SHORT_PIECE (a Map look-up for every row was a tenth of the
+ * gzip writer), in a Map beyond.
+ */
+const SHORT_PIECE = 256;
+const shortShiftTables: (Uint32Array | undefined)[] = new Array(SHORT_PIECE).fill(undefined);
+const longShiftTables = new Map<number, Uint32Array>();
+
+function shiftTableOf(length: number): Uint32Array {
+  const known = length < SHORT_PIECE ? shortShiftTables[length] : longShiftTables.get(length);
+  if (known !== undefined) return known;
+  const table = shiftTable(length);
+  if (length < SHORT_PIECE) shortShiftTables[length] = table;
+  else longShiftTables.set(length, table);
+  return table;
+}
 
 /** The register after feeding bytes whose own crc0 is `pieceCrc0` and whose length is `length`. */
 export function crcFold(register: number, length: number, pieceCrc0: number): number {
-  let table = shiftTables.get(length);
-  if (table === undefined) {
-    table = shiftTable(length);
-    shiftTables.set(length, table);
-  }
+  const table = shiftTableOf(length);
   return (
     (table[register & 0xff]! ^
       table[256 + ((register >>> 8) & 0xff)]! ^
