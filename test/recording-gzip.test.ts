@@ -137,6 +137,17 @@ describe('gzip recordings', () => {
     );
   });
 
+  it('an encoder reset for the next recording writes exactly what a new one writes', () => {
+    const [first, second] = [itemAt(realLines(60, 3), 1, 'game'), itemAt(realLines(60, 4), 3, 'game')];
+    const reused = new GzipRecordingEncoder();
+    for (const line of first) reused.write(line.response, line.sent, line.timestamp);
+    reused.finish();
+    reused.reset();
+    for (const line of second) reused.write(line.response, line.sent, line.timestamp);
+    expect(Buffer.from(reused.finish())).toEqual(encode(second));
+    expect(gunzipSync(encode(second)).toString('utf8')).toBe(plainText(second));
+  });
+
   it('the writer writes .gz by default and plain when asked, both read back the same by every reader', async () => {
     const dir = recordingDir();
     const lines = itemAt(realLines(120, 9), 2, 'game');

@@ -48,8 +48,12 @@ interface OpenRecording {
   closeAsked: boolean;
 }
 
+/** Encoders kept for the next recordings: a new one each time left tens of MB of buffers for the collector. */
+const SPARE_ENCODERS = 16;
+
 export class RecordingFiles implements BatchHandlers {
   readonly #open = new Map<number, OpenRecording>();
+  readonly #spare = { gzip: [] as GzipRecordingEncoder[], jsonl: [] as PlainLines[] };
 
   constructor(private readonly events: RecordingEvents) {}
 
@@ -58,7 +62,7 @@ export class RecordingFiles implements BatchHandlers {
       path,
       fd: undefined,
       opening: true,
-      lines: format === 'gzip' ? new GzipRecordingEncoder() : new PlainLines(),
+      lines: format === 'gzip' ? (this.#spare.gzip.pop() ?? new GzipRecordingEncoder()) : (this.#spare.jsonl.pop() ?? new PlainLines()),
       lastFlush: Date.now(),
       error: undefined,
       waitingSyncs: 0,
@@ -108,7 +112,17 @@ export class RecordingFiles implements BatchHandlers {
       this.#guarded(id, recording, () => this.#writeOut(recording, lines instanceof GzipRecordingEncoder ? lines.finish() : lines.completeBytes()));
     }
     if (recording.fd !== undefined) closeSync(recording.fd);
+    this.#keep(recording.lines);
     this.events.closed(id, recording.error);
+  }
+
+  #keep(lines: PlainLines | GzipRecordingEncoder): void {
+    lines.reset();
+    if (lines instanceof GzipRecordingEncoder) {
+      if (this.#spare.gzip.length < SPARE_ENCODERS) this.#spare.gzip.push(lines);
+    } else if (this.#spare.jsonl.length < SPARE_ENCODERS) {
+      this.#spare.jsonl.push(lines);
+    }
   }
 
   #recording(id: number): OpenRecording {
@@ -171,6 +185,10 @@ class PlainLines {
   }
 
   consumed(): void {
+    this.used = 0;
+  }
+
+  reset(): void {
     this.used = 0;
   }
 }

@@ -80,6 +80,15 @@ export class GzipRecordingEncoder {
     return this.out.completeBytes();
   }
 
+  /** Starts a new recording with the buffers of the last one, which stay the size they grew to. */
+  reset(): void {
+    this.out.reset();
+    this.crc = CRC_START;
+    this.hasReference = false;
+    this.previousHead.length = 0;
+    this.previousTail.length = 0;
+  }
+
   consumed(): void {
     this.out.consumed();
   }

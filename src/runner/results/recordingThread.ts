@@ -18,8 +18,8 @@ import type { RecordingThreadBatch, RecordingThreadReply } from './recordingThre
 
 /** A batch is handed over when it reaches this size, if the event loop has not turned before. */
 const POST_BYTES = 256 * 1024;
-/** About 4,000 lines of one grid: past this, writes wait until the thread has caught up by half. */
-const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+/** About 1,000 lines of one grid (13 ms of the thread's work): past this, writes wait until it has caught up by half. */
+const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 interface Waiter {
   resolve(): void;

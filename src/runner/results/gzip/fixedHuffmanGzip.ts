@@ -83,6 +83,21 @@ export class FixedHuffmanGzip {
   private pendingDistance = 0;
 
   constructor() {
+    this.start();
+  }
+
+  /** A new stream in the same buffer (whose size the last stream grew): nothing is allocated. */
+  reset(): void {
+    this.length = 0;
+    this.bitBuffer = 0;
+    this.bitCount = 0;
+    this.written = 0;
+    this.pendingLength = 0;
+    this.pendingDistance = 0;
+    this.start();
+  }
+
+  private start(): void {
     for (const byte of GZIP_HEADER) this.bytes[this.length++] = byte;
     this.startBlock(false);
   }
