@@ -118,6 +118,24 @@ describe('InProcessTransport and HttpTransport', () => {
       expect((missing as ApiError).status).toBe(404);
     }
   });
+
+  it("in-process, actNow answers at once what act answers, counts the same, and throws act's error", async () => {
+    const answers = [];
+    for (const now of [false, true]) {
+      const transport = new InProcessTransport(new ReferenceService({ seed: 3 }), { key: KEY });
+      const cardId = await transport.openScorecard();
+      const { guid } = await transport.reset(cardId, 'crat');
+      const action = makeAction(6, 10, 12, 'why');
+      answers.push(now ? transport.actNow(cardId, 'crat', guid, action) : await transport.act(cardId, 'crat', guid, action));
+      expect(transport.stats().requests).toBe(3);
+      const lost = '00000000-0000-4000-8000-000000000000';
+      if (now) expect(() => transport.actNow(cardId, 'crat', lost, action)).toThrow(ApiError);
+      else await expect(transport.act(cardId, 'crat', lost, action)).rejects.toThrow(ApiError);
+    }
+    const [later, atOnce] = answers;
+    expect(frameMeta(atOnce!)).toEqual(frameMeta(later!));
+    expect(Buffer.compare(Buffer.from(atOnce!.frame.at(-1)!), Buffer.from(later!.frame.at(-1)!))).toBe(0);
+  });
 });
 
 describe('HttpTransport against the reference server', () => {

@@ -72,7 +72,11 @@ export class InProcessTransport implements Transport {
     return this.service.command(this.key, name, body);
   }
 
-  async act(_cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
+  async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
+    return this.actNow(cardId, gameId, guid, action);
+  }
+
+  actNow(_cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse {
     this.count();
     const { name, body } = actionCommand(gameId, guid, action);
     return this.service.command(this.key, name, body);

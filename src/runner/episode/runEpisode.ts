@@ -255,7 +255,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
       throw new AgentContractError(`agent "${play.spec.agent.label}" sent a game action after GAME_OVER; return reset() or stop() once the game is over`);
     }
     const sent = withStepUsage(play, action);
-    frame = await send(play, sent);
+    const answer = send(play, sent);
+    frame = isThenable(answer) ? await answer : answer;
     const recorded = answered(play, sent, frame);
     if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
@@ -293,11 +294,16 @@ function withStepUsage(play: EpisodePlay, decided: AgentAction): AgentAction {
   return action;
 }
 
-/** The transport's promise itself, not an async wrapper's: one promise less on every action. */
-function send(play: EpisodePlay, action: AgentAction): Promise<FrameResponse> {
+/**
+ * The answer at once from a transport that has it (in-process, actNow), else the transport's promise
+ * itself, not an async wrapper's: no promise, or one less, on every action.
+ */
+function send(play: EpisodePlay, action: AgentAction): FrameResponse | Promise<FrameResponse> {
   const { env, spec, record } = play;
+  const { transport } = env;
   const gameId = spec.game.game_id;
-  return action.id === 0 ? env.transport.reset(env.cardId, gameId, record.guid!) : env.transport.act(env.cardId, gameId, record.guid!, action);
+  if (action.id === 0) return transport.reset(env.cardId, gameId, record.guid!);
+  return transport.actNow === undefined ? transport.act(env.cardId, gameId, record.guid!, action) : transport.actNow(env.cardId, gameId, record.guid!, action);
 }
 
 /** Counts the answer and records it; a promise when the recording thread is behind (recordingThread.ts). */
