@@ -137,7 +137,9 @@ export class RecordingThread {
     } else if (reply.kind === 'failed') {
       this.#failures.set(reply.id, reply.message);
     } else if (reply.kind === 'synced') {
-      this.#syncs.get(reply.id)?.shift()?.resolve();
+      const waiting = this.#syncs.get(reply.id);
+      waiting?.shift()?.resolve();
+      if (waiting?.length === 0) this.#syncs.delete(reply.id);
     } else {
       this.#open--;
       this.#failures.delete(reply.id);
