@@ -11,14 +11,7 @@ import type { RunLedger } from './runLedger.ts';
 export type Budgets = ExperimentConfig['budgets'];
 
 /** The outcome that ends the episode now, or undefined to go on. */
-export function spentBudget(
-  budgets: Budgets,
-  ledger: RunLedger,
-  baselines: readonly number[],
-  deadline: number,
-  usage: UsageTotals,
-): EpisodeOutcome | undefined {
-  if (deadline !== Infinity && Date.now() >= deadline) return 'time';
+export function spentBudget(budgets: Budgets, ledger: RunLedger, baselines: readonly number[], usage: UsageTotals): EpisodeOutcome | undefined {
   if (spentDollars(budgets, usage)) return 'cost';
   if (ledger.actions >= budgets.max_actions) return 'budget';
   const multiple = budgets.max_actions_per_level;

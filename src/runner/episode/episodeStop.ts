@@ -45,6 +45,7 @@ export class EpisodeStop {
     return this.#controller.signal;
   }
 
+  /** Why the episode was cut: its own wall time (`time`), or the run's reason. */
   get outcome(): EpisodeOutcome {
     return this.#timedOut && !this.#run.aborted ? 'time' : this.#runOutcome();
   }
@@ -65,6 +66,10 @@ export class EpisodeStop {
     return controller;
   }
 
+  /**
+   * The agent's promise, or an EpisodeCut as soon as the signal fires. A rejection that comes after
+   * the cut is caught here, so an abandoned agent call never becomes an unhandled rejection.
+   */
   race<T>(promise: PromiseLike<T>, call: string): Promise<T> {
     const signal = this.signal;
     return new Promise<T>((resolve, reject) => {

@@ -268,7 +268,8 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
 function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome | undefined {
   if (frame.state === 'WIN') return 'win';
   if (play.stop.aborted) return play.stop.outcome;
-  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.deadline, play.record.usage);
+  // The episode's own deadline is the stop's (`aborted` above, outcome `time`).
+  return spentBudget(play.env.budgets, play.ledger, play.record.baselines, play.record.usage);
 }
 
 /** The agent's decision: at once for a synchronous agent, raced against the stop for an async one. */

@@ -36,9 +36,8 @@ export interface RecordingEvents {
 
 interface OpenRecording {
   readonly path: string;
-  /** Undefined while the file is being made, and when it could not be. */
+  /** Undefined while the file is being made (no error yet either), and when it could not be. */
   fd: number | undefined;
-  opening: boolean;
   readonly lines: PlainLines | GzipRecordingEncoder;
   lastFlush: number;
   /** Why the recording failed, once it has. */
@@ -47,6 +46,9 @@ interface OpenRecording {
   waitingSyncs: number;
   closeAsked: boolean;
 }
+
+/** The file is still being made: neither there nor failed. */
+const opening = (recording: OpenRecording) => recording.fd === undefined && recording.error === undefined;
 
 /** Encoders kept for the next recordings: a new one each time left tens of MB of buffers for the collector. */
 const SPARE_ENCODERS = 16;
@@ -61,7 +63,6 @@ export class RecordingFiles implements BatchHandlers {
     const recording: OpenRecording = {
       path,
       fd: undefined,
-      opening: true,
       lines: format === 'gzip' ? (this.#spare.gzip.pop() ?? new GzipRecordingEncoder()) : (this.#spare.jsonl.pop() ?? new PlainLines()),
       lastFlush: Date.now(),
       error: undefined,
@@ -70,7 +71,6 @@ export class RecordingFiles implements BatchHandlers {
     };
     this.#open.set(id, recording);
     open(path, 'a', (error, fd) => {
-      recording.opening = false;
       if (error) this.#fail(id, recording, error);
       else recording.fd = fd;
       // What waited for the file goes out at once, so a reader following the recording sees it.
@@ -90,7 +90,7 @@ export class RecordingFiles implements BatchHandlers {
 
   sync(id: number): void {
     const recording = this.#recording(id);
-    if (recording.opening) {
+    if (opening(recording)) {
       recording.waitingSyncs++;
       return;
     }
@@ -100,7 +100,7 @@ export class RecordingFiles implements BatchHandlers {
 
   close(id: number): void {
     const recording = this.#recording(id);
-    if (recording.opening) recording.closeAsked = true;
+    if (opening(recording)) recording.closeAsked = true;
     else this.#finish(id, recording);
   }
 

@@ -64,10 +64,6 @@ export class RecordingThread {
     this.#worker.on('exit', (code) => this.#die(new Error(`the recording thread exited with code ${code}`)));
   }
 
-  get alive(): boolean {
-    return this.#dead === undefined;
-  }
-
   /** Opens a recording file (made on the thread); returns its id. */
   open(path: string, format: RecordingFormat): number {
     const id = this.#nextId++;
@@ -96,8 +92,8 @@ export class RecordingThread {
 
   /** Resolves once every line queued so far is in the file. */
   sync(id: number): Promise<void> {
+    if (this.#dead !== undefined) return Promise.reject(new Error(this.failure(id)));
     const { promise, waiter: synced } = waiter();
-    if (this.#dead !== undefined) return Promise.reject(this.#dead);
     this.#syncs.set(id, [...(this.#syncs.get(id) ?? []), synced]);
     this.#batch.sync(id);
     this.#schedulePost();
@@ -106,8 +102,8 @@ export class RecordingThread {
 
   /** Resolves once the file is complete and closed; rejects with why it could not be written. */
   close(id: number): Promise<void> {
-    const { promise, waiter: closed } = waiter();
     if (this.#dead !== undefined) return Promise.reject(new Error(this.failure(id)));
+    const { promise, waiter: closed } = waiter();
     this.#closes.set(id, closed);
     this.#batch.close(id);
     this.#schedulePost();
