@@ -1,13 +1,12 @@
 /**
  * The experiments the bench runs, built the way users build them: YAML text through parseExperiment
- * (strict schema, agents loaded by name), then runExperiment into a temporary results folder that is
- * removed afterwards, so the bench measures exactly the path `arcbench run` takes.
+ * (strict schema, agents loaded by name), then runExperiment into a scratch folder of the bench, so the
+ * bench measures exactly the path `arcbench run` takes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseExperiment, runExperiment, type RunResult } from '../src/index.ts';
 import { cpuMicroseconds } from './measure.ts';
+import { scratchFolder } from './scratch.ts';
 
 export interface BenchRunSettings {
   /** `reference` (in-process) or `server` (our HTTP server on 127.0.0.1, started for the run). */
@@ -54,22 +53,18 @@ export interface TimedRun {
 
 /** Runs one experiment in a fresh temporary folder and times runExperiment alone (not the YAML load). */
 export async function timedRun(settings: BenchRunSettings): Promise<TimedRun> {
-  const dir = mkdtempSync(join(settings.under ?? tmpdir(), 'arcbench-bench-'));
-  try {
-    const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
-    const started = process.hrtime.bigint();
-    const cpuStarted = cpuMicroseconds();
-    const result = await runExperiment(experiment, { out: join(dir, 'run') });
-    const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    if (result.report.status !== 'completed') {
-      throw new Error(
-        `bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`,
-      );
-    }
-    const actions = result.report.totals.actions;
-    return { result, actions, seconds, actionsPerSecond: actions / seconds, cpuSeconds, actionsPerCpuSecond: actions / cpuSeconds };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const dir = scratchFolder('run', settings.under);
+  const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
+  const started = process.hrtime.bigint();
+  const cpuStarted = cpuMicroseconds();
+  const result = await runExperiment(experiment, { out: join(dir, 'run') });
+  const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.report.status !== 'completed') {
+    throw new Error(
+      `bench run ${result.report.status}: ${result.report.totals.errors} episode error(s); ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`,
+    );
   }
+  const actions = result.report.totals.actions;
+  return { result, actions, seconds, actionsPerSecond: actions / seconds, cpuSeconds, actionsPerCpuSecond: actions / cpuSeconds };
 }

@@ -6,8 +6,6 @@
  *   actions of one run: episodes and recordings are streamed to disk, so it must stay flat.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,6 +14,7 @@ import { parseExperiment, runExperiment } from '../src/index.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
 import { experimentYaml } from './benchExperiment.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { scratchFolder } from './scratch.ts';
 
 const SESSIONS = 1_000;
 const EARLY_ACTIONS = 10_000;
@@ -42,26 +41,22 @@ async function openSessions(): Promise<Record<string, number>> {
 
 /** One run of random over all games, recordings on, long enough for LATE_ACTIONS; RSS sampled on the way. */
 async function streamedRun(): Promise<Record<string, number>> {
-  const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
-  try {
-    const episodesPerGame = Math.ceil((LATE_ACTIONS * 1.05) / 80 / 6);
-    const yaml = experimentYaml({ target: 'reference', episodesPerGame, maxActions: 80, concurrency: 4, recordings: 'gzip' });
-    const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
-    const samples: Record<string, number> = {};
-    await runExperiment(experiment, {
-      out: join(dir, 'run'),
-      progress: {
-        update({ actions }) {
-          if (samples.early === undefined && actions >= EARLY_ACTIONS) samples.early = rssAfterGc();
-          if (samples.late === undefined && actions >= LATE_ACTIONS) samples.late = rssAfterGc();
-        },
-        stop() {},
+  const dir = scratchFolder('streamed');
+  const episodesPerGame = Math.ceil((LATE_ACTIONS * 1.05) / 80 / 6);
+  const yaml = experimentYaml({ target: 'reference', episodesPerGame, maxActions: 80, concurrency: 4, recordings: 'gzip' });
+  const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
+  const samples: Record<string, number> = {};
+  await runExperiment(experiment, {
+    out: join(dir, 'run'),
+    progress: {
+      update({ actions }) {
+        if (samples.early === undefined && actions >= EARLY_ACTIONS) samples.early = rssAfterGc();
+        if (samples.late === undefined && actions >= LATE_ACTIONS) samples.late = rssAfterGc();
       },
-    });
-    return samples;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+      stop() {},
+    },
+  });
+  return samples;
 }
 
 const CHILD_FIGURES: Record<string, () => Promise<Record<string, number>>> = { sessions: openSessions, streamed: streamedRun };

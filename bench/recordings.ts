@@ -4,8 +4,7 @@
  * encoding the text and gzipping it with zlib (level 3, zlib's fastest good ratio on these lines),
  * on the quickstart's own frames; and writing its report.html.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +16,7 @@ import { GzipRecordingEncoder } from '../src/runner/results/recordingGzip.ts';
 import { recordingLine } from '../src/runner/results/recordingLine.ts';
 import { readRecording } from '../src/runner/results/recordingReader.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { scratchFolder } from './scratch.ts';
 import { timeInterleaved } from './measure.ts';
 
 const QUICKSTART = fileURLToPath(new URL('../configs/quickstart.yaml', import.meta.url));
@@ -54,58 +54,54 @@ async function recordedLines(runDir: string): Promise<Line[]> {
 const suite: BenchSuite = {
   name: 'recordings',
   async run(): Promise<BenchFigure[]> {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-recordings-'));
-    try {
-      const gzipRun = await runQuickstart(dir, 'gzip');
-      const plainRun = await runQuickstart(dir, 'jsonl');
-      const gzipBytes = folderBytes(join(gzipRun, 'recordings'));
-      const plainBytes = folderBytes(join(plainRun, 'recordings'));
-      const lines = await recordedLines(gzipRun);
-      const [ours, zlib] = timeInterleaved(
-        [
-          () => {
-            const encoder = new GzipRecordingEncoder();
-            for (const line of lines) encoder.write(line.response, line.sent, line.timestamp);
-            return encoder.finish();
-          },
-          () => gzipSync(lines.map((line) => recordingLine(line.response, line.sent, line.timestamp)).join(''), { level: 3 }),
-        ],
-        { callsPerRound: 1, rounds: 7 },
-      );
-      const reportStarted = process.hrtime.bigint();
-      const report = await writeReport(gzipRun);
-      const reportMs = Number(process.hrtime.bigint() - reportStarted) / 1e6;
-      const perLine = (µs: number) => µs / lines.length;
-      return [
-        {
-          figure: 'quickstart recordings, gzip (the default)',
-          value: gzipBytes / MB,
-          unit: 'MB',
-          target: { op: '<=', value: 5 },
-          note: `plain jsonl: ${(plainBytes / MB).toFixed(0)} MB, ${(plainBytes / gzipBytes).toFixed(0)}× more`,
+    const dir = scratchFolder('quickstart');
+    const gzipRun = await runQuickstart(dir, 'gzip');
+    const plainRun = await runQuickstart(dir, 'jsonl');
+    const gzipBytes = folderBytes(join(gzipRun, 'recordings'));
+    const plainBytes = folderBytes(join(plainRun, 'recordings'));
+    const lines = await recordedLines(gzipRun);
+    const [ours, zlib] = timeInterleaved(
+      [
+        () => {
+          const encoder = new GzipRecordingEncoder();
+          for (const line of lines) encoder.write(line.response, line.sent, line.timestamp);
+          return encoder.finish();
         },
-        {
-          figure: 'gzip recording writer, per line of the quickstart',
-          value: perLine(ours.fastest),
-          unit: 'µs',
-          note: `CPU time, fastest of 7 rounds over its ${lines.length.toLocaleString('en-US')} lines (median ${perLine(ours.median).toFixed(2)})`,
-        },
-        {
-          figure: 'the same lines encoded as text and gzipped by zlib level 3, per line',
-          value: perLine(zlib.fastest),
-          unit: 'µs',
-          note: `median ${perLine(zlib.median).toFixed(2)}; zlib's output ${(gzipSync(lines.map((l) => recordingLine(l.response, l.sent, l.timestamp)).join(''), { level: 3 }).length / MB).toFixed(2)} MB`,
-        },
-        {
-          figure: 'report.html of the quickstart, written',
-          value: reportMs,
-          unit: 'ms',
-          note: `${(report.bytes / MB).toFixed(1)} MB, ${report.embedded} of ${report.recordings} recordings embedded; first page of the process (bundling included)`,
-        },
-      ];
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+        () => gzipSync(lines.map((line) => recordingLine(line.response, line.sent, line.timestamp)).join(''), { level: 3 }),
+      ],
+      { callsPerRound: 1, rounds: 7 },
+    );
+    const reportStarted = process.hrtime.bigint();
+    const report = await writeReport(gzipRun);
+    const reportMs = Number(process.hrtime.bigint() - reportStarted) / 1e6;
+    const perLine = (µs: number) => µs / lines.length;
+    return [
+      {
+        figure: 'quickstart recordings, gzip (the default)',
+        value: gzipBytes / MB,
+        unit: 'MB',
+        target: { op: '<=', value: 5 },
+        note: `plain jsonl: ${(plainBytes / MB).toFixed(0)} MB, ${(plainBytes / gzipBytes).toFixed(0)}× more`,
+      },
+      {
+        figure: 'gzip recording writer, per line of the quickstart',
+        value: perLine(ours.fastest),
+        unit: 'µs',
+        note: `CPU time, fastest of 7 rounds over its ${lines.length.toLocaleString('en-US')} lines (median ${perLine(ours.median).toFixed(2)})`,
+      },
+      {
+        figure: 'the same lines encoded as text and gzipped by zlib level 3, per line',
+        value: perLine(zlib.fastest),
+        unit: 'µs',
+        note: `median ${perLine(zlib.median).toFixed(2)}; zlib's output ${(gzipSync(lines.map((l) => recordingLine(l.response, l.sent, l.timestamp)).join(''), { level: 3 }).length / MB).toFixed(2)} MB`,
+      },
+      {
+        figure: 'report.html of the quickstart, written',
+        value: reportMs,
+        unit: 'ms',
+        note: `${(report.bytes / MB).toFixed(1)} MB, ${report.embedded} of ${report.recordings} recordings embedded; first page of the process (bundling included)`,
+      },
+    ];
   },
 };
 export default suite;

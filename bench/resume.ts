@@ -9,8 +9,7 @@
  * writes run.json, then its episodes.jsonl is filled with one record per planned episode, cloned from
  * the records of a small complete run of the same games.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExperiment, runExperiment } from '../src/index.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
@@ -18,6 +17,7 @@ import { planEpisodes } from '../src/runner/plan.ts';
 import { selectEpisodes } from '../src/runner/resume/resumeSelection.ts';
 import { readRunFolder } from '../src/runner/results/runFolder.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { scratchFolder } from './scratch.ts';
 import { cpuMicroseconds, median } from './measure.ts';
 
 const GAMES = ['crat', 'flod', 'keys', 'lamp', 'slid'];
@@ -64,56 +64,52 @@ function cpuMs(fn: () => unknown): number {
 const suite: BenchSuite = {
   name: 'resume',
   async run(): Promise<BenchFigure[]> {
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-resume-'));
-    try {
-      const out = await makeFolder(dir);
-      const bytes = () => readFileSync(join(out, 'episodes.jsonl')).length + readFileSync(join(out, 'run.json')).length;
-      const experiment = await parseExperiment(yaml(''), { file: join(dir, 'bench.yaml'), baseDir: dir });
-      const games = readRunFolder(out).report.games.map((id) => ({ game_id: id }) as never);
-      const plan = { games, episodes: planEpisodes(experiment, games) };
+    const dir = scratchFolder('resume');
+    const out = await makeFolder(dir);
+    const bytes = () => readFileSync(join(out, 'episodes.jsonl')).length + readFileSync(join(out, 'run.json')).length;
+    const experiment = await parseExperiment(yaml(''), { file: join(dir, 'bench.yaml'), baseDir: dir });
+    const games = readRunFolder(out).report.games.map((id) => ({ game_id: id }) as never);
+    const plan = { games, episodes: planEpisodes(experiment, games) };
 
-      const reads: number[] = [];
-      const selections: number[] = [];
-      const resumes: number[] = [];
-      // Resumes first: after one, run.json is what a finished 10,000-episode run leaves (every card and local score).
-      for (let round = 0; round < 3; round++) {
-        const started = cpuMicroseconds();
-        const result = await runExperiment(experiment, { resume: { runDir: out } });
-        resumes.push((cpuMicroseconds() - started) / 1000);
-        if (result.report.totals.episodes !== FINISHED || result.report.attempts.at(-1)!.to_play !== 0) {
-          throw new Error(`bench resume: expected ${FINISHED} finished episodes and none to play, got ${JSON.stringify(result.report.totals)}`);
-        }
+    const reads: number[] = [];
+    const selections: number[] = [];
+    const resumes: number[] = [];
+    // Resumes first: after one, run.json is what a finished 10,000-episode run leaves (every card and local score).
+    for (let round = 0; round < 3; round++) {
+      const started = cpuMicroseconds();
+      const result = await runExperiment(experiment, { resume: { runDir: out } });
+      resumes.push((cpuMicroseconds() - started) / 1000);
+      if (result.report.totals.episodes !== FINISHED || result.report.attempts.at(-1)!.to_play !== 0) {
+        throw new Error(`bench resume: expected ${FINISHED} finished episodes and none to play, got ${JSON.stringify(result.report.totals)}`);
       }
-      for (let round = 0; round < ROUNDS; round++) {
-        let folder = readRunFolder(out);
-        reads.push(cpuMs(() => (folder = readRunFolder(out))));
-        selections.push(cpuMs(() => selectEpisodes(plan, folder.records, { attempt: 2, retryErrors: false, where: out })));
-      }
-      const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
-      return [
-        {
-          figure: `read a run folder of ${FINISHED.toLocaleString('en-US')} finished episodes (run.json + episodes.jsonl, ${(bytes() / 2 ** 20).toFixed(1)} MiB)`,
-          value: median(reads),
-          unit: 'ms',
-          target: { op: '<=', value: 200 },
-          note: `CPU time, median of ${ROUNDS}, range ${spread(reads)}`,
-        },
-        {
-          figure: 'choose the episodes left to play (10,000 records against the plan)',
-          value: median(selections),
-          unit: 'ms',
-          note: `CPU time, median of ${ROUNDS}, range ${spread(selections)}`,
-        },
-        {
-          figure: 'resume of that folder with nothing left to play, in-process (read, settle, score 10,000 episodes, write run.json and table)',
-          value: median(resumes),
-          unit: 'ms',
-          note: `CPU time (GC threads included), median of 3, range ${spread(resumes)}`,
-        },
-      ];
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+    for (let round = 0; round < ROUNDS; round++) {
+      let folder = readRunFolder(out);
+      reads.push(cpuMs(() => (folder = readRunFolder(out))));
+      selections.push(cpuMs(() => selectEpisodes(plan, folder.records, { attempt: 2, retryErrors: false, where: out })));
+    }
+    const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
+    return [
+      {
+        figure: `read a run folder of ${FINISHED.toLocaleString('en-US')} finished episodes (run.json + episodes.jsonl, ${(bytes() / 2 ** 20).toFixed(1)} MiB)`,
+        value: median(reads),
+        unit: 'ms',
+        target: { op: '<=', value: 200 },
+        note: `CPU time, median of ${ROUNDS}, range ${spread(reads)}`,
+      },
+      {
+        figure: 'choose the episodes left to play (10,000 records against the plan)',
+        value: median(selections),
+        unit: 'ms',
+        note: `CPU time, median of ${ROUNDS}, range ${spread(selections)}`,
+      },
+      {
+        figure: 'resume of that folder with nothing left to play, in-process (read, settle, score 10,000 episodes, write run.json and table)',
+        value: median(resumes),
+        unit: 'ms',
+        note: `CPU time (GC threads included), median of 3, range ${spread(resumes)}`,
+      },
+    ];
   },
 };
 export default suite;

@@ -3,8 +3,7 @@
  * YAML → runExperiment path `arcbench run` takes, against a bare loop that sends the very same agent
  * decisions straight to ReferenceService.command. Their ratio is what the runner itself costs.
  */
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExperiment, type AgentDecision, type FrameResponse } from '../src/index.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
@@ -14,6 +13,7 @@ import { actionName, type ActionName } from '../src/protocol/index.ts';
 import { experimentYaml, timedRun, type BenchRunSettings } from './benchExperiment.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { cpuMicroseconds, median } from './measure.ts';
+import { scratchFolder } from './scratch.ts';
 
 const GAMES = 6;
 const EPISODES = 2_000;
@@ -34,59 +34,55 @@ const ROUNDS = 7;
  * call; counted actions as the runner counts them (game actions and level resets, not full resets).
  */
 async function bareLoop(settings: BenchRunSettings): Promise<{ actions: number; seconds: number; cpuSeconds: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-'));
-  try {
-    const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
-    const key = 'arcbench-local';
-    const service = new ReferenceService({ seed: experiment.config.seed });
-    const games = service.listGames(key);
-    const plan = planEpisodes(experiment, games);
-    const cardId = service.openScorecard(key, { tags: ['bench'] }).card_id;
-    const max = experiment.config.budgets.max_actions;
-    const signal = new AbortController().signal;
-    let actions = 0;
-    const started = process.hrtime.bigint();
-    const cpuStarted = cpuMicroseconds();
-    for (const spec of plan) {
-      const gameId = spec.game.game_id;
-      let frame: FrameResponse = service.command(key, 'RESET', { game_id: gameId, card_id: cardId });
-      const guid = frame.guid;
-      const agent = await spec.agent.definition.create({
-        params: spec.agent.params,
-        game: spec.game,
-        rng: createRng(spec.seed),
-        seed: spec.seed,
-        episode: spec.index,
-        label: spec.agent.label,
-        reportUsage: () => {},
-        signal,
-        resolvePath: (path) => join(dir, path),
-      });
-      let counted = 0;
-      let levelActions = 0;
-      for (let step = 0; counted < max && frame.state !== 'WIN'; step++) {
-        const decision = agent.act(frame, { step, actions: counted, levelActions }) as AgentDecision;
-        if (!('id' in decision)) break;
-        if (decision.id === 0) {
-          frame = service.command(key, 'RESET', { game_id: gameId, guid });
-          if (!frame.full_reset) counted++;
-          levelActions = 0;
-        } else {
-          const body = decision.id === 6 ? { game_id: gameId, guid, x: decision.x, y: decision.y } : { game_id: gameId, guid };
-          frame = service.command(key, actionName(decision.id) as ActionName, body);
-          counted++;
-          levelActions++;
-        }
+  const dir = scratchFolder('bare-loop');
+  const experiment = await parseExperiment(experimentYaml(settings), { file: join(dir, 'bench.yaml'), baseDir: dir });
+  const key = 'arcbench-local';
+  const service = new ReferenceService({ seed: experiment.config.seed });
+  const games = service.listGames(key);
+  const plan = planEpisodes(experiment, games);
+  const cardId = service.openScorecard(key, { tags: ['bench'] }).card_id;
+  const max = experiment.config.budgets.max_actions;
+  const signal = new AbortController().signal;
+  let actions = 0;
+  const started = process.hrtime.bigint();
+  const cpuStarted = cpuMicroseconds();
+  for (const spec of plan) {
+    const gameId = spec.game.game_id;
+    let frame: FrameResponse = service.command(key, 'RESET', { game_id: gameId, card_id: cardId });
+    const guid = frame.guid;
+    const agent = await spec.agent.definition.create({
+      params: spec.agent.params,
+      game: spec.game,
+      rng: createRng(spec.seed),
+      seed: spec.seed,
+      episode: spec.index,
+      label: spec.agent.label,
+      reportUsage: () => {},
+      signal,
+      resolvePath: (path) => join(dir, path),
+    });
+    let counted = 0;
+    let levelActions = 0;
+    for (let step = 0; counted < max && frame.state !== 'WIN'; step++) {
+      const decision = agent.act(frame, { step, actions: counted, levelActions }) as AgentDecision;
+      if (!('id' in decision)) break;
+      if (decision.id === 0) {
+        frame = service.command(key, 'RESET', { game_id: gameId, guid });
+        if (!frame.full_reset) counted++;
+        levelActions = 0;
+      } else {
+        const body = decision.id === 6 ? { game_id: gameId, guid, x: decision.x, y: decision.y } : { game_id: gameId, guid };
+        frame = service.command(key, actionName(decision.id) as ActionName, body);
+        counted++;
+        levelActions++;
       }
-      actions += counted;
     }
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
-    service.closeScorecard(key, { card_id: cardId });
-    return { actions, seconds, cpuSeconds };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    actions += counted;
   }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuSeconds = (cpuMicroseconds() - cpuStarted) / 1e6;
+  service.closeScorecard(key, { card_id: cardId });
+  return { actions, seconds, cpuSeconds };
 }
 
 const suite: BenchSuite = {
@@ -190,7 +186,7 @@ interface RecordingFigures {
 /** Runs with gzip recordings, each paired with a run with recordings off just before it, then one plain run. */
 async function recordingRounds(): Promise<RecordingFigures> {
   await timedRun({ ...SETTINGS, episodesPerGame: 20, recordings: 'gzip' }); // warm-up of the recording path
-  const fileCreation = [fileCreationMicroseconds(tmpdir())];
+  const fileCreation = [fileCreationMicroseconds()];
   const gzip: number[] = [];
   const gzipShare: number[] = [];
   let off = 0;
@@ -200,7 +196,7 @@ async function recordingRounds(): Promise<RecordingFigures> {
     gzip.push(gzipped);
     gzipShare.push((100 * gzipped) / off);
   }
-  fileCreation.push(fileCreationMicroseconds(tmpdir()));
+  fileCreation.push(fileCreationMicroseconds());
   const jsonl = (await timedRun({ ...SETTINGS, recordings: 'jsonl' })).actionsPerSecond;
   return { gzip, gzipShare, jsonlShare: (100 * jsonl) / off, memoryShare: await memoryShare(), fileCreation };
 }
@@ -217,18 +213,15 @@ async function memoryShare(): Promise<number | undefined> {
 }
 
 /**
- * What making one small file costs in `parent`, in kernel time: a run with recordings makes one per
- * episode, and on this VM's disk that cost swings from 20 µs to 900 µs with the disk's state.
+ * What making one small file costs in the temporary folder, in kernel time: a run with recordings makes
+ * one per episode. On this VM's disk it is 20–60 µs, and 600–800 µs for minutes after thousands of
+ * files were deleted there (see scratch.ts): a figure far above 60 says the disk was in that state.
  */
-function fileCreationMicroseconds(parent: string): number {
-  const dir = mkdtempSync(join(parent, 'arcbench-bench-files-'));
-  try {
-    const files = 500;
-    const started = process.cpuUsage();
-    for (let i = 0; i < files; i++) closeSync(openSync(join(dir, `${i}.recording.jsonl.gz`), 'a'));
-    return process.cpuUsage(started).system / files;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function fileCreationMicroseconds(): number {
+  const dir = scratchFolder('file-creation');
+  const files = 500;
+  const started = process.cpuUsage();
+  for (let i = 0; i < files; i++) closeSync(openSync(join(dir, `${i}.recording.jsonl.gz`), 'a'));
+  return process.cpuUsage(started).system / files;
 }
 export default suite;

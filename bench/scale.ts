@@ -6,8 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExperiment, runExperiment } from '../src/index.ts';
@@ -15,6 +14,7 @@ import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { startRedisServer } from '../test/support/redisServer.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { scratchFolder } from './scratch.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WAIT_MS = 20;
@@ -105,7 +105,7 @@ const suite: BenchSuite = {
   name: 'scale',
   async run() {
     const redis = await startRedisServer();
-    const dir = mkdtempSync(join(tmpdir(), 'arcbench-bench-scale-'));
+    const dir = scratchFolder('scale');
     try {
       const rates = new Map<number, number>();
       for (const workers of WORKER_COUNTS) rates.set(workers, await measure(workers, redis.url, dir));
@@ -130,7 +130,6 @@ const suite: BenchSuite = {
       }
       return figures;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
       await redis.stop();
     }
   },
