@@ -1,24 +1,22 @@
 /**
- * The seeded generator: fillInts draws exactly what as many int() calls would, whatever the seed, the
- * bound and the count, and leaves the generator where they would (the bootstrap's intervals, drawn with
- * fillInts, stay the ones int() gave); every draw is in range.
+ * The seeded generator: sumOfPicks adds exactly the items as many pick() calls would choose, in their
+ * order, whatever the seed and the values, and leaves the generator where they would (the bootstrap's
+ * intervals, drawn with sumOfPicks, stay the ones pick() gave).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../src/agent/rng.ts';
 
 describe('createRng', () => {
-  it('fillInts gives the numbers of as many int() calls, and the generator goes on the same', () => {
+  it('sumOfPicks adds what as many pick() calls choose, in order, and the generator goes on the same', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 1, max: 2 ** 31 }), fc.nat({ max: 300 }), (seed, n, count) => {
+      fc.property(fc.nat(), fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { maxLength: 300 }), (seed, values) => {
         const calls = createRng(seed);
-        const expected = Array.from({ length: count }, () => calls.int(n));
-        const filled = createRng(seed);
-        const into = new Uint32Array(count);
-        filled.fillInts(n, into);
-        expect(Array.from(into)).toEqual(expected);
-        expect(into.every((value) => value >= 0 && value < n)).toBe(true);
-        expect(filled.next()).toBe(calls.next());
+        let expected = 0;
+        for (let i = 0; i < values.length; i++) expected += calls.pick(values);
+        const summed = createRng(seed);
+        expect(Object.is(summed.sumOfPicks(values), expected)).toBe(true);
+        expect(summed.next()).toBe(calls.next());
       }),
     );
   });

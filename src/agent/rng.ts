@@ -13,10 +13,11 @@ export interface Rng {
   /** A new independent generator, reproducible from this one's state. */
   fork(): Rng;
   /**
-   * Fills `into` with uniform integers in [0, n): the same numbers as that many int(n) calls, and the
-   * generator moves on as far. For hot loops (the bootstrap draws millions): 4× faster than int().
+   * The sum of `values.length` picks from `values`, each the item pick() would choose, added in the
+   * order drawn; the generator moves on as far as that many pick() calls. It is one bootstrap
+   * resample, and the bootstrap makes millions: this one loop is 2–4× faster than pick() calls.
    */
-  fillInts(n: number, into: Uint32Array): void;
+  sumOfPicks(values: readonly number[]): number;
 }
 
 /** 32-bit string hash (FNV-1a), used to mix labels and ids into seeds. */
@@ -60,15 +61,19 @@ export function createRng(seed: number): Rng {
       return items[Math.floor(next() * items.length)]!;
     },
     fork: () => createRng(mix32(Math.floor(next() * 4294967296))),
-    fillInts: (n, into) => {
-      // int()'s own arithmetic, with the state in a local for the loop, kept as a 32-bit signed integer
-      // (the same bits): as a captured unsigned one it was most of the cost.
+    sumOfPicks: (values) => {
+      // pick()'s own arithmetic, with the state in a local for the loop, kept as a 32-bit signed integer
+      // (the same bits): as a captured unsigned one it was most of the cost. Adding as it draws, with
+      // no array of the picks in between, costs a third less than drawing them into one first.
+      const n = values.length;
       let local = state | 0;
-      for (let i = 0; i < into.length; i++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
         local = (local + MULBERRY_STEP) | 0;
-        into[i] = Math.floor((mulberryOutput(local) / 4294967296) * n);
+        sum += values[Math.floor((mulberryOutput(local) / 4294967296) * n)]!;
       }
       state = local >>> 0;
+      return sum;
     },
   };
   return rng;

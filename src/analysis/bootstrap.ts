@@ -74,12 +74,9 @@ function average(values: readonly number[]): number {
   return sum / values.length;
 }
 
-/** `indices` is scratch space of values.length entries, reused from one replicate to the next. */
-function resampledMean(values: readonly number[], rng: Rng, indices: Uint32Array): number {
-  rng.fillInts(values.length, indices);
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[indices[i]!]!;
-  return sum / values.length;
+/** The mean of one resample of `values`, summed left to right as `average` sums. */
+function resampledMean(values: readonly number[], rng: Rng): number {
+  return rng.sumOfPicks(values) / values.length;
 }
 
 /** The statistic of a stratum on its data. */
@@ -140,12 +137,11 @@ function resampledMeans(parts: readonly Part[], options: BootstrapOptions): Floa
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const corrections = parts.map((c) => spreadCorrection(c.values.length));
   const draws = parts.map(() => new Float64Array(resamples));
-  const indices = parts.map((c) => new Uint32Array(c.values.length));
   for (let r = 0; r < resamples; r++) {
     for (let k = 0; k < parts.length; k++) {
-      // The hot loop of the bootstrap: k is in bounds of all four lists (same length), read without a check.
+      // The hot loop of the bootstrap: k is in bounds of all three lists (same length), read without a check.
       const c = parts[k]!;
-      draws[k]![r] = c.mean + corrections[k]! * (resampledMean(c.values, rng, indices[k]!) - c.mean);
+      draws[k]![r] = c.mean + corrections[k]! * (resampledMean(c.values, rng) - c.mean);
     }
   }
   return draws;
