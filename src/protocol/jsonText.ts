@@ -75,7 +75,7 @@ function writeValue(value: unknown, out: string[], stack: Step[], open: Set<obje
 }
 
 /** The value as JSON.stringify sees it: after `toJSON`, with boxed primitives unboxed. */
-function prepared(value: unknown, key: string): unknown {
+export function prepared(value: unknown, key: string): unknown {
   let result = value;
   if (result !== null && typeof result === 'object' && typeof (result as { toJSON?: unknown }).toJSON === 'function') {
     result = (result as { toJSON: (key: string) => unknown }).toJSON(key);
@@ -84,7 +84,8 @@ function prepared(value: unknown, key: string): unknown {
   return result;
 }
 
-function isWritable(value: unknown): boolean {
+/** Whether JSON.stringify writes the value (it leaves undefined, functions and symbols out). */
+export function isWritable(value: unknown): boolean {
   return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 }
 

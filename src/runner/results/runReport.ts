@@ -12,6 +12,7 @@ import type { ScoredCard } from '../../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 import { emptyUsage } from '../../agent/usage.ts';
+import { indentedJson } from './indentedJson.ts';
 
 /**
  * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts
@@ -276,13 +277,19 @@ export class RunFolderError extends ArcbenchError {
 }
 
 /**
+ * How deep run.json is indented: a scorecard's run entries (cards[].scorecard.environments[].runs[],
+ * 7 levels down) and anything as deep go on one line each, one line per episode's run.
+ */
+const RUN_JSON_ONE_LINE_DEPTH = 7;
+
+/**
  * Writes run.json atomically: a temp file renamed over the old one, so a run killed mid-write leaves
  * the previous run.json whole, never half of a new one.
  */
 export function writeRunReport(runDir: string, report: RunReport): void {
   const path = join(runDir, 'run.json');
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(temp, `${indentedJson(report, RUN_JSON_ONE_LINE_DEPTH)}\n`);
   renameSync(temp, path);
 }
 
