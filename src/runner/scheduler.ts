@@ -79,11 +79,12 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
  * How many more episodes than the run's concurrency may be finishing (played, their recordings still
  * being written). The recording thread confirms a close only after the file's last lines and its
  * close; with no more than `concurrency` finishing, play halted at each of them and the thread sat idle
- * a fifth of the time: gzip runs were 15% slower (bench runner suite, paired rounds: +9% with 8, +6%
- * more with 16). A run killed at any moment has at most this many more played episodes missing from
- * episodes.jsonl, which a resume plays again.
+ * a fifth of the time. Paired rounds of the bench's gzip run: +4% with 4 more, +9% with 8, +15% with
+ * 16; but past 4 the recording thread's memory kept growing for tens of thousands of actions (RSS 14%
+ * up from 10,000 to 100,000 actions with 16, against 6-7% with 4). A run killed at any moment has at
+ * most this many more played episodes missing from episodes.jsonl, which a resume plays again.
  */
-const FINISHING_HEADROOM = 16;
+const FINISHING_HEADROOM = 4;
 
 async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
   const { experiment, plan, target, stop, recorder, logger } = run;
