@@ -15,7 +15,7 @@ export interface Rng {
   /**
    * The sum of `values.length` picks from `values`, each the item pick() would choose, added in the
    * order drawn; the generator moves on as far as that many pick() calls. It is one bootstrap
-   * resample, and the bootstrap makes millions: this one loop is 2–4× faster than pick() calls.
+   * resample, and the bootstrap makes millions: this one loop is 1.5–4× faster than pick() calls.
    */
   sumOfPicks(values: readonly number[]): number;
 }

@@ -3,9 +3,9 @@
  * nested deeper written on one line, as `JSON.stringify(value)` writes it. Parsed, both are the same.
  *
  * Why: run.json holds the service's scorecards, with one entry per episode played. Indented whole, a
- * 2,000-episode run's run.json was 4 MB and took 22 ms to write, and it is written at each card close
- * and at the end. With each entry on its own line it is 1.4 MB, written in about 13 ms, and still
- * reads line by line.
+ * 2,000-episode run's run.json was 4.0 MB, and it is written at each card close and at the end. With
+ * each entry on its own line it is 1.4 MB, about 12% quicker to write (17.9 against 20.2 ms, the
+ * median of 30 rounds written and renamed), quicker to read back, and it still reads line by line.
  */
 import { isWritable, prepared, stringifyJson } from '../../protocol/jsonText.ts';
 
