@@ -214,8 +214,8 @@ async function memoryShare(): Promise<number | undefined> {
 
 /**
  * What making one small file costs in the temporary folder, in kernel time: a run with recordings makes
- * one per episode. On this VM's disk it is 20–60 µs, and 600–800 µs for minutes after thousands of
- * files were deleted there (see scratch.ts): a figure far above 60 says the disk was in that state.
+ * one per episode. A figure far above 60 µs says thousands of files were deleted there in the minutes
+ * before, and the gzip share paid for it (scratch.ts says why).
  */
 function fileCreationMicroseconds(): number {
   const dir = scratchFolder('file-creation');

@@ -5,8 +5,8 @@
  * Why not remove each run's folder after it: this VM's ext4 has no journal, and ext4 without one does
  * not reuse an inode for one to six minutes after its file is deleted. Every file made meanwhile in
  * that block group scans past each such inode (the kernel's `recently_deleted`: over half of `perf`'s
- * samples of a loop of file creates). Removing one run's 2,004 recordings made file creation in the next runs cost
- * 600–800 µs instead of 20–60 µs, so each run measured the clean-up of the one before it.
+ * samples of a loop of file creates). Removing one run's 2,004 recordings made file creation in the
+ * next runs cost 400–700 µs instead of 15–60 µs, so each run measured the clean-up of the one before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
