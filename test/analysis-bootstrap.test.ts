@@ -184,7 +184,13 @@ describe('differences', () => {
   });
 });
 
-const score = fc.double({ min: 0, max: 115, noNaN: true, noDefaultInfinity: true });
+/**
+ * Scores as a run makes them: 0..115, never subnormal (below 2^-1022 but above 0). Among subnormals
+ * every interval is a few multiples of the smallest double, and none can narrow: [5.4e-323, 6e-323]
+ * failed "narrows as episodes grow" with widths of 5e-324 both ways, before and after this wave.
+ */
+const SMALLEST_NORMAL = 2 ** -1022;
+const score = fc.double({ min: 0, max: 115, noNaN: true, noDefaultInfinity: true }).filter((v) => v === 0 || v >= SMALLEST_NORMAL);
 const sample = fc.array(score, { minLength: 2, maxLength: 30 });
 const varied = sample.filter((values) => values.some((v) => v !== values[0]));
 const fast = { resamples: 400 };
