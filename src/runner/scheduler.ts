@@ -105,6 +105,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
     { once: true },
   );
   const finishing = new FinishingEpisodes();
+  let previousAdded: Promise<unknown> = Promise.resolve();
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted || spend.spent) return;
@@ -126,13 +127,15 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         onAction: () => recorder.countAction(),
         onUsage: (call) => spend.add(call),
       });
-      finishing.track(
-        played.finished.then((record: EpisodeRecord) => {
-          // A resume plays it again: the run's stop, not the episode, decided where it ended.
-          if (cutByRunStop) record.cut_by_run_stop = true;
-          recorder.add(record);
-        }),
-      );
+      // Added in the order play ended, not the order recordings completed (a file still being made can
+      // finish after a later one), so that a run's results list its episodes as they were played.
+      const added = Promise.all([played.finished, previousAdded]).then(([record]: [EpisodeRecord, unknown]) => {
+        // A resume plays it again: the run's stop, not the episode, decided where it ended.
+        if (cutByRunStop) record.cut_by_run_stop = true;
+        recorder.add(record);
+      });
+      previousAdded = added.catch(() => undefined);
+      finishing.track(added);
       // The place goes to the next episode while this one's recording is finished, but only so far ahead.
       await finishing.atMost(config.concurrency + FINISHING_HEADROOM);
     });
