@@ -1,5 +1,5 @@
 /**
- * Replays a recording (SPEC §9 JSONL, one frame response per line, first line the RESET answer; plain
+ * Replays a recording (docs/protocol.md §9 JSONL, one frame response per line, first line the RESET answer; plain
  * or gzip-compressed) action by action, and compares every grid the service returns with the recorded
  * one. Stops at the first difference and says where it is; games are deterministic, so a difference
  * means the game changed. The recording is read line by line as the replay goes, never whole.

@@ -44,7 +44,7 @@ export {
   CLICK_ACTION_ID,
   UNDO_ACTION_ID,
 } from './protocol/index.ts';
-// A grid as a PNG in the SPEC palette, for agents that show frames to vision models.
+// A grid as a PNG in the palette of docs/protocol.md, for agents that show frames to vision models.
 export { gridToPng } from './games/view/gridPng.ts';
 export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';
 

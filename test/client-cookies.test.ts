@@ -1,5 +1,5 @@
 /**
- * Cookie jars per scorecard (SPEC §7), through HttpTransport against a raw HTTP server that sets
+ * Cookie jars per scorecard (docs/protocol.md §7), through HttpTransport against a raw HTTP server that sets
  * random cookies on every answer and records the Cookie header it receives: each request must carry the
  * newest value of every cookie a success answer of its card set, and nothing else. Error answers (and
  * 429s) carry cookies too, but they cannot be checked against their request, so theirs are not kept.

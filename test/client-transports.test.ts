@@ -214,7 +214,7 @@ describe('HttpTransport against the reference server', () => {
 
 /**
  * One session playing `actions` actions, resetting when the game ends; returns how many of its
- * requests the service counts as actions (SPEC §4: every ACTION, and every RESET that is not full).
+ * requests the service counts as actions (docs/protocol.md §4: every ACTION, and every RESET that is not full).
  */
 async function playCountingActions(transport: Transport, cardId: string, gameId: string, actions: number, seed: number): Promise<number> {
   let response = await transport.reset(cardId, gameId);

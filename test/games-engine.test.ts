@@ -1,4 +1,4 @@
-/** The engine's promises, checked on the real catalog games: SPEC §3–§4 as the games see them. */
+/** The engine's promises, checked on the real catalog games: docs/protocol.md §3–§4 as the games see them. */
 import { describe, expect, it } from 'vitest';
 import { GRID_CELLS, GRID_SIZE, type Grid } from '../src/protocol/index.ts';
 import type { GameActionId } from '../src/protocol/index.ts';

@@ -1,7 +1,7 @@
 /**
  * Property: whatever a caller hands the library (any JSON value, any JS value, near-valid bodies with
  * one field wrong), every method either answers or throws an ApiError with a 4xx status, never
- * anything else, and the service keeps playing correctly afterwards (SPEC §6: never 5xx on bad input).
+ * anything else, and the service keeps playing correctly afterwards (docs/protocol.md §6: never 5xx on bad input).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The conformance suite of SPEC §2–§6, run against the library itself. */
+/** The conformance suite of docs/protocol.md §2–§6, run against the library itself. */
 import { defineConformanceSuite } from './support/conformance.ts';
 import { createLibraryDriver } from './support/serviceDriver.ts';
 

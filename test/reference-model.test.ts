@@ -1,6 +1,6 @@
 /**
  * Property: random command sequences against the library agree with a small independent model of the
- * RESET and counting rules of SPEC §4, and the resulting card satisfies the invariants of §5
+ * RESET and counting rules of docs/protocol.md §4, and the resulting card satisfies the invariants of §5
  * (level actions sum to run actions, scores in range, aggregates consistent).
  */
 import fc from 'fast-check';
@@ -18,7 +18,7 @@ interface ModelRun {
   resets: number;
 }
 
-describe('command sequences against a model of SPEC §4', () => {
+describe('command sequences against a model of docs/protocol.md §4', () => {
   it.each([threeLevels, tightBudget].map((g) => [g.info.id, g] as const))('%s: full vs level resets, counting, sticky end states', (gameId, game) => {
     fc.assert(
       fc.property(fc.array(commands, { minLength: 1, maxLength: 60 }), fc.boolean(), (script, competition) => {

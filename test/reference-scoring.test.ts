@@ -21,7 +21,7 @@ describe('levelScore', () => {
   });
 });
 
-describe('scoreRun (SPEC §5 checks)', () => {
+describe('scoreRun (docs/protocol.md §5 checks)', () => {
   it('baselines [2,4,4], level 1 in 2, level 2 in 5, level 3 not done: 38.0 (cap 50)', () => {
     const { score, levelScores } = scoreRun({ baselines: [2, 4, 4], levelActions: [2, 5, 3], levelsCompleted: 2 });
     expect(score).toBeCloseTo(38, 10);
@@ -52,7 +52,7 @@ describe('levelActionsFromCompletions', () => {
   });
 });
 
-describe('tags_scores (SPEC §5 check)', () => {
+describe('tags_scores (docs/protocol.md §5 check)', () => {
   it('pools game A [10,20] level 1 in 20 and game B [15,30,45] level 1 in 25: 61/9', () => {
     const runA = buildRunEntry({
       gameId: 'aaaa-00000001',

@@ -1,6 +1,6 @@
 /**
  * What the conformance suite cannot see through endpoints: seeded ids, construction options, the
- * default catalog, key handling details, and choices the SPEC leaves to us.
+ * default catalog, key handling details, and choices the protocol leaves to us.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, isApiError } from '../src/protocol/index.ts';
@@ -145,7 +145,7 @@ describe('keys', () => {
   });
 });
 
-describe('choices the SPEC leaves open', () => {
+describe('choices the protocol leaves open', () => {
   it('a RESET with a guid ignores any card_id it also carries', () => {
     const service = new ReferenceService({ games: fixtureGames(), seed: 1, now: () => 0 });
     const { card_id } = service.openScorecard('k', {});

@@ -119,7 +119,7 @@ describe('report.html opened from disk in Chromium', () => {
       expect(await text(page, 'state')).toBe(data.state);
       expect(await text(page, 'levels')).toBe(`${data.levels_completed} of ${data.win_levels}`);
       expect(await text(page, 'grid-counter')).toBe(`${data.frame.length} of ${data.frame.length}`);
-      // Cells far from the click marker are drawn in the palette of SPEC §1.
+      // Cells far from the click marker are drawn in the palette of docs/protocol.md §1.
       const grid = data.frame.at(-1)!;
       const click = data.action_input.data;
       for (const [x, y] of [

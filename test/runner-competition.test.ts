@@ -1,5 +1,5 @@
 /**
- * Competition mode from the config, with what it implies (SPEC §5; issue 10, points 8 and 10): one
+ * Competition mode from the config, with what it implies (docs/protocol.md §5; issue 10, points 8 and 10): one
  * agent and one episode per game, no RESET counted as a full reset, the unplayed games scored 0 at close
  * (and locally), an open whose answer is lost never repeated, and each card's page in run.json.
  */

@@ -80,7 +80,7 @@ describe('the same run on every target', () => {
     },
   );
 
-  it('writes one SPEC §9 recording per session (gzip: the same lines compressed), first line the RESET answer', async () => {
+  it('writes one docs/protocol.md §9 recording per session (gzip: the same lines compressed), first line the RESET answer', async () => {
     const { out, episodes } = await runWith('recorded', 'reference', 2);
     const files = readdirSync(join(out, 'recordings'));
     expect(files).toHaveLength(episodes.length);

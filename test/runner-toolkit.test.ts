@@ -1,5 +1,5 @@
 /**
- * The runner against a service as sparse as the official toolkit's server (SPEC §7a; issue 10, points 2
+ * The runner against a service as sparse as the official toolkit's server (docs/protocol.md §7a; issue 10, points 2
  * and 3), emulated by `dialect: toolkit`: its games carry no baselines, its run entries no id or counts,
  * its frames always say `full_reset: false`. Full resets still start runs as the service counts them,
  * baselines come from the scorecard after a game's first RESET, and where they stay unknown the run

@@ -1,5 +1,5 @@
 /**
- * `--backends N` (SPEC §7): cards and sessions live in one backend; the AWSALB cookie routes to it. A
+ * `--backends N` (docs/protocol.md §7): cards and sessions live in one backend; the AWSALB cookie routes to it. A
  * client with one cookie jar per scorecard, shared by its sessions, keeps its card through rotations and
  * concurrency; a client that drops cookies, or replays a stale one, loses it exactly as on the hosted
  * service (404 on close, 400 on actions).

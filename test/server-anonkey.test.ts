@@ -1,5 +1,5 @@
 /**
- * GET /api/games/anonkey (SPEC §2): the official toolkit asks for a key there when it has none. It needs
+ * GET /api/games/anonkey (docs/protocol.md §2): the official toolkit asks for a key there when it has none. It needs
  * no key, and the key it answers then works on that server: on every backend, also when the server
  * accepts only a fixed list of keys.
  */

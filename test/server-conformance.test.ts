@@ -1,4 +1,4 @@
-/** The conformance suite of SPEC §2–§6 over real HTTP: the server must answer exactly as the library. */
+/** The conformance suite of docs/protocol.md §2–§6 over real HTTP: the server must answer exactly as the library. */
 import { defineConformanceSuite } from './support/conformance.ts';
 import { createHttpDriver } from './support/httpDriver.ts';
 import { startServer } from '../src/reference/server/index.ts';

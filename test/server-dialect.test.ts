@@ -1,5 +1,5 @@
 /**
- * `--dialect toolkit` (SPEC §7a): the server answers as the official toolkit's sparser reference server
+ * `--dialect toolkit` (docs/protocol.md §7a): the server answers as the official toolkit's sparser reference server
  * does, while it plays and scores exactly as in the default dialect.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * What only the HTTP edge does (SPEC §2, §6, §8): auth header, unknown paths and methods, body parsing,
+ * What only the HTTP edge does (docs/protocol.md §2, §6, §8): auth header, unknown paths and methods, body parsing,
  * limits, rate limiting with Retry-After, key redaction in logs, the frame codec on the wire, graceful
  * close. Everything else is the conformance suite's job.
  */

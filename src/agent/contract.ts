@@ -6,7 +6,7 @@ import type { FrameResponse, GameAction, GameDescriptor } from '../protocol/inde
 import type { Rng } from './rng.ts';
 import type { ModelCallUsage } from './usage.ts';
 
-/** RESET of the agent's own session: a level reset, or a full reset right after a level began (SPEC §4). */
+/** RESET of the agent's own session: a level reset, or a full reset right after a level began (docs/protocol.md §4). */
 export interface ResetAction {
   readonly id: 0;
   readonly reasoning?: unknown;

@@ -6,7 +6,7 @@
 import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimates } from './bootstrap.ts';
 
 /**
- * A run scores at most 100 (SPEC §5 caps it at 100 × the completed share of the weight) and at least 0;
+ * A run scores at most 100 (docs/protocol.md §5 caps it at 100 × the completed share of the weight) and at least 0;
  * an interval of a mean score is kept inside that range, where the widening for few episodes could
  * otherwise reach past it.
  */

@@ -1,5 +1,5 @@
 /**
- * The command name and request body of a RESET or game action (SPEC §2), shared by both transports so
+ * The command name and request body of a RESET or game action (docs/protocol.md §2), shared by both transports so
  * they send byte-for-byte the same requests to the same validation.
  */
 import type { ActionName, CommandRequest, GameAction } from '../protocol/index.ts';

@@ -29,10 +29,10 @@ export interface Transport {
   getGame(gameId: string): Promise<GameDescriptor>;
   /** Opens a scorecard; the transport keeps that card's cookie jar from here until close. */
   openScorecard(request?: OpenScorecardRequest): Promise<string>;
-  /** The card as the service answers it: fields it leaves out are missing (SPEC §7a). */
+  /** The card as the service answers it: fields it leaves out are missing (docs/protocol.md §7a). */
   closeScorecard(cardId: string): Promise<ScorecardAnswer>;
   getScorecard(cardId: string, gameId?: string): Promise<ScorecardAnswer>;
-  /** RESET: a new session when `guid` is undefined, else a reset of that session (SPEC §4). */
+  /** RESET: a new session when `guid` is undefined, else a reset of that session (docs/protocol.md §4). */
   reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
   /** One game action in a session of the card. */
   act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse>;
@@ -49,7 +49,7 @@ export interface Transport {
    */
   interrupt(): void;
   /**
-   * The card's load-balancer affinity cookies (SPEC §7) as `name=value`, for transports that have
+   * The card's load-balancer affinity cookies (docs/protocol.md §7) as `name=value`, for transports that have
    * them: saved in run.json, they let a resumed run reach a card a dead process left open.
    */
   affinityCookies?(cardId: string): string[];

@@ -1,4 +1,4 @@
-/** Looks a catalog game up by full id or bare slug (SPEC §1: the bare slug names the current version). */
+/** Looks a catalog game up by full id or bare slug (docs/protocol.md §1: the bare slug names the current version). */
 import type { PuzzleGame } from './engine/puzzleGame.ts';
 import { puzzleCatalog } from './puzzleCatalog.ts';
 

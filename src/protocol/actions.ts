@@ -1,4 +1,4 @@
-/** Action ids and their wire names (SPEC §2–§3). 0 is RESET. */
+/** Action ids and their wire names (docs/protocol.md §2–§3). 0 is RESET. */
 export const ACTION_NAMES = ['RESET', 'ACTION1', 'ACTION2', 'ACTION3', 'ACTION4', 'ACTION5', 'ACTION6', 'ACTION7'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 

@@ -1,4 +1,4 @@
-/** SPEC §6: error codes and the error every layer throws for them. */
+/** docs/protocol.md §6: error codes and the error every layer throws for them. */
 import { ArcbenchError } from '../errors.ts';
 
 export const API_ERROR_CODES = ['VALIDATION_ERROR', 'SERVER_ERROR', 'GAME_NOT_STARTED_ERROR', 'RATE_LIMIT_EXCEEDED', 'UNAUTHORIZED'] as const;
@@ -17,7 +17,7 @@ export interface ApiErrorBody {
  */
 export class ApiError extends ArcbenchError {
   readonly status: number;
-  /** The service's own code (SPEC §6), which is as stable as the API. */
+  /** The service's own code (docs/protocol.md §6), which is as stable as the API. */
   declare readonly code: ApiErrorCode | string;
   /** Seconds to wait before retrying, from `Retry-After`, when the answer carried one. */
   readonly retryAfterSeconds: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * The frame response (SPEC §3): its type, with grids as Uint8Array, and its wire codec. The encoder
+ * The frame response (docs/protocol.md §3): its type, with grids as Uint8Array, and its wire codec. The encoder
  * writes bytes directly (grids through writeGrid); the decoder scans the top-level object so the `frame`
  * value takes the grid fast path while the small fields go through JSON.parse and zod.
  */
@@ -23,7 +23,7 @@ export interface ActionInput {
 }
 
 /**
- * The `action_input` of an answer (SPEC §3): the action's id, the request fields the service validated
+ * The `action_input` of an answer (docs/protocol.md §3): the action's id, the request fields the service validated
  * (`{}` for RESET, `{game_id}`, or `{game_id, x, y}` for ACTION6) and the reasoning when there is one.
  * The service echoes it; a client records it as sent.
  */
@@ -87,7 +87,7 @@ export function decodeFrameResponse(input: string | Uint8Array): FrameResponse {
 
 /**
  * The response from its validated other fields (a fresh object, completed in place: unknown fields are
- * kept, as the response schemas keep them) and its grids, with the defaults SPEC §3 gives.
+ * kept, as the response schemas keep them) and its grids, with the defaults docs/protocol.md §3 gives.
  */
 function completeResponse(meta: FrameResponseMeta, frame: Grid[]): FrameResponse {
   const response = meta as unknown as FrameResponse;
@@ -127,7 +127,7 @@ function isWellFormedMeta(value: Record<string, unknown>): value is FrameRespons
 
 function isActionList(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
-  // Ids 1..7 (SPEC §3): RESET is always possible and never listed.
+  // Ids 1..7 (docs/protocol.md §3): RESET is always possible and never listed.
   for (let i = 0; i < value.length; i++) if (value[i] === 0 || !isCount(value[i], 7)) return false;
   return true;
 }

@@ -9,7 +9,7 @@ export const GRID_SIZE = 64;
 export const GRID_CELLS = GRID_SIZE * GRID_SIZE;
 export const COLOUR_COUNT = 16;
 
-/** SPEC §1: the palette every renderer uses, index → RGB hex. */
+/** docs/protocol.md §1: the palette every renderer uses, index → RGB hex. */
 // biome-ignore format: two rows of eight read as a table; one colour a line does not
 export const PALETTE_HEX: readonly string[] = [
   'FFFFFF', 'CCCCCC', '999999', '666666', '333333', '000000', 'E53AA3', 'FF7BCC',

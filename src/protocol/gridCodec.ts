@@ -191,7 +191,7 @@ export function gridFromRows(rows: unknown, where = 'grid'): Grid {
   return grid;
 }
 
-/** Validates a parsed `frame` value (an array of grids). At least one grid (SPEC §3). */
+/** Validates a parsed `frame` value (an array of grids). At least one grid (docs/protocol.md §3). */
 export function framesFromRows(frames: unknown, where = 'frame'): Grid[] {
   if (!Array.isArray(frames)) throw new GridCodecError(`${where}: expected an array of grids, got ${describe(frames)}`);
   if (frames.length === 0) throw new GridCodecError(`${where}: expected at least one grid, got none`);

@@ -1,5 +1,5 @@
 /**
- * The ids the service hands out, as the API defines them (SPEC §1): a session `guid` and a `card_id` are
+ * The ids the service hands out, as the API defines them (docs/protocol.md §1): a session `guid` and a `card_id` are
  * uuids; a game id is `slug-hex` (the slug and an 8-hex version) or a bare slug. A client checks an id
  * against these before it names a file or a URL with it, so a server cannot send `../../x`.
  */

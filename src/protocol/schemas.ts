@@ -1,5 +1,5 @@
 /**
- * Wire shapes of SPEC §2–§5 as zod schemas, and their types. Request schemas are strict on types and
+ * Wire shapes of docs/protocol.md §2–§5 as zod schemas, and their types. Request schemas are strict on types and
  * ranges and tolerant of unknown extra keys (real clients send some). Response schemas keep unknown
  * keys, so a newer hosted service does not break the client. Frame grids never go through zod: see
  * frameResponse.ts.
@@ -14,10 +14,10 @@ import { formatIssues, ISSUE_OPTIONS } from './zodIssues.ts';
 export const GAME_STATES = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'] as const;
 export type GameState = (typeof GAME_STATES)[number];
 
-/** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (SPEC §3). */
+/** A state as answers may spell it: the hosted service's OpenAPI says `NOT_STARTED` for `NOT_PLAYED` (docs/protocol.md §3). */
 const answeredGameStateSchema = z.enum([...GAME_STATES, 'NOT_STARTED']).transform((state): GameState => (state === 'NOT_STARTED' ? 'NOT_PLAYED' : state));
 
-/** Game input kinds (SPEC §2 descriptor `tags`). */
+/** Game input kinds (docs/protocol.md §2 descriptor `tags`). */
 const GAME_TAGS = ['keyboard', 'click', 'keyboard_click'] as const;
 export type GameTag = (typeof GAME_TAGS)[number];
 
@@ -99,7 +99,7 @@ const count = z.number().int().min(0);
 
 /**
  * A game descriptor as a client reads it: `game_id` and `title` are needed, the rest may be missing (the
- * official toolkit's server sends no `baseline_actions`, SPEC §7a), and unknown fields are kept.
+ * official toolkit's server sends no `baseline_actions`, docs/protocol.md §7a), and unknown fields are kept.
  */
 export const gameDescriptorSchema = z.looseObject({
   game_id: z.string(),
@@ -115,7 +115,7 @@ export type GameDescriptor = {
   title: string;
   default_fps?: number;
   tags?: string[];
-  /** One per level; missing from some services (SPEC §7a), so read it where it may be absent. */
+  /** One per level; missing from some services (docs/protocol.md §7a), so read it where it may be absent. */
   baseline_actions?: number[];
   date_downloaded?: string;
   class_name?: string;
@@ -185,10 +185,10 @@ export const scorecardSchema = z.looseObject({
 });
 export type Scorecard = z.infer<typeof scorecardSchema>;
 
-// The schemas above are the full shapes of SPEC §5, as the reference service builds them and the runner
+// The schemas above are the full shapes of docs/protocol.md §5, as the reference service builds them and the runner
 // scores locally. A client reads a service's scorecard tolerantly: anything it can do without may be
 // missing (the official toolkit's server leaves `id`, `number_of_levels` and `number_of_environments`
-// out of run entries, SPEC §7a), a field that is present must have its type, unknown fields are kept.
+// out of run entries, docs/protocol.md §7a), a field that is present must have its type, unknown fields are kept.
 // Only an environment's `id` is needed, to know which game an entry is about.
 
 export const runEntryAnswerSchema = runEntrySchema.partial();

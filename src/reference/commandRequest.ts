@@ -1,5 +1,5 @@
 /**
- * The command bodies of SPEC §2, validated. Almost every body a runner sends is well formed and small,
+ * The command bodies of docs/protocol.md §2, validated. Almost every body a runner sends is well formed and small,
  * so those are recognised by hand and come out as zod would give them; anything else (a missing or
  * wrong field, reasoning to size up) goes through the zod schema, which alone words the errors. zod on
  * every action was a twentieth of an in-process action.

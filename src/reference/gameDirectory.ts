@@ -1,6 +1,6 @@
 /**
  * The games a service offers, looked up by full id or bare slug (the slug names the current version),
- * and their descriptors of SPEC §2.
+ * and their descriptors of docs/protocol.md §2.
  */
 import { DEFAULT_FPS, type GameDescriptor } from '../protocol/index.ts';
 import type { Game } from '../games/types.ts';
@@ -35,7 +35,7 @@ export class GameDirectory {
   }
 }
 
-/** The descriptor of SPEC §2 of one game. */
+/** The descriptor of docs/protocol.md §2 of one game. */
 export function describeGame(game: Game): GameDescriptor {
   const info = game.info;
   return {

@@ -1,5 +1,5 @@
 /**
- * The reference implementation of the game-session scoring service (SPEC §2–§6), as a pure object:
+ * The reference implementation of the game-session scoring service (docs/protocol.md §2–§6), as a pure object:
  * one method per endpoint, each taking the caller's key and the raw body, each validating with the
  * protocol schemas and throwing ApiError for every error answer. No I/O and no timers: time comes from
  * the injected clock and ids from the seeded generator, so the HTTP server and in-process callers get
@@ -381,7 +381,7 @@ export class ReferenceService {
   }
 }
 
-/** The 400 SERVER_ERROR "game … not found" of SPEC §6, with why and what to do. */
+/** The 400 SERVER_ERROR "game … not found" of docs/protocol.md §6, with why and what to do. */
 function notFound(gameId: string, reason: string): ApiError {
   return new ApiError(400, 'SERVER_ERROR', `game ${gameId} not found: ${reason}`);
 }

@@ -1,5 +1,5 @@
 /**
- * One run (SPEC §1, §5): from a full reset to the next. Keeps only counters and the action count at
+ * One run (docs/protocol.md §1, §5): from a full reset to the next. Keeps only counters and the action count at
  * each level completion, never frames, so a long session stays a few hundred bytes.
  */
 import type { RunEntry } from '../protocol/index.ts';

@@ -1,6 +1,6 @@
 /**
  * A scorecard as the service keeps it: who opened it, its open/closed lifecycle, its sessions, and the
- * runs of each game in order of first play. The wire form (SPEC §5) is built from it on each read.
+ * runs of each game in order of first play. The wire form (docs/protocol.md §5) is built from it on each read.
  */
 import type { Scorecard } from '../protocol/index.ts';
 import type { Game } from '../games/types.ts';

@@ -1,5 +1,5 @@
 /**
- * Scoring of SPEC §5 as pure functions over plain data. The reference service builds its scorecards
+ * Scoring of docs/protocol.md §5 as pure functions over plain data. The reference service builds its scorecards
  * with them, and the runner scores its own episodes with the very same code, so a local score and the
  * service's score can be compared number for number.
  */
@@ -42,12 +42,12 @@ export function weightedPoolScore(levels: readonly WeightedLevel[]): number {
 /** What scoreRun needs: the game's baselines (one per level), actions per level, levels completed. */
 export interface RunScoreInput {
   readonly baselines: readonly number[];
-  /** Actions spent on each level (SPEC §5 "level actions"); missing entries count as 0. */
+  /** Actions spent on each level (docs/protocol.md §5 "level actions"); missing entries count as 0. */
   readonly levelActions: readonly number[];
   readonly levelsCompleted: number;
 }
 
-/** The run score of SPEC §5: weights w_i = i over all levels, capped by the completed weight. */
+/** The run score of docs/protocol.md §5: weights w_i = i over all levels, capped by the completed weight. */
 export function scoreRun(input: RunScoreInput): { score: number; levelScores: number[] } {
   const levelScores = input.baselines.map((baseline, i) => (i < input.levelsCompleted ? levelScore(baseline, input.levelActions[i] ?? 0) : 0));
   return { score: weightedPoolScore(runLevels(levelScores, input.levelsCompleted)), levelScores };
@@ -59,7 +59,7 @@ function runLevels(levelScores: readonly number[], levelsCompleted: number): Wei
 }
 
 /**
- * Actions per level from the cumulative run action count at each level's completion (SPEC §5):
+ * Actions per level from the cumulative run action count at each level's completion (docs/protocol.md §5):
  * a_k = c_k − c_{k−1}; actions after the last completion go to the first unfinished level; later
  * levels get 0. The result has one entry per level.
  */
@@ -93,7 +93,7 @@ export interface RunRecord {
   readonly state: RunState;
 }
 
-/** The scorecard's run entry (SPEC §5) of one run. */
+/** The scorecard's run entry (docs/protocol.md §5) of one run. */
 export function buildRunEntry(run: RunRecord): RunEntry {
   const { score, levelScores } = scoreRun(run);
   const levelCount = run.baselines.length;
@@ -121,7 +121,7 @@ export interface EnvironmentInput {
   readonly runs: readonly RunEntry[];
 }
 
-/** The environment entry of SPEC §5: best run score and levels, summed actions and resets. */
+/** The environment entry of docs/protocol.md §5: best run score and levels, summed actions and resets. */
 export function buildEnvironmentEntry(input: EnvironmentInput): EnvironmentEntry {
   let score = 0;
   let actions = 0;
@@ -161,7 +161,7 @@ export interface TaggedEnvironment {
 }
 
 /**
- * tags_scores of SPEC §5: per game tag, the best run of each game contributes all its levels with
+ * tags_scores of docs/protocol.md §5: per game tag, the best run of each game contributes all its levels with
  * their in-game weights; the pool takes the weighted mean and the completed-weight cap. A game with no
  * run (competition close) contributes its levels at 0. Sorted by tag.
  */
@@ -194,7 +194,7 @@ export function buildTagsScores(environments: readonly TaggedEnvironment[]): Tag
     }));
 }
 
-/** The card-level numbers of SPEC §5. */
+/** The card-level numbers of docs/protocol.md §5. */
 export interface CardTotals {
   score: number;
   total_environments_completed: number;

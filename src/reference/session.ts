@@ -1,5 +1,5 @@
 /**
- * One game session (SPEC §1, §4): a guid, the play of its game, and the run being counted. The
+ * One game session (docs/protocol.md §1, §4): a guid, the play of its game, and the run being counted. The
  * RESET rules live in the service; this holds the state they read and write.
  */
 import type { Game, GamePlay } from '../games/types.ts';

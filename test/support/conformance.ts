@@ -1,5 +1,5 @@
 /**
- * The conformance suite of SPEC §2–§6: every rule, every worked check by its numbers, every error row.
+ * The conformance suite of docs/protocol.md §2–§6: every rule, every worked check by its numbers, every error row.
  * It builds its own ReferenceService per test (fixture games, a clock the test moves, a fixed seed)
  * and reaches it only through a ServiceDriver, so the same suite proves the library and the HTTP server.
  * The service object itself is used only for what no endpoint does: sweep().
@@ -41,10 +41,10 @@ export function createTestClock(start = T0): TestClock {
   };
 }
 
-/** The first grid of a frame body (every answer has at least one, SPEC §3). */
+/** The first grid of a frame body (every answer has at least one, docs/protocol.md §3). */
 export function firstGridOf(body: { frame: unknown }): Uint8Array {
   const [first] = gridsOf(body);
-  if (first === undefined) throw new Error('a frame response with no grid; SPEC §3 says there is at least one');
+  if (first === undefined) throw new Error('a frame response with no grid; docs/protocol.md §3 says there is at least one');
   return first;
 }
 

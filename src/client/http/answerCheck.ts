@@ -1,6 +1,6 @@
 /**
  * Every answer is checked against its request before anything of it is used, its cookies included
- * (SPEC §7, DESIGN "answers are checked against requests"). A proxy or balancer that sends one answer
+ * (docs/protocol.md §7, DESIGN "answers are checked against requests"). A proxy or balancer that sends one answer
  * twice on a keep-alive connection shifts every later answer on it by one: the next request gets
  * another session's frame, and its Set-Cookie would land in the wrong card's jar. A frame must name the
  * session (guid), the game and the action that was sent; a scorecard the card asked for; a game the id

@@ -1,5 +1,5 @@
 /**
- * Base URL normalisation (SPEC §9: `ARC_BASE_URL` comes without a trailing slash, tolerate one).
+ * Base URL normalisation (docs/protocol.md §9: `ARC_BASE_URL` comes without a trailing slash, tolerate one).
  *
  * Accepted: `https://host`, `https://host/`, `https://host//`, `https://host/api`, `https://host/api/`,
  * and a prefix behind a reverse proxy (`https://host/arc`). Trailing slashes are dropped, and so is one

@@ -1,5 +1,5 @@
 /**
- * Cookie jars per scorecard (SPEC §7). The load balancer of the hosted service pins a scorecard to one
+ * Cookie jars per scorecard (docs/protocol.md §7). The load balancer of the hosted service pins a scorecard to one
  * backend with cookies it may rotate at any answer, so: one jar per card, shared by all its sessions;
  * every Set-Cookie of every answer of that card (errors included) goes in as it arrives; the jar is read
  * at send time, so the newest value is always the one sent and no earlier snapshot is ever replayed.
@@ -9,7 +9,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 
-/** SPEC §7: the hosted balancer's affinity cookies are named AWSALB, AWSALBCORS, … */
+/** docs/protocol.md §7: the hosted balancer's affinity cookies are named AWSALB, AWSALBCORS, … */
 const AFFINITY_COOKIE_PREFIX = 'AWSALB';
 
 export class CardCookieJars {
@@ -62,7 +62,7 @@ export class CardCookieJars {
 /**
  * Stores every Set-Cookie of an answer. Cookies are stored as if set at the origin root, so a cookie
  * without a Path attribute (default path = the request's directory) still goes with every later
- * request of the card, as SPEC §7 requires; an explicit Path is honoured. Malformed cookies are skipped.
+ * request of the card, as docs/protocol.md §7 requires; an explicit Path is honoured. Malformed cookies are skipped.
  */
 export function storeSetCookies(jar: CookieJar, origin: string, setCookie: string | string[] | undefined): void {
   if (setCookie === undefined) return;

@@ -1,5 +1,5 @@
 /**
- * One request budget per origin for the whole process (SPEC §8: the hosted service allows
+ * One request budget per origin for the whole process (docs/protocol.md §8: the hosted service allows
  * HOSTED_RATE_LIMIT_PER_MINUTE requests a minute per key, and every transport of a run talks to the same origin). A p-queue in strict
  * (sliding-window) mode: no burst at a window boundary can exceed the budget. Each attempt, retries
  * included, takes one slot, since the service counts every request it receives.

@@ -1,5 +1,5 @@
 /**
- * What may be retried, and how long to wait (SPEC §8).
+ * What may be retried, and how long to wait (docs/protocol.md §8).
  *
  * Safe to retry anything: a 429 (the service refused without acting) and a failure that proves the
  * request never left (connection refused, DNS failure, connect timeout). Retried only for requests that

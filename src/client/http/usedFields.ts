@@ -1,6 +1,6 @@
 /**
  * The fields of a service's answers that arcbench uses, and why. Answers are read tolerantly (a field it
- * can do without may be missing, SPEC §7a); when one of these is missing, the transport warns once per
+ * can do without may be missing, docs/protocol.md §7a); when one of these is missing, the transport warns once per
  * run, naming the field and what goes without it, and lists it in its stats.
  */
 import type { GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';

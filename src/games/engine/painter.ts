@@ -6,7 +6,7 @@
 import { GRID_SIZE, createGrid, type Grid } from '../../protocol/index.ts';
 import { BUDGET_ROW, PROGRESS_ROW, type BoardLayout } from './layout.ts';
 
-/** HUD colours (SPEC §1 palette indices). */
+/** HUD colours (docs/protocol.md §1 palette indices). */
 const DONE_COLOUR = 14;
 const CURRENT_COLOUR = 11;
 const TODO_COLOUR = 3;

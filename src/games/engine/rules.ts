@@ -13,7 +13,7 @@ export function baselineForOptimal(optimal: number): number {
 
 /**
  * Generous enough that a person who explores still finishes (four baselines), yet finite so a random
- * or stuck agent meets GAME_OVER (SPEC §4.5). Never below 20, so short levels still allow exploring.
+ * or stuck agent meets GAME_OVER (docs/protocol.md §4.5). Never below 20, so short levels still allow exploring.
  */
 export function stepBudgetForBaseline(baseline: number): number {
   return Math.max(20, 4 * baseline);

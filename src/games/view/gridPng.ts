@@ -1,4 +1,4 @@
-/** A grid as a PNG image in the SPEC §1 palette, each cell a `scale`×`scale` square of pixels. */
+/** A grid as a PNG image in the docs/protocol.md §1 palette, each cell a `scale`×`scale` square of pixels. */
 import { PNG } from 'pngjs';
 import { GRID_SIZE, PALETTE_RGB, type Grid } from '../../protocol/index.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Routes every request to one backend service by its affinity cookie and sets the cookie on every
- * response, as the hosted load balancer does (SPEC §7). With one backend the cookie is still issued, so
+ * response, as the hosted load balancer does (docs/protocol.md §7). With one backend the cookie is still issued, so
  * clients exercise their jar handling against any server.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

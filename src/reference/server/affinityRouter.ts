@@ -1,5 +1,5 @@
 /**
- * Sticky routing as the hosted load balancer does it (SPEC §7): a request without a valid affinity
+ * Sticky routing as the hosted load balancer does it (docs/protocol.md §7): a request without a valid affinity
  * cookie goes to the next backend round robin and starts an affinity; a request with one goes to that
  * affinity's backend. With rotation, every K responses of an affinity carry a new cookie value (a new
  * generation). A value is stale, and counts as no cookie at all, once it is both more than

@@ -1,5 +1,5 @@
 /**
- * The services behind the server: one per emulated backend (SPEC §7). Each holds its own scorecards and
+ * The services behind the server: one per emulated backend (docs/protocol.md §7). Each holds its own scorecards and
  * sessions, so a request routed to the wrong one fails exactly as on the hosted service.
  */
 import { randomBytes, randomInt } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * How the server words its answers. `arcbench` is the full API of SPEC §2–§5. `toolkit` speaks it as
- * the official toolkit's own reference server does (SPEC §7a), so a client can be tested against that
+ * How the server words its answers. `arcbench` is the full API of docs/protocol.md §2–§5. `toolkit` speaks it as
+ * the official toolkit's own reference server does (docs/protocol.md §7a), so a client can be tested against that
  * sparser server without it, as `--backends` emulates the hosted balancer: games carry no
  * `baseline_actions` and come unsorted, run entries leave out `id`, `number_of_levels` and
  * `number_of_environments`, and every frame says `full_reset: false`. What the service does is the same

@@ -1,5 +1,5 @@
 /**
- * Every failure becomes `{error, message}` with its status (SPEC §6): the service's ApiError as it is,
+ * Every failure becomes `{error, message}` with its status (docs/protocol.md §6): the service's ApiError as it is,
  * fastify's own request errors (bad JSON, wrong content-type, body too large, bad URL) as 4xx
  * VALIDATION_ERROR with a sentence saying what to send instead, unknown paths as 404, wrong methods as
  * 405. Only a genuine bug is a 500, and it is logged.

@@ -1,5 +1,5 @@
 /**
- * The 429 answers: a per-key rate limit (SPEC §8, with our Retry-After), and an optional fault injector
+ * The 429 answers: a per-key rate limit (docs/protocol.md §8, with our Retry-After), and an optional fault injector
  * that refuses every Nth request with `Retry-After: 0`, so clients' retry paths can be tested without
  * waiting. The health check is exempt from both: probes must not eat a key's allowance or be refused.
  */

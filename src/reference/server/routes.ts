@@ -1,5 +1,5 @@
 /**
- * The endpoints of SPEC §2, each a one-line call into the request's backend service: the service
+ * The endpoints of docs/protocol.md §2, each a one-line call into the request's backend service: the service
  * validates and throws ApiError, errorMapping.ts turns that into the answer. Frame responses go out as
  * the bytes of the hand-written encoder, never through JSON.stringify. Every path answers the methods
  * it does not take with 405.

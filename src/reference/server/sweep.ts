@@ -1,5 +1,5 @@
 /**
- * Auto-close of idle and overlong scorecards (SPEC §5), and forgetting closed ones past their retention,
+ * Auto-close of idle and overlong scorecards (docs/protocol.md §5), and forgetting closed ones past their retention,
  * need a clock tick: while the server is up, every backend is swept on an interval. The timer does not
  * keep the process alive and stops on close.
  */

@@ -1,4 +1,4 @@
-/** Agents take colours of the SPEC palette in this order (greys and white left out: they read as no data). */
+/** Agents take colours of the palette of docs/protocol.md in this order (greys and white left out: they read as no data). */
 import { PALETTE_HEX } from '../../protocol/grid.ts';
 
 const AGENT_COLOUR_INDICES = [9, 12, 14, 15, 8, 6, 11, 10, 13, 7];

@@ -1,4 +1,4 @@
-/** Draws a 64×64 grid on a canvas in the palette of SPEC §1, and marks a click on it. */
+/** Draws a 64×64 grid on a canvas in the palette of docs/protocol.md §1, and marks a click on it. */
 import { GRID_SIZE, PALETTE_RGB } from '../../protocol/grid.ts';
 
 /** Canvas pixels per grid cell: 64 cells make a 512-pixel square, scaled by CSS to fit. */

@@ -154,7 +154,7 @@ async function resolveExperiment(
 }
 
 /**
- * What competition mode implies for the experiment (SPEC §5): a key may hold one open card, and a card
+ * What competition mode implies for the experiment (docs/protocol.md §5): a key may hold one open card, and a card
  * one session per game, so one agent and one episode per game per run.
  */
 function competitionProblems(config: ExperimentConfig): string[] {

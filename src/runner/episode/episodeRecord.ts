@@ -42,7 +42,7 @@ export interface EpisodeRecord {
   runs: RecordedRun[];
   /** Baselines per level; empty when unknown (then `baselines_known` is false and scores are not computed). */
   baselines: number[];
-  /** False when neither the game list nor the scorecard gave the baselines (SPEC §7a); absent means true. */
+  /** False when neither the game list nor the scorecard gave the baselines (docs/protocol.md §7a); absent means true. */
   baselines_known?: boolean;
   game_tags: string[];
   /** Model usage the agent reported (all zero for agents that call no model). */

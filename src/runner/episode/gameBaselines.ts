@@ -1,6 +1,6 @@
 /**
  * Each game's level baselines, which per-level budgets and local scores need. The game list gives them
- * when the service has them. Some services do not (the official toolkit's server, SPEC §7a); their
+ * when the service has them. Some services do not (the official toolkit's server, docs/protocol.md §7a); their
  * scorecard's run entry of a game still does, so the runner reads `GET /api/scorecard/{card}/{game}`
  * after that game's first RESET, once per game for the whole run. Where neither gives them (competition
  * mode hides an open card) they stay unknown, and the run says so.

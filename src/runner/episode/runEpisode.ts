@@ -47,7 +47,7 @@ export interface EpisodeEnvironment {
   readonly nextRunSequence: () => number;
   /** The run's book of level baselines, for games whose descriptor has none. */
   readonly baselines: GameBaselines;
-  /** The card is a competition card: every RESET of a session is a level reset (SPEC §5). */
+  /** The card is a competition card: every RESET of a session is a level reset (docs/protocol.md §5). */
   readonly competition: boolean;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;

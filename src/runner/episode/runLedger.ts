@@ -1,5 +1,5 @@
 /**
- * Counts an episode's actions exactly as the service does (SPEC §4–§5), so budgets stop at the right
+ * Counts an episode's actions exactly as the service does (docs/protocol.md §4–§5), so budgets stop at the right
  * action and the episode can be scored locally with the service's own scoring code. One episode is
  * one session; a full reset inside it starts a new run.
  */
@@ -8,7 +8,7 @@ import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../..
 
 interface RunProgress {
   readonly guid: string;
-  /** Counted actions since the current level began or was last reset (SPEC §4 decides RESETs on it). */
+  /** Counted actions since the current level began or was last reset (docs/protocol.md §4 decides RESETs on it). */
   actionsOnLevel: number;
   /** Run-wide ordinal across the whole experiment: runs are scored in the order they began. */
   readonly sequence: number;
@@ -37,8 +37,8 @@ export class RunLedger {
   /** `nextSequence` numbers runs across the experiment, in the order they began. */
   /**
    * `nextSequence` numbers runs across the experiment, in the order they began. `inferFullResets`: tell
-   * a full reset by the rules of SPEC §4 as well as by the answer's `full_reset`, for services whose
-   * answers always say false (SPEC §7a); off in competition mode, where every RESET is a level reset.
+   * a full reset by the rules of docs/protocol.md §4 as well as by the answer's `full_reset`, for services whose
+   * answers always say false (docs/protocol.md §7a); off in competition mode, where every RESET is a level reset.
    */
   constructor(
     private readonly nextSequence: () => number,
@@ -76,7 +76,7 @@ export class RunLedger {
   /**
    * A RESET answer: a full reset begins a new run (not counted); a level reset counts 1 action and 1
    * reset. A RESET after a win, or with no action on the level since it began or was last reset, is a
-   * full reset (SPEC §4), whatever the answer says.
+   * full reset (docs/protocol.md §4), whatever the answer says.
    */
   recordReset(response: FrameResponse): void {
     const last = this.runs.at(-1);

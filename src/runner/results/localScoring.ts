@@ -25,7 +25,7 @@ function scoringBaselines(episode: Pick<EpisodeRecord, 'baselines' | 'baselines_
 
 /**
  * One episode's own score: the score its game's environment entry would have if the episode were the
- * only one on the card, i.e. its best run (SPEC §5), built by the service's scoring code.
+ * only one on the card, i.e. its best run (docs/protocol.md §5), built by the service's scoring code.
  */
 export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'baselines_known' | 'win_levels' | 'runs'>): number {
   const baselines = scoringBaselines(episode);
@@ -40,7 +40,7 @@ export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines
  * The scored card of one agent's episodes: environments sorted by game id, runs in the order they
  * began. A game whose baselines no episode knew is scored against baselines of 0, one per level (its
  * level count from `win_levels`): its actions and levels count, its scores are 0 (and reported unknown).
- * `unplayed` games enter with no run, scoring 0, as a competition card's do at close (SPEC §5).
+ * `unplayed` games enter with no run, scoring 0, as a competition card's do at close (docs/protocol.md §5).
  */
 export function scoreEpisodes(episodes: readonly EpisodeRecord[], unplayed: readonly GameDescriptor[] = []): ScoredCard {
   const byGame = new Map<

@@ -1,5 +1,5 @@
 /**
- * One recording line (SPEC §9): `{"timestamp", "data": <frame response>}` with the grids as nested
+ * One recording line (docs/protocol.md §9): `{"timestamp", "data": <frame response>}` with the grids as nested
  * arrays and `action_input` as sent. The text around the grids (head and tail) is built here once for
  * both writers, plain and gzip, so both write the very same bytes.
  */

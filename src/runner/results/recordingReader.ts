@@ -1,5 +1,5 @@
 /**
- * Reads recordings (SPEC §9: JSON lines `{"timestamp", "data": <frame response>}`), plain
+ * Reads recordings (docs/protocol.md §9: JSON lines `{"timestamp", "data": <frame response>}`), plain
  * (`*.recording.jsonl`) or gzip-compressed (`*.recording.jsonl.gz`): the one place every reader of
  * recordings goes through (the replay agent, the report, `arcbench view`). Compression is told by the
  * file's first bytes, not its name, so a renamed file still reads.

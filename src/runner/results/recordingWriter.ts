@@ -1,5 +1,5 @@
 /**
- * One session's recording (SPEC §9): JSON lines `{"timestamp", "data": <frame response>}`, first line
+ * One session's recording (docs/protocol.md §9): JSON lines `{"timestamp", "data": <frame response>}`, first line
  * the RESET answer, `action_input` as sent; gzip-compressed (`.recording.jsonl.gz`, the default: the
  * same lines inside, a fortieth of the size) or plain (`.recording.jsonl`).
  *

@@ -111,7 +111,7 @@ const cardEntrySchema = z.looseObject({
   close_error: z.string().nullable(),
   score_differences: z.array(z.string()).nullable(),
   /**
-   * The load balancer's affinity cookies (SPEC §7, `name=value`) from the open answer: a resumed run
+   * The load balancer's affinity cookies (docs/protocol.md §7, `name=value`) from the open answer: a resumed run
    * needs them to reach the backend that holds a card a dead run left open. Routing tokens, no secret.
    */
   affinity: z.array(z.string()),
