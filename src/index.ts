@@ -81,8 +81,8 @@ export { meanEstimate, stratifiedEstimate, meanStratum, differenceOfMeansStratum
 export type { Estimate, Interval, BootstrapOptions } from './analysis/bootstrap.ts';
 export type { RunEpisodes, ScoredEpisode } from './analysis/episodeSample.ts';
 // Recordings, plain (.recording.jsonl) or gzip (.recording.jsonl.gz), read back line by line or whole.
-export { readRecording, readRecordingText, isRecordingFileName } from './runner/results/recordingReader.ts';
-export type { RecordingEntry, RecordedFrame } from './runner/results/recordingReader.ts';
+export { readRecording, readRecordingText, isRecordingFileName } from './recording/recordingReader.ts';
+export type { RecordingEntry, RecordedFrame } from './recording/recordingReader.ts';
 // The report: report.html of a run folder, and the `view` server.
 export { writeReport } from './report/writeReport.ts';
 export type { ReportOptions, WrittenReport } from './report/writeReport.ts';

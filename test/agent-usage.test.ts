@@ -10,7 +10,7 @@ import { addCall, callRecord, costOfCall, emptyUsage, type ModelCallRecord, reas
 import { MAX_JSON_FIELD_BYTES } from '../src/protocol/limits.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
-import { readRecordingText } from '../src/runner/results/recordingReader.ts';
+import { readRecordingText } from '../src/recording/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';
 

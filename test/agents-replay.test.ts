@@ -4,7 +4,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { readRecordingText } from '../src/runner/results/recordingReader.ts';
+import { readRecordingText } from '../src/recording/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';
 import { tempDir } from './support/tempDir.ts';

@@ -12,7 +12,7 @@ import { HttpTransport } from '../src/client/httpTransport.ts';
 import { InProcessTransport } from '../src/client/inProcessTransport.ts';
 import { makeAction, stringifyDeep, stringifyJson } from '../src/protocol/index.ts';
 import { ReferenceService } from '../src/reference/index.ts';
-import { RecordingWriter } from '../src/runner/results/recordingWriter.ts';
+import { RecordingWriter } from '../src/recording/recordingWriter.ts';
 import { startServer } from '../src/reference/server/index.ts';
 
 /** `[[[ … "deep" … ]]]`, `depth` arrays around a string. */

@@ -9,9 +9,9 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GRID_CELLS, type FrameResponse } from '../src/protocol/index.ts';
-import { BatchBuilder, readBatch } from '../src/runner/results/recordingBatch.ts';
-import { recordingLine } from '../src/runner/results/recordingLine.ts';
-import { RecordingWriter } from '../src/runner/results/recordingWriter.ts';
+import { BatchBuilder, readBatch } from '../src/recording/recordingBatch.ts';
+import { recordingLine } from '../src/recording/recordingLine.ts';
+import { RecordingWriter } from '../src/recording/recordingWriter.ts';
 import { tempDir } from './support/tempDir.ts';
 
 type Operation =

@@ -13,7 +13,7 @@ import { actionLabel } from '../src/report/page/actionLabel.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
-import { readRecording, type RecordingEntry } from '../src/runner/results/recordingReader.ts';
+import { readRecording, type RecordingEntry } from '../src/recording/recordingReader.ts';
 import { runExperiment, type RunResult } from '../src/runner/runExperiment.ts';
 import { gridCellColour, gridImage, launchChromium, watchPage } from './support/chromium.ts';
 import { itemAt } from './support/lists.ts';

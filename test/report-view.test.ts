@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer, type ViewServer } from '../src/report/viewServer.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { readRecordingText } from '../src/runner/results/recordingReader.ts';
+import { readRecordingText } from '../src/recording/recordingReader.ts';
 import { runExperiment, type RunResult } from '../src/runner/runExperiment.ts';
 import { launchChromium, watchPage } from './support/chromium.ts';
 

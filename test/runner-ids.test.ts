@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { recordingFileName } from '../src/runner/results/recordingWriter.ts';
+import { recordingFileName } from '../src/recording/recordingWriter.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { answerBytes, frameJson } from './support/httpWire.ts';
 import { startRawServer } from './support/rawServer.ts';

@@ -5,7 +5,7 @@
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
-import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../runner/results/recordingReader.ts';
+import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../recording/recordingReader.ts';
 import {
   type AgentSummary,
   type EpisodeRow,

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
-import { isRecordingFileName } from '../runner/results/recordingReader.ts';
+import { isRecordingFileName } from '../recording/recordingReader.ts';
 import { currentEpisodes, EPISODES_FILE, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
 import { RunFolderError, type RunReport } from '../runner/results/runReport.ts';
 

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readRecordingText } from '../runner/results/recordingReader.ts';
+import { readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';

@@ -7,7 +7,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { isGzipped, readRecordingText } from '../runner/results/recordingReader.ts';
+import { isGzipped, readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';

@@ -14,7 +14,7 @@ import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf, makeAction } from '../../protocol/index.ts';
 import { redactSecretFields } from '../../redaction.ts';
 import type { ResolvedAgent } from '../config/loader.ts';
-import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
+import { type RecordingFormat, RecordingWriter, recordingFileName } from '../../recording/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore } from '../results/localScoring.ts';

@@ -16,7 +16,7 @@ import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
 import { describeError } from '../../runner/episode/episodeError.ts';
 import { type EpisodeRecord, startedRecord } from '../../runner/episode/episodeRecord.ts';
 import { type EpisodeSpec, runEpisode } from '../../runner/episode/runEpisode.ts';
-import type { RecordingFormat } from '../../runner/results/recordingWriter.ts';
+import type { RecordingFormat } from '../../recording/recordingWriter.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { noteAttempt } from './episodeAttempts.ts';
 import { parseEpisodeJob } from './episodeJob.ts';

@@ -12,8 +12,8 @@
  * What comes out is ordinary gzip of the very lines the plain writer writes: `zcat` gives them back.
  */
 import { Buffer } from 'node:buffer';
-import type { ActionInput, FrameResponse, Grid } from '../../protocol/index.ts';
-import { GRID_CELLS, GRID_SIZE, writeRow } from '../../protocol/index.ts';
+import type { ActionInput, FrameResponse, Grid } from '../protocol/index.ts';
+import { GRID_CELLS, GRID_SIZE, writeRow } from '../protocol/index.ts';
 import { CRC_START, crcBytes, crcFold, finishCrc } from './gzip/crc32.ts';
 import { FixedHuffmanGzip, MAX_DISTANCE } from './gzip/fixedHuffmanGzip.ts';
 import { lineHead, lineTail } from './recordingLine.ts';

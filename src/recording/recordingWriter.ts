@@ -7,9 +7,9 @@
  * recordingFiles.ts): this is the episode's handle on it.
  */
 import { join } from 'node:path';
-import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
-import { ArcbenchError } from '../../errors.ts';
-import { isGameId, isUuid, shownId } from '../../protocol/index.ts';
+import type { ActionInput, FrameResponse } from '../protocol/index.ts';
+import { ArcbenchError } from '../errors.ts';
+import { isGameId, isUuid, shownId } from '../protocol/index.ts';
 import type { RecordingFormat } from './recordingFiles.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from './recordingReader.ts';
 import { lineHead, lineTail, lineTimestamp } from './recordingLine.ts';

@@ -4,8 +4,8 @@
  * both writers, plain and gzip, so both write the very same bytes.
  */
 import { Buffer } from 'node:buffer';
-import type { ActionInput, FrameResponse } from '../../protocol/index.ts';
-import { MAX_ENCODED_GRID_BYTES, stringifyJson, writeFrames } from '../../protocol/index.ts';
+import type { ActionInput, FrameResponse } from '../protocol/index.ts';
+import { MAX_ENCODED_GRID_BYTES, stringifyJson, writeFrames } from '../protocol/index.ts';
 
 let lastMs = Number.NaN;
 let lastTimestamp = '';

@@ -13,8 +13,8 @@
  */
 import { Buffer } from 'node:buffer';
 import { closeSync, open, writeSync } from 'node:fs';
-import type { Grid } from '../../protocol/index.ts';
-import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../../protocol/index.ts';
+import type { Grid } from '../protocol/index.ts';
+import { MAX_ENCODED_GRID_BYTES, writeFrames } from '../protocol/index.ts';
 import type { BatchHandlers } from './recordingBatch.ts';
 import { GzipRecordingEncoder } from './recordingGzip.ts';
 

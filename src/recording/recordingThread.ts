@@ -11,7 +11,7 @@
  * fails with the reason, and the next recording starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
-import type { Grid } from '../../protocol/index.ts';
+import type { Grid } from '../protocol/index.ts';
 import { BatchBuilder } from './recordingBatch.ts';
 import type { RecordingFormat } from './recordingFiles.ts';
 import type { RecordingThreadBatch, RecordingThreadReply } from './recordingThreadMain.ts';

@@ -8,8 +8,8 @@
  * open: format (1 byte: 0 gzip, 1 jsonl), path length (4), path. line: head length (4), head, tail
  * length (4), tail, grid count (2), the grids (GRID_CELLS bytes each). sync and close: nothing more.
  */
-import type { Grid } from '../../protocol/index.ts';
-import { GRID_CELLS } from '../../protocol/index.ts';
+import type { Grid } from '../protocol/index.ts';
+import { GRID_CELLS } from '../protocol/index.ts';
 import type { RecordingFormat } from './recordingFiles.ts';
 
 const OPEN = 1;
