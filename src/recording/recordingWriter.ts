@@ -4,7 +4,8 @@
  * same lines inside, a fortieth of the size) or plain (`.recording.jsonl`).
  *
  * The file is made, and its lines encoded and written, on the recording thread (recordingThread.ts,
- * recordingFiles.ts): this is the episode's handle on it.
+ * recordingFiles.ts): this is the episode's handle on it. What the pipeline buys (the measured figures)
+ * and how to fall back to node:zlib: README.md in this folder.
  */
 import { join } from 'node:path';
 import type { ActionInput, FrameResponse } from '../protocol/index.ts';
