@@ -5,7 +5,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ConfigOverrides } from '../runner/config/overrides.ts';
 import { parseRedisAddress, type RedisAddress } from '../scale/queue/redisAddress.ts';
-import { parseShard, type Shard } from '../scale/shard.ts';
+import { parseShard, type Shard } from '../runner/shard.ts';
 import { integerOption } from './commandSupport.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 

@@ -11,7 +11,7 @@ import type { EpisodeSpec } from './episode/runEpisode.ts';
 import { selectGames } from './gameSelection.ts';
 import { episodeSeed } from '../agent/rng.ts';
 import { basename } from 'node:path';
-import { type Shard, episodesOfShard } from '../scale/shard.ts';
+import { type Shard, episodesOfShard } from './shard.ts';
 
 export interface Plan {
   readonly games: readonly GameDescriptor[];

@@ -28,7 +28,7 @@ import { type OpenTarget, openTarget } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
 import { scheduleOnQueue } from '../scale/queue/queueScheduler.ts';
 import type { RedisAddress } from '../scale/queue/redisAddress.ts';
-import type { Shard } from '../scale/shard.ts';
+import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
 export type { AgentResult, RunReport, RunStatus } from './results/runReport.ts';

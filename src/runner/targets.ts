@@ -7,8 +7,8 @@ import { InProcessTransport } from '../client/inProcessTransport.ts';
 import type { TransportLogger } from '../client/httpTransport.ts';
 import type { Transport } from '../client/transport.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
-import { rateBudget, shareOfBudget } from '../scale/rateBudget.ts';
-import type { Shard } from '../scale/shard.ts';
+import { rateBudget, shareOfBudget } from './rateBudget.ts';
+import type { Shard } from './shard.ts';
 import type { ExperimentConfig } from './config/schema.ts';
 
 export interface OpenTarget {

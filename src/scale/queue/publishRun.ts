@@ -13,7 +13,7 @@ import type { Experiment } from '../../runner/config/loader.ts';
 import { COMMAND_LINE_EXPERIMENT } from '../../runner/config/loader.ts';
 import type { OpenTarget } from '../../runner/targets.ts';
 import { packageManifest } from '../../packageFiles.ts';
-import { rateBudget } from '../rateBudget.ts';
+import { rateBudget } from '../../runner/rateBudget.ts';
 import { ACTIVE_RUNS, FINISHED_RUN_TTL_SECONDS, type RunKeys } from './runKeys.ts';
 import { QUEUE_FORMAT, type RunMeta, type WorkerTarget } from './runMeta.ts';
 import { writeRunState } from './runState.ts';

@@ -5,7 +5,7 @@
  */
 import { normaliseBaseUrl } from '../client/http/baseUrl.ts';
 import { defaultRateLimit, type RateLimit } from '../client/http/originRateLimiter.ts';
-import type { ExperimentConfig } from '../runner/config/schema.ts';
+import type { ExperimentConfig } from './config/schema.ts';
 
 /** The budget an experiment plays with against `baseUrl`: its `rate_limit`, or the default for that URL; false: none. */
 export function rateBudget(config: ExperimentConfig, baseUrl: string): RateLimit | false {

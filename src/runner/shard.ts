@@ -7,8 +7,8 @@
  * timing or machine.
  */
 import { createHash } from 'node:crypto';
-import { ConfigError } from '../runner/config/loader.ts';
-import { keyOfSpec } from '../runner/episode/episodeKey.ts';
+import { ConfigError } from './config/loader.ts';
+import { keyOfSpec } from './episode/episodeKey.ts';
 
 export interface Shard {
   /** 0-based, as JOB_COMPLETION_INDEX and most matrix indices are. */
