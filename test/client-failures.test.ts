@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, makeAction } from '../src/protocol/index.ts';
 import { HttpTransport } from '../src/client/httpTransport.ts';
 import { TransportError } from '../src/client/transport.ts';
@@ -39,12 +39,13 @@ async function closedPort(): Promise<number> {
 }
 
 /** A server that accepts connections, reads requests, and never answers; counts what it got. */
-async function stallServer(): Promise<{ url: string; connections: number; requestLines: string[] }> {
+async function stallServer(): Promise<{ url: string; connections: number; closed: number; requestLines: string[] }> {
   const sockets = new Set<Socket>();
-  const state = { url: '', connections: 0, requestLines: [] as string[] };
+  const state = { url: '', connections: 0, closed: 0, requestLines: [] as string[] };
   const server = createNetServer((socket) => {
     state.connections++;
     sockets.add(socket);
+    socket.on('close', () => state.closed++);
     socket.on('data', (chunk) => {
       for (const line of chunk.toString('latin1').split('\r\n')) if (/^(GET|POST) /.test(line)) state.requestLines.push(line);
     });
@@ -110,7 +111,9 @@ describe('HttpTransport failures', () => {
     expect((failure as TransportError).kind).toBe('ambiguous');
     expect((failure as TransportError).message).toMatch(/ACTION6 at \(3, 4\) on session guid-42 \(crat-a280ea19\)/);
     expect((failure as TransportError).message).toMatch(/timed out/);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // room for a (wrong) resend to arrive
+    // The client drops the timed-out connection; once the server has seen it go, whatever the client sent
+    // before giving up (a wrong resend included) has arrived.
+    await vi.waitFor(() => expect(stall.closed).toBe(stall.connections), { timeout: 10_000, interval: 10 });
     expect(stall.connections).toBe(1);
     expect(stall.requestLines).toEqual(['POST /api/cmd/ACTION6 HTTP/1.1']);
     expect(transport.stats()).toEqual({ requests: 1, retries: {}, unconfirmedOpens: 0, missingFields: [] });

@@ -133,6 +133,8 @@ describe('stopping a run', () => {
     try {
       // Both episodes wait on the agent, so the run has started once run.log says so.
       await until(() => existsSync(join(out, 'run.log')) && readFileSync(join(out, 'run.log'), 'utf8').includes('scorecard opened'), 'the run to start');
+      // This wait is the thing under test, not a wait for an event: with act() pending and nothing else to
+      // do, Node would exit (code 13) as soon as its loop drained; staying up is seen only over a stretch.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(child.exitCode, stderr).toBeNull(); // not exit 13: the run waits for its agents
       child.kill('SIGINT');

@@ -6,7 +6,7 @@
 import { Writable, Readable } from 'node:stream';
 import { request } from 'undici';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeFrameResponse, GRID_CELLS } from '../src/protocol/index.ts';
 import { ReferenceService } from '../src/reference/index.ts';
 import type { Game } from '../src/games/types.ts';
@@ -214,7 +214,19 @@ describe('HTTP server: logging and lifecycle', () => {
   });
 
   it('close() stops accepting and lets an in-flight request finish', async () => {
-    const server = await startServer({ serviceOptions: { games: fixtureGames() } });
+    // The server logs each request as its headers arrive: that line says the request is in flight.
+    let arrived!: () => void;
+    const inServer = new Promise<void>((resolve) => (arrived = resolve));
+    const logger = pino(
+      new Writable({
+        write(chunk, _encoding, done) {
+          const line = String(chunk);
+          if (line.includes('incoming request') && line.includes('/api/scorecard/open')) arrived();
+          done();
+        },
+      }),
+    );
+    const server = await startServer({ serviceOptions: { games: fixtureGames() }, logger });
     // A body that arrives in two parts keeps the request in flight while close() starts.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -226,12 +238,13 @@ describe('HTTP server: logging and lifecycle', () => {
       })(),
     );
     const inFlight = request(`${server.url}/api/scorecard/open`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inServer;
     let closed = false;
     const closing = server.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // close() stops listening a moment after it starts (fastify runs its hooks first): poll until a new
+    // connection is refused, and see that close() still waits for the request in flight.
+    await vi.waitFor(() => expect(request(`${server.url}/api/healthcheck`)).rejects.toThrow(), { timeout: 10_000, interval: 10 });
     expect(closed).toBe(false);
-    await expect(request(`${server.url}/api/healthcheck`)).rejects.toThrow();
     release();
     const answer = await inFlight;
     expect(answer.statusCode).toBe(200);

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/reference/server/index.ts';
 import { fixtureGames } from './fixtures/fixtureGames.ts';
 
@@ -59,9 +59,14 @@ describe('connection limits', () => {
     const third = await rawConnection(server.port);
     expect(await third.closed).toBe('');
     for (const connection of [first, second]) connection.socket.write(HEALTHCHECK);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(first.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(second.received()).toMatch(/^HTTP\/1\.1 200 /);
+    // Both answers arrive on connections kept alive, so no 'close' marks them: poll until they are in.
+    await vi.waitFor(
+      () => {
+        expect(first.received()).toMatch(/^HTTP\/1\.1 200 /);
+        expect(second.received()).toMatch(/^HTTP\/1\.1 200 /);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
   });
 
   it('refuses limits that cannot work, naming them', async () => {
