@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExperiment, runExperiment } from '../src/index.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
+import { queueScheduler } from '../src/scale/queue/queueScheduler.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { startRedisServer } from '../test/support/redisServer.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
@@ -91,7 +92,7 @@ async function measure(workers: number, queueUrl: string, dir: string): Promise<
   const experiment = await loadExperiment(file);
   const children = await Promise.all(Array.from({ length: workers }, () => startWorker(queueUrl)));
   try {
-    const result = await runExperiment(experiment, { out: join(dir, `run-${workers}`), queue: parseRedisAddress(queueUrl) });
+    const result = await runExperiment(experiment, { out: join(dir, `run-${workers}`), scheduler: queueScheduler(parseRedisAddress(queueUrl)) });
     if (result.report.status !== 'completed') throw new Error(`bench: the ${workers}-worker run ended ${result.report.status}`);
     await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     const workerOfCard = new Map(result.report.cards.map((card) => [card.card_id, card.worker ?? '?']));

@@ -17,6 +17,7 @@ import type { EpisodeRecord, LostAttempt } from '../src/runner/episode/episodeRe
 import { readRunFolder } from '../src/runner/results/runFolder.ts';
 import type { RunReport } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { queueScheduler } from '../src/scale/queue/queueScheduler.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { ACTIVE_RUNS, runKeys } from '../src/scale/queue/runKeys.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
@@ -120,7 +121,7 @@ describe('one request budget for all workers', () => {
         'budgets: { max_actions: 10 }',
         'recordings: false',
       ]);
-      const run = await runExperiment(await loadExperiment(file), { out: join(dir, 'budget'), queue: parseRedisAddress(redis.url) });
+      const run = await runExperiment(await loadExperiment(file), { out: join(dir, 'budget'), scheduler: queueScheduler(parseRedisAddress(redis.url)) });
       expect(run.report.status).toBe('completed');
       const answers = serve
         .output()
@@ -157,7 +158,7 @@ describe('a worker killed with kill -9 in the middle of an episode', () => {
       'budgets: { max_actions: 24 }',
       'recordings: false',
     ]);
-    const coordinator = runExperiment(await loadExperiment(file), { out: join(dir, 'killed'), queue: parseRedisAddress(redis.url) });
+    const coordinator = runExperiment(await loadExperiment(file), { out: join(dir, 'killed'), scheduler: queueScheduler(parseRedisAddress(redis.url)) });
     // Wait for an episode a worker has been playing for a while (past its first actions), and kill that worker.
     let runId = '';
     let victim: LostAttempt | undefined;

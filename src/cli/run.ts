@@ -16,6 +16,8 @@ import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
 import { readRunFolder } from '../runner/results/runFolder.ts';
 import { type RunOptions, type RunResult, runExperiment } from '../runner/runExperiment.ts';
+import type { Scheduler } from '../runner/scheduler.ts';
+import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
@@ -136,7 +138,7 @@ export async function runCommand(command: string, configPath: string | undefined
       // Loaded when the run ends: the page's bundler is not needed before.
       extraResults: [{ name: 'report.html', write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
       ...(options.shard ? { shard: options.shard } : {}),
-      ...(options.queue ? { queue: options.queue } : {}),
+      ...(options.queue ? { scheduler: await loadQueueScheduler(options.queue) } : {}),
     });
     const exitCode = exitCodeOf(result, firstSignal);
     report(command, result, options, exitCode);
@@ -144,6 +146,11 @@ export async function runCommand(command: string, configPath: string | undefined
   } catch (error) {
     return reportFailure(command, error);
   }
+}
+
+/** The worker pool's scheduler, loaded only for `--queue`: a run in this process loads neither bullmq nor ioredis. */
+async function loadQueueScheduler(address: RedisAddress): Promise<Scheduler> {
+  return (await import('../scale/queue/queueScheduler.ts')).queueScheduler(address);
 }
 
 function exitCodeOf(result: RunResult, signal: string | undefined): number {

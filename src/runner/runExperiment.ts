@@ -23,11 +23,9 @@ import type { AttemptEntry, RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
-import { type ScheduleOutcome, schedule } from './scheduler.ts';
+import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
-import { scheduleOnQueue } from '../scale/queue/queueScheduler.ts';
-import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
@@ -58,8 +56,11 @@ export interface RunOptions {
   extraResults?: readonly ResultFile[];
   /** Play one part of the plan (`--shard i/n`); a resumed run plays the part its folder names. */
   shard?: Shard;
-  /** Have the worker pool in this Redis play the episodes (`--queue`), instead of this process. */
-  queue?: RedisAddress;
+  /**
+   * What plays the episodes; by default this process, on a p-queue. `--queue` passes the worker pool's
+   * (`queueScheduler` of scale/queue), so the runner loads the pool only when it is asked for.
+   */
+  scheduler?: Scheduler;
 }
 
 export interface ResultFile {
@@ -180,14 +181,15 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
     logger: setup.logger,
     cardEvents: live.journal,
     firstRunSequence: setup.firstRunSequence,
+    overrides: setup.overrides,
+    fingerprint: opened.fingerprint,
   };
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so
   // the stop (Ctrl-C, run or episode time) can end those episodes and the cards be closed.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
-    if (options.queue) return await scheduleOnQueue(scheduled, { address: options.queue, overrides: setup.overrides, fingerprint: opened.fingerprint });
-    return await schedule(scheduled);
+    return await (options.scheduler ?? schedule)(scheduled);
   } finally {
     clearInterval(keepAlive);
   }

@@ -1,6 +1,8 @@
 /**
  * Plays a plan: opens one scorecard per agent, runs the episodes on a p-queue at the experiment's
  * concurrency, and closes every card and the target afterwards, also when interrupted or failing.
+ * That is the default `Scheduler`; the runner takes another as a parameter (the CLI passes the worker
+ * pool's for `--queue`), so it never loads the pool itself.
  */
 import { join } from 'node:path';
 import PQueue from 'p-queue';
@@ -12,12 +14,14 @@ import { GameBaselines } from './episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
 import { type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
+import type { PlanFingerprint, RunReport } from './results/runReport.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
 import { isServiceFailure } from './runNotStarted.ts';
 import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
+import { RECORDINGS_FOLDER } from './results/runFolderFiles.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;
@@ -31,7 +35,17 @@ export interface ScheduledRun {
   readonly cardEvents?: CardEvents;
   /** The number of this attempt's first run: a resume goes on after the runs of earlier attempts. */
   readonly firstRunSequence?: number;
+  /** The command line's overrides: a worker pool applies them to the experiment as this process did. */
+  readonly overrides: RunReport['overrides'];
+  /** The plan's fingerprint, which a worker pool checks its copy of the experiment against. */
+  readonly fingerprint: PlanFingerprint;
 }
+
+/**
+ * What plays a run's scheduled episodes and closes its cards and target: `schedule` below does it in
+ * this process; the worker pool's (scale/queue) has workers elsewhere do it.
+ */
+export type Scheduler = (run: ScheduledRun) => Promise<ScheduleOutcome>;
 
 export interface ScheduleOutcome {
   /** Card id per agent label, for every card that was opened. */
@@ -114,7 +128,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
         budgets: config.budgets,
-        recordings: config.recordings === false ? undefined : { dir: join(run.runDir, 'recordings'), format: config.recordings },
+        recordings: config.recordings === false ? undefined : { dir: join(run.runDir, RECORDINGS_FOLDER), format: config.recordings },
         signal: stop.signal,
         abortOutcome: () => {
           cutByRunStop = true;

@@ -11,26 +11,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { TransportStats } from '../../client/transport.ts';
-import type { PlanFingerprint, RunReport } from '../../runner/results/runReport.ts';
-import type { ScheduledRun, ScheduleOutcome } from '../../runner/scheduler.ts';
+import type { ScheduledRun, ScheduleOutcome, Scheduler } from '../../runner/scheduler.ts';
 import type { ClosedCard } from '../../runner/scorecards.ts';
 import { type CardMirror as Mirror, CardMirror } from './cardMirror.ts';
 import { episodeJob } from './episodeJob.ts';
 import { newRunId, publishRun, retireRun, runMetaOf } from './publishRun.ts';
-import { connectRedis, type RedisAddress } from './redisAddress.ts';
+import { connectRedis } from './connectRedis.ts';
+import type { RedisAddress } from './redisAddress.ts';
 import { ResultCollector } from './resultCollector.ts';
 import { BULL_PREFIX, type RunKeys, runKeys } from './runKeys.ts';
 import { writeRunState } from './runState.ts';
 import { RunSpend } from '../../runner/runSpend.ts';
 import { settleDeadWorkersCards } from './deadWorkers.ts';
-
-export interface QueueSettings {
-  readonly address: RedisAddress;
-  /** The command line's overrides: workers apply them to the experiment as this process did. */
-  readonly overrides: RunReport['overrides'];
-  /** The plan's fingerprint, which workers check their experiment against. */
-  readonly fingerprint: PlanFingerprint;
-}
 
 /** How often the coordinator looks at cards, workers and refusals. */
 const TICK_MS = 500;
@@ -42,7 +34,7 @@ const ENQUEUE_BATCH = 500;
 
 interface QueueParts {
   readonly run: ScheduledRun;
-  readonly settings: QueueSettings;
+  readonly address: RedisAddress;
   readonly redis: Redis;
   readonly keys: RunKeys;
   readonly runId: string;
@@ -54,17 +46,22 @@ interface QueueParts {
   readonly spend: RunSpend;
 }
 
-export async function scheduleOnQueue(run: ScheduledRun, settings: QueueSettings): Promise<ScheduleOutcome> {
+/** The scheduler `runExperiment` takes for `--queue`: the worker pool meeting in this Redis plays the episodes. */
+export function queueScheduler(address: RedisAddress): Scheduler {
+  return (run) => scheduleOnQueue(run, address);
+}
+
+async function scheduleOnQueue(run: ScheduledRun, address: RedisAddress): Promise<ScheduleOutcome> {
   let redis: Redis;
   try {
-    redis = await connectRedis(settings.address);
+    redis = await connectRedis(address);
   } catch (error) {
     run.stop.dispose();
     run.recorder.close();
     await run.target.close();
     throw error;
   }
-  const parts = queueParts(run, settings, redis);
+  const parts = queueParts(run, address, redis);
   let published = false;
   let failure: unknown;
   try {
@@ -73,17 +70,17 @@ export async function scheduleOnQueue(run: ScheduledRun, settings: QueueSettings
       ...parts,
       experiment: run.experiment,
       target: run.target,
-      fingerprint: settings.fingerprint,
+      fingerprint: run.fingerprint,
       games: run.plan.games,
-      overrides: settings.overrides,
+      overrides: run.overrides,
       runDir: run.runDir,
     });
     await publishRun(redis, parts.keys, meta);
     published = true;
     await enqueue(parts);
     run.logger.info(
-      { run: parts.runId, queue: settings.address.display, episodes: run.plan.episodes.length },
-      `episodes queued; workers play them (arcbench worker --queue ${settings.address.display})`,
+      { run: parts.runId, queue: address.display, episodes: run.plan.episodes.length },
+      `episodes queued; workers play them (arcbench worker --queue ${address.display})`,
     );
     await watchUntilPlayed(parts);
   } catch (error) {
@@ -98,13 +95,13 @@ export async function scheduleOnQueue(run: ScheduledRun, settings: QueueSettings
   return outcome;
 }
 
-function queueParts(run: ScheduledRun, settings: QueueSettings, redis: Redis): QueueParts {
+function queueParts(run: ScheduledRun, address: RedisAddress, redis: Redis): QueueParts {
   const runId = newRunId(run.experiment.config.name);
   const keys = runKeys(runId);
-  const connection = { url: settings.address.url, maxRetriesPerRequest: null };
+  const connection = { url: address.url, maxRetriesPerRequest: null };
   const parts: QueueParts = {
     run,
-    settings,
+    address,
     redis,
     keys,
     runId,
@@ -149,7 +146,7 @@ async function watchUntilPlayed(parts: QueueParts): Promise<void> {
     await reportRefusals(parts, told);
     if (!hinted && Date.now() - started > NO_WORKER_HINT_MS && (await parts.redis.hlen(parts.keys.workers)) === 0) {
       hinted = true;
-      run.logger.warn({ run: parts.runId }, `no worker has joined yet: start some with \`arcbench worker --queue ${parts.settings.address.display}\``);
+      run.logger.warn({ run: parts.runId }, `no worker has joined yet: start some with \`arcbench worker --queue ${parts.address.display}\``);
     }
     if (run.stop.signal.aborted && !stopping) {
       stopping = true;
@@ -194,7 +191,7 @@ async function finish(parts: QueueParts, published: boolean): Promise<ScheduleOu
     return {
       ...outcomeOf(mirror, stats, run.target.pageRoot),
       costStopped: parts.spend.spent,
-      queue: { redis: parts.settings.address.display, run_id: parts.runId },
+      queue: { redis: parts.address.display, run_id: parts.runId },
     };
   } finally {
     await events.close();

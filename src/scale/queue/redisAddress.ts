@@ -1,9 +1,8 @@
 /**
  * `--queue redis://host:port`: where the worker pool meets. Parsed once, with a sentence for what is
- * wrong; `display` has no password, so the address can go to logs and run.json.
+ * wrong; `display` has no password, so the address can go to logs and run.json. Parsing loads no
+ * Redis client: `run` parses `--queue` and loads the pool (connectRedis.ts) only when it is given.
  */
-import { Redis } from 'ioredis';
-import { ArcbenchError } from '../../errors.ts';
 import { ConfigError } from '../../runner/config/loader.ts';
 
 export interface RedisAddress {
@@ -34,30 +33,4 @@ function shown(url: URL): string {
   copy.username = '';
   copy.password = '';
   return copy.href.replace(/\/$/, '');
-}
-
-/** Redis could not be reached (or answered with an error) at connect time. */
-export class QueueUnreachableError extends ArcbenchError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('QUEUE_UNREACHABLE', message, options);
-  }
-}
-
-/**
- * A connection for our own commands, connected before it is returned: a wrong address fails here with
- * a sentence, not later inside a queue. Once connected, ioredis reconnects by itself after a drop.
- */
-export async function connectRedis(address: RedisAddress): Promise<Redis> {
-  const redis = new Redis(address.url, { lazyConnect: true, connectTimeout: 10_000 });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    throw new QueueUnreachableError(
-      `cannot reach Redis at ${address.display} (${(error as Error).message}); is redis-server running there, and is --queue right?`,
-      { cause: error },
-    );
-  }
-  return redis;
 }

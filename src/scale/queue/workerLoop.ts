@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { isArcbenchError } from '../../errors.ts';
-import { connectRedis } from './redisAddress.ts';
+import { connectRedis } from './connectRedis.ts';
 import { ACTIVE_RUNS, runKeys } from './runKeys.ts';
 import { readRunState } from './runState.ts';
 import { type WorkerIdentity, WorkerSession, type WorkerSettings } from './workerSession.ts';
