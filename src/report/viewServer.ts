@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { ArcbenchError } from '../errors.ts';
 import { readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
@@ -34,10 +35,10 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-export class ViewFolderError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ViewFolderError';
+/** `view` cannot serve what it was given: no such folder (`VIEW_FOLDER_MISSING`), or its port is taken (`VIEW_PORT_IN_USE`). */
+export class ViewFolderError extends ArcbenchError {
+  constructor(message: string, code: 'VIEW_FOLDER_MISSING' | 'VIEW_PORT_IN_USE' = 'VIEW_FOLDER_MISSING') {
+    super(code, message);
   }
 }
 
@@ -52,7 +53,11 @@ export async function startViewServer(folderArgument: string, port: number): Pro
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new ViewFolderError(`port ${port} is in use on ${VIEW_HOST}; pass --port <n> (0 picks a free one)`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ViewFolderError(`port ${port} is in use on ${VIEW_HOST}; pass --port <n> (0 picks a free one)`, 'VIEW_PORT_IN_USE')
+          : error,
+      ),
     );
     server.listen(port, VIEW_HOST, () => resolveListen());
   });

@@ -1,0 +1,209 @@
+/**
+ * Every error class arcbench declares is recognised as an arcbench error, by `isArcbenchError` and by
+ * `instanceof`, also when a second copy of the package made it: the copy a plugin gets when it imports
+ * `arcbench` through tsx's scoped loader, as the plugin loader does. The classes are found by reading
+ * src/, so a new class cannot be missed; the table below pins each one's codes, which are a contract.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as entry from '../src/index.ts';
+import * as referenceEntry from '../src/reference/index.ts';
+import * as serverEntry from '../src/reference/server/index.ts';
+import { API_ERROR_CODES, ArcbenchError, isArcbenchError } from '../src/index.ts';
+
+type ErrorClass = new (...args: never[]) => ArcbenchError;
+type AnyErrorClass = new (...args: any[]) => ArcbenchError;
+
+/** Instances of each class, one per code it can carry, and those codes. */
+const SAMPLES: Record<string, (Class: AnyErrorClass) => ArcbenchError[]> = {
+  ArcbenchError: (C) => [new C('ARCBENCH', 'a sentence')],
+  AgentContractError: (C) => [new C('a sentence')],
+  AgentLoadError: (C) => [new C('a sentence')],
+  ApiError: (C) => API_ERROR_CODES.map((code) => new C(400, code, 'a sentence')),
+  BaselinesUnknownError: (C) => [new C('a sentence')],
+  ConfigError: (C) => [new C('a sentence')],
+  FrameResponseDecodeError: (C) => [new C('a sentence')],
+  GridCodecError: (C) => [new C('a sentence')],
+  KeysError: (C) => [new C('a sentence')],
+  MergeError: (C) => [new C('a sentence')],
+  MissingVariableError: (C) => [new C(['a line'])],
+  QueueRunError: (C) => [new C('a sentence')],
+  QueueUnreachableError: (C) => [new C('a sentence')],
+  RunFolderError: (C) => ['RUN_FOLDER_INVALID', 'RUN_FOLDER_IN_USE', 'RUN_FOLDER_BUSY', 'RUN_FOLDER_CONFIG_CHANGED'].map((code) => new C('a sentence', code)),
+  RunNotStartedError: (C) => [new C('a sentence')],
+  RunsNotComparableError: (C) => [new C('a sentence')],
+  TransportError: (C) => ['ambiguous', 'unreachable', 'protocol', 'interrupted'].map((kind) => new C(kind, 'a sentence')),
+  ViewFolderError: (C) => ['VIEW_FOLDER_MISSING', 'VIEW_PORT_IN_USE'].map((code) => new C('a sentence', code)),
+};
+
+/** The codes each class carries, pinned: callers branch on them, so a change must be deliberate. */
+const CODES: Record<string, string[]> = {
+  ArcbenchError: ['ARCBENCH'],
+  AgentContractError: ['AGENT_CONTRACT'],
+  AgentLoadError: ['AGENT_LOAD_FAILED'],
+  ApiError: [...API_ERROR_CODES],
+  BaselinesUnknownError: ['BASELINES_UNKNOWN'],
+  ConfigError: ['CONFIG_INVALID'],
+  FrameResponseDecodeError: ['FRAME_RESPONSE_DECODE'],
+  GridCodecError: ['GRID_CODEC'],
+  KeysError: ['KEYS_FILE'],
+  MergeError: ['RUN_MERGE_INVALID'],
+  MissingVariableError: ['CONFIG_MISSING_VARIABLE'],
+  QueueRunError: ['QUEUE_RUN_INVALID'],
+  QueueUnreachableError: ['QUEUE_UNREACHABLE'],
+  RunFolderError: ['RUN_FOLDER_INVALID', 'RUN_FOLDER_IN_USE', 'RUN_FOLDER_BUSY', 'RUN_FOLDER_CONFIG_CHANGED'],
+  RunNotStartedError: ['RUN_NOT_STARTED'],
+  RunsNotComparableError: ['RUNS_NOT_COMPARABLE'],
+  TransportError: ['TRANSPORT_AMBIGUOUS', 'TRANSPORT_UNREACHABLE', 'TRANSPORT_PROTOCOL', 'TRANSPORT_INTERRUPTED'],
+  ViewFolderError: ['VIEW_FOLDER_MISSING', 'VIEW_PORT_IN_USE'],
+};
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((item) => {
+    const path = join(folder, item.name);
+    if (item.isDirectory()) return sourceFiles(path);
+    return item.name.endsWith('.ts') && !item.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The modules of src/ that declare a class extending an arcbench error (directly or not). */
+const declaringModules = sourceFiles(SRC).filter((file) => /\bclass \w+ extends \w*Error\b/.test(readFileSync(file, 'utf8')));
+
+function isErrorClass(value: unknown): value is ErrorClass {
+  return typeof value === 'function' && value.prototype instanceof Error;
+}
+
+/** The arcbench error classes among `modules`' exports, by name, the base included. */
+function errorClassesOf(modules: readonly Record<string, unknown>[], base: ErrorClass): Map<string, ErrorClass> {
+  const classes = new Map<string, ErrorClass>();
+  for (const module of modules) {
+    for (const value of Object.values(module)) {
+      if (isErrorClass(value) && (value === base || Object.prototype.isPrototypeOf.call(base, value))) classes.set(value.name, value);
+    }
+  }
+  return classes;
+}
+
+let host: Map<string, ErrorClass>;
+let copy: Map<string, ErrorClass>;
+let copyIsArcbenchError: (value: unknown) => boolean;
+let copyLoader: ReturnType<typeof register> | undefined;
+
+beforeAll(async () => {
+  const hostModules = await Promise.all(declaringModules.map((file) => import(pathToFileURL(file).href)));
+  host = errorClassesOf([...hostModules, entry], ArcbenchError);
+  // A second copy of every module, as a plugin's `import 'arcbench'` loads one: tsx's scoped loader.
+  copyLoader = register({ namespace: 'errors-test-copy' });
+  const loader = copyLoader;
+  const copyErrors = await loader.import(pathToFileURL(join(SRC, 'errors.ts')).href, import.meta.url);
+  const copyModules = await Promise.all(declaringModules.map((file) => loader.import(pathToFileURL(file).href, import.meta.url)));
+  copy = errorClassesOf(copyModules, copyErrors.ArcbenchError);
+  copyIsArcbenchError = copyErrors.isArcbenchError;
+}, 120_000);
+
+afterAll(async () => {
+  await copyLoader?.unregister();
+});
+
+function instancesOf(name: string, Class: ErrorClass): ArcbenchError[] {
+  const make = SAMPLES[name];
+  if (make === undefined) throw new Error(`${name} has no row in SAMPLES and CODES: add one with every code it can carry`);
+  return make(Class as unknown as AnyErrorClass);
+}
+
+describe('the error classes', () => {
+  it('are found in src/, every one has its codes pinned here, and the copy holds the same classes', () => {
+    expect(host.size).toBeGreaterThan(10);
+    expect([...host.keys()].sort()).toEqual(Object.keys(SAMPLES).sort());
+    expect(Object.keys(CODES).sort()).toEqual(Object.keys(SAMPLES).sort());
+    expect([...copy.keys()].sort()).toEqual([...host.keys()].sort());
+    for (const [name, Class] of host) expect(copy.get(name)).not.toBe(Class);
+  });
+
+  it('exported from the package entries are the classes found in src/', () => {
+    const exported = errorClassesOf([entry, referenceEntry, serverEntry], ArcbenchError);
+    for (const [name, Class] of exported) expect(host.get(name), name).toBe(Class);
+    // The classes a library user meets through the entry's functions.
+    for (const name of [
+      'ArcbenchError',
+      'ApiError',
+      'TransportError',
+      'ConfigError',
+      'AgentLoadError',
+      'AgentContractError',
+      'RunFolderError',
+      'RunNotStartedError',
+      'RunsNotComparableError',
+    ]) {
+      expect(exported.has(name), `${name} is exported from src/index.ts`).toBe(true);
+    }
+    expect(exported.has('KeysError')).toBe(true);
+  });
+
+  it('carry a stable code each, and no two classes share one', () => {
+    const owner = new Map<string, string>();
+    for (const [name, Class] of host) {
+      const codes = instancesOf(name, Class).map((error) => error.code);
+      expect(codes, name).toEqual(CODES[name]);
+      for (const code of codes) {
+        expect(code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+        expect(owner.get(code), `${code} belongs to ${owner.get(code)} and ${name}`).toBeUndefined();
+        owner.set(code, name);
+      }
+    }
+  });
+
+  it('are recognised by isArcbenchError and instanceof, whichever copy made them and whichever copy asks', () => {
+    for (const [name, Class] of host) {
+      const CopyClass = copy.get(name) as ErrorClass;
+      for (const [made, by] of [
+        [instancesOf(name, Class), 'host'],
+        [instancesOf(name, CopyClass), 'copy'],
+      ] as const) {
+        for (const error of made) {
+          const what = `${name} made by the ${by} copy`;
+          expect(isArcbenchError(error), what).toBe(true);
+          expect(copyIsArcbenchError(error), what).toBe(true);
+          expect(error instanceof ArcbenchError, what).toBe(true);
+          expect(error instanceof (copy.get('ArcbenchError') as ErrorClass), what).toBe(true);
+          expect(error instanceof Class, what).toBe(true);
+          expect(error instanceof CopyClass, what).toBe(true);
+          expect(error instanceof Error, what).toBe(true);
+          expect(error.name, what).toBe(name);
+        }
+      }
+    }
+  });
+
+  it('are not instances of their sibling classes', () => {
+    for (const [name, Class] of host) {
+      const [error] = instancesOf(name, Class);
+      for (const [other, OtherClass] of host) {
+        if (other === name || other === 'ArcbenchError') continue;
+        expect(error instanceof OtherClass, `${name} instanceof ${other}`).toBe(false);
+        expect(error instanceof (copy.get(other) as ErrorClass), `${name} instanceof the copy's ${other}`).toBe(false);
+      }
+    }
+  });
+
+  it('leave errors that are not arcbench errors unrecognised', () => {
+    const plain = Object.assign(new Error('a sentence'), { name: 'ConfigError', code: 'CONFIG_INVALID' });
+    for (const value of [plain, new TypeError('x'), { code: 'CONFIG_INVALID', name: 'ConfigError' }, null, undefined, 'ConfigError', 42]) {
+      expect(isArcbenchError(value)).toBe(false);
+      expect(value instanceof ArcbenchError).toBe(false);
+      expect(value instanceof (host.get('ConfigError') as ErrorClass)).toBe(false);
+    }
+  });
+
+  it('print and compare as before: the mark is not an enumerable property', () => {
+    const error = new (host.get('ConfigError') as AnyErrorClass)('a sentence');
+    expect(Object.keys(error).sort()).toEqual(['code', 'name']);
+    expect(Object.getOwnPropertySymbols(error).filter((key) => Object.prototype.propertyIsEnumerable.call(error, key))).toEqual([]);
+    expect(String(error)).toBe('ConfigError: a sentence');
+  });
+});
