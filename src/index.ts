@@ -45,7 +45,7 @@ export {
   UNDO_ACTION_ID,
 } from './protocol/index.ts';
 // A grid as a PNG in the palette of docs/protocol.md, for agents that show frames to vision models.
-export { gridToPng } from './games/view/gridPng.ts';
+export { gridToPng } from './agent/gridPng.ts';
 export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescriptor, GameState, Grid, Scorecard } from './protocol/index.ts';
 
 // Errors: every error arcbench throws on purpose has ArcbenchError as its base and a stable `code`.

@@ -1,8 +1,8 @@
 /** Piped input of `play`: command lines and key lines, whatever the chunking of the pipe. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PipedInputReader } from '../src/games/view/pipedInput.ts';
-import type { TerminalCommand } from '../src/games/view/terminalKeys.ts';
+import { PipedInputReader } from '../src/cli/play/pipedInput.ts';
+import type { TerminalCommand } from '../src/cli/play/terminalKeys.ts';
 
 function readAll(chunks: readonly string[]): TerminalCommand[] {
   const reader = new PipedInputReader();

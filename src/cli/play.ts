@@ -6,12 +6,12 @@
 import type { Command } from 'commander';
 import { actionName, CLICK_ACTION_ID, makeAction } from '../protocol/index.ts';
 import { findPuzzleGame, levelIndexOf } from '../games/findGame.ts';
-import { HandSession } from '../games/view/handSession.ts';
-import { PipedInputReader } from '../games/view/pipedInput.ts';
-import { TerminalKeyReader, type TerminalCommand } from '../games/view/terminalKeys.ts';
+import { HandSession } from './play/handSession.ts';
+import { PipedInputReader } from './play/pipedInput.ts';
+import { TerminalKeyReader, type TerminalCommand } from './play/terminalKeys.ts';
 import { noColourAsked } from './colour.ts';
 import { levelOption } from './commandSupport.ts';
-import { KEYS_HELP, pipedScreen, terminalScreen, type PlayScreen } from './playScreen.ts';
+import { KEYS_HELP, pipedScreen, terminalScreen, type PlayScreen } from './play/playScreen.ts';
 
 const PIPED_HELP = `Piped input is read a line at a time. A line is a command as an agent sends it (RESET, ACTION1 to ACTION7, ACTION6 x y; any case) or keys as above, e.g. "dddq" or "c 12 30".`;
 const COLOUR_HELP =

@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { GRID_SIZE } from '../protocol/index.ts';
 import { findPuzzleGame, levelIndexOf } from '../games/findGame.ts';
-import { gridToPng } from '../games/view/gridPng.ts';
+import { gridToPng } from '../agent/gridPng.ts';
 import { integerOption, levelOption } from './commandSupport.ts';
 
 interface RenderOptions {

@@ -1,6 +1,6 @@
 /** A grid as a PNG image in the docs/protocol.md §1 palette, each cell a `scale`×`scale` square of pixels. */
 import { PNG } from 'pngjs';
-import { GRID_SIZE, PALETTE_RGB, type Grid } from '../../protocol/index.ts';
+import { GRID_SIZE, PALETTE_RGB, type Grid } from '../protocol/index.ts';
 
 export function gridToPng(grid: Grid, scale: number): Buffer {
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`scale must be a whole number from 1 to 64, got ${scale}`);

@@ -15,7 +15,7 @@ import {
   type Grid,
 } from '../../protocol/index.ts';
 import { ReferenceService } from '../../reference/index.ts';
-import type { PuzzleGame } from '../engine/puzzleGame.ts';
+import type { PuzzleGame } from '../../games/engine/puzzleGame.ts';
 import { gameFromLevel, type GameFromLevel } from './gameFromLevel.ts';
 
 /** The one key of the private service; it answers nobody else. */

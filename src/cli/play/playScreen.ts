@@ -3,10 +3,10 @@
  * status under it, animations at the game's pace. Piped: the first grid and the help, then the status
  * after each command, and the last grid at the end, as a log a script can read.
  */
-import type { Grid } from '../protocol/index.ts';
-import { gridToAnsi } from '../games/view/ansiGrid.ts';
-import { gridToDigits } from '../games/view/digitGrid.ts';
-import type { HandSession } from '../games/view/handSession.ts';
+import type { Grid } from '../../protocol/index.ts';
+import { gridToAnsi } from './ansiGrid.ts';
+import { gridToDigits } from './digitGrid.ts';
+import type { HandSession } from './handSession.ts';
 
 export const KEYS_HELP = 'arrows/WASD move · space act · click (or c, then "x y" Enter) · z undo · r reset (twice: restart) · q quit';
 

@@ -4,8 +4,8 @@
  * what is played. It also keeps the play it handed out last: the service does not say how many steps of
  * the level's budget are spent, and a person wants to see it.
  */
-import type { Game, GameInfo } from '../types.ts';
-import type { PuzzleGame, PuzzlePlay } from '../engine/puzzleGame.ts';
+import type { Game, GameInfo } from '../../games/types.ts';
+import type { PuzzleGame, PuzzlePlay } from '../../games/engine/puzzleGame.ts';
 
 export interface GameFromLevel extends Game {
   /** The play the service started last (its current one), or undefined before the first start. */
