@@ -5,6 +5,7 @@
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import { recordingPath } from '../runner/results/runFolderFiles.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../recording/recordingReader.ts';
 import {
   type AgentSummary,
@@ -17,7 +18,7 @@ import {
   type RunHeader,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
-import { RECORDINGS_FOLDER, type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
+import { type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
 
 export function buildReportData(folder: RunSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
   const agents = agentSummaries(folder);
@@ -116,7 +117,7 @@ function inProgressRows(folder: RunSnapshot): EpisodeRow[] {
   const finished = new Set(folder.episodes.map((e) => e.recording));
   const rows: EpisodeRow[] = [];
   for (const file of folder.recordingFiles) {
-    const path = `${RECORDINGS_FOLDER}/${file}`;
+    const path = recordingPath(file);
     const parts = recordingNameParts(file);
     if (finished.has(path) || parts === undefined) continue;
     rows.push({

@@ -8,13 +8,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
 import { isRecordingFileName } from '../recording/recordingReader.ts';
-import { currentEpisodes, EPISODES_FILE, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
+import { currentEpisodes, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
 import { RunFolderError, type RunReport } from '../runner/results/runReport.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/runFolderFiles.ts';
 
-export { EPISODES_FILE, RunFolderError };
-
-export const RUN_FILE = 'run.json';
-export const RECORDINGS_FOLDER = 'recordings';
+export { RunFolderError };
 
 export interface RunSnapshot {
   dir: string;

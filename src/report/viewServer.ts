@@ -16,17 +16,8 @@ import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import {
-  EPISODES_FILE,
-  isRunFolder,
-  readRunSnapshot,
-  RECORDINGS_FOLDER,
-  RUN_FILE,
-  type RunSnapshot,
-  RunFolderError,
-  runName,
-  runStatus,
-} from './runSnapshot.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/runFolderFiles.ts';
+import { isRunFolder, readRunSnapshot, type RunSnapshot, RunFolderError, runName, runStatus } from './runSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';
 

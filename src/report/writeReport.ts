@@ -10,11 +10,10 @@ import { gzip } from 'node:zlib';
 import { isGzipped, readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
+import { REPORT_FILE } from '../runner/results/runFolderFiles.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
 import { readRunSnapshot, type RunSnapshot } from './runSnapshot.ts';
-
-export const REPORT_FILE = 'report.html';
 
 export interface WrittenReport {
   path: string;

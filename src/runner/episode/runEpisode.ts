@@ -22,6 +22,7 @@ import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
+import { recordingPath } from '../results/runFolderFiles.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
 
@@ -165,7 +166,7 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   if (env.recordings !== undefined) {
     const fileName = recordingFileName(spec.game.game_id, spec.agent.label, spec.index, frame.guid, env.recordings.format);
     play.recording = new RecordingWriter(env.recordings.dir, fileName, env.recordings.format);
-    record.recording = `recordings/${fileName}`;
+    record.recording = recordingPath(fileName);
     await play.recording.write(frame, { id: 0, data: {} });
   }
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.

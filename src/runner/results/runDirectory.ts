@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RunFolderError } from './runReport.ts';
+import { RECORDINGS_FOLDER } from './runFolderFiles.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 function runTimestamp(at: Date): string {
@@ -72,7 +73,7 @@ export function createRunDirectory(options: { out?: string; output: string; name
   }
   try {
     mkdirSync(dir, { recursive: true });
-    if (options.recordings) mkdirSync(join(dir, 'recordings'), { recursive: true });
+    if (options.recordings) mkdirSync(join(dir, RECORDINGS_FOLDER), { recursive: true });
   } catch (error) {
     // A parent that is a file, a folder we may not write: a sentence and exit 2, not a stack trace.
     const { code, message } = error as NodeJS.ErrnoException;

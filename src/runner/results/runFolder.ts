@@ -13,8 +13,7 @@ import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { episodeScore } from './localScoring.ts';
 import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
-
-export const EPISODES_FILE = 'episodes.jsonl';
+import { EPISODES_FILE, RUN_FILE } from './runFolderFiles.ts';
 
 const recordedRunSchema = z.looseObject({
   guid: z.string(),
@@ -104,7 +103,7 @@ function readEpisodeLog(dir: string): { records: EpisodeRecord[]; tornTail: bool
 export function readRunFolder(path: string): RunFolder {
   if (!existsSync(path)) throw new RunFolderError(`${path}: no such file or folder; give a run folder written by \`arcbench run\`, or its run.json`);
   const dir = statSync(path).isDirectory() ? path : dirname(path);
-  if (!existsSync(join(dir, 'run.json'))) throw new RunFolderError(`${dir}: no run.json here; give a run folder written by \`arcbench run\`, or its run.json`);
+  if (!existsSync(join(dir, RUN_FILE))) throw new RunFolderError(`${dir}: no run.json here; give a run folder written by \`arcbench run\`, or its run.json`);
   const report = readRunReport(dir);
   const { records, tornTail } = readEpisodeLog(dir);
   return { dir, report, episodes: currentEpisodes(records), records, tornTail };

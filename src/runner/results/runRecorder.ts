@@ -8,6 +8,7 @@ import type { Redactor } from '../../redaction.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type ProgressDisplay, silentProgress } from '../progress.ts';
 import { EpisodeLog } from './episodeLog.ts';
+import { EPISODES_FILE } from './runFolderFiles.ts';
 
 /** Progress hears of every this-many actions (and of every finished episode). */
 const PROGRESS_EVERY_ACTIONS = 64;
@@ -43,7 +44,7 @@ export class RunRecorder {
     this.#prior = this.episodes.length;
     this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
     this.#attempt = options.attempt ?? 1;
-    this.#log = new EpisodeLog(join(options.runDir, 'episodes.jsonl'));
+    this.#log = new EpisodeLog(join(options.runDir, EPISODES_FILE));
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
     // pino's redaction pass it costs a fifth as much (that pass was a twentieth of an in-process run).

@@ -13,6 +13,7 @@ import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import { ArcbenchError } from '../../errors.ts';
 import { emptyUsage } from '../../agent/usage.ts';
 import { indentedJson } from './indentedJson.ts';
+import { RUN_FILE } from './runFolderFiles.ts';
 
 /**
  * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts
@@ -287,7 +288,7 @@ const RUN_JSON_ONE_LINE_DEPTH = 7;
  * the previous run.json whole, never half of a new one.
  */
 export function writeRunReport(runDir: string, report: RunReport): void {
-  const path = join(runDir, 'run.json');
+  const path = join(runDir, RUN_FILE);
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${indentedJson(report, RUN_JSON_ONE_LINE_DEPTH)}\n`);
   renameSync(temp, path);
@@ -295,7 +296,7 @@ export function writeRunReport(runDir: string, report: RunReport): void {
 
 /** Reads and checks a run folder's run.json; a sentence names what is wrong. */
 export function readRunReport(runDir: string): RunReport {
-  const path = join(runDir, 'run.json');
+  const path = join(runDir, RUN_FILE);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

@@ -14,6 +14,7 @@ import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
+import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, JUNIT_FILE, TABLE_FILE } from './runFolderFiles.ts';
 
 export interface ResultsToWrite {
   readonly runDir: string;
@@ -51,20 +52,20 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
   const unplayed = unplayedSentence(report, runDir);
   const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
-  writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
+  writeFileSync(join(runDir, TABLE_FILE), `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
     input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
-    writeFileSync(join(runDir, 'comparison.json'), `${JSON.stringify(baseline.document, null, 2)}\n`);
-    writeFileSync(join(runDir, 'comparison.md'), renderComparisonMarkdown(baseline.document, view));
+    writeFileSync(join(runDir, COMPARISON_JSON_FILE), `${JSON.stringify(baseline.document, null, 2)}\n`);
+    writeFileSync(join(runDir, COMPARISON_MARKDOWN_FILE), renderComparisonMarkdown(baseline.document, view));
     logger.info({ baseline: input.baseline?.name, regressions: baseline.document.regressions.length }, 'compared with the baseline');
   } else if (baseline?.error) {
     logger.error({ baseline: input.baseline?.name }, baseline.error);
   }
   writeFileSync(
-    join(runDir, 'junit.xml'),
+    join(runDir, JUNIT_FILE),
     buildJunitXml({
       report,
       rows,

@@ -15,6 +15,7 @@ import type { LineSink } from '../results/readableLog.ts';
 import { createRunLogger } from '../results/runLogger.ts';
 import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
+import { LOG_FILE } from '../results/runFolderFiles.ts';
 
 export interface AttemptSetup {
   readonly runDir: string;
@@ -93,7 +94,7 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     recordings: config.recordings !== false,
     force: options.force,
   });
-  const logger = createRunLogger(join(dir, 'run.log'), { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
+  const logger = createRunLogger(join(dir, LOG_FILE), { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
   const notes = movedAside === undefined ? [] : [`moved the folder that was at ${dir} aside to ${movedAside}`];
   if (movedAside !== undefined) logger.warn({ moved_to: movedAside }, notes[0]);
   return {

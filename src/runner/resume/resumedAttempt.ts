@@ -17,6 +17,7 @@ import { type AttemptSetup, nextRunSequence } from './attempt.ts';
 import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
+import { EPISODES_FILE, LOG_FILE, RUN_FILE } from '../results/runFolderFiles.ts';
 
 export interface ResumeOptions {
   runDir: string;
@@ -68,7 +69,7 @@ export function nextAttempt(report: RunReport): number {
 }
 
 function checkStarted(dir: string): void {
-  if (existsSync(join(dir, 'run.log')) && !existsSync(join(dir, 'run.json'))) {
+  if (existsSync(join(dir, LOG_FILE)) && !existsSync(join(dir, RUN_FILE))) {
     // The first run.json is written before any card opens: a run that died earlier played nothing.
     throw new RunFolderError(`${dir} has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${dir} --force`);
   }
@@ -102,11 +103,11 @@ export async function resumedAttempt(
   checkSameEpisodes(folder, fingerprint);
   const { report, dir } = folder;
   const attempt = nextAttempt(report);
-  const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: join(dir, 'episodes.jsonl') });
+  const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: join(dir, EPISODES_FILE) });
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 
-  const logger = createRunLogger(join(dir, 'run.log'), {
+  const logger = createRunLogger(join(dir, LOG_FILE), {
     ...(options.redactor ? { redactor: options.redactor } : {}),
     ...(options.consoleLog ? { console: options.consoleLog } : {}),
   });

@@ -24,6 +24,7 @@ import type { AttemptEntry, CardEntry, RunReport } from '../../runner/results/ru
 import { writeResults } from '../../runner/results/writeResults.ts';
 import { type ResultFile, writeExtraResults } from '../../runner/runExperiment.ts';
 import { checkCoverage, checkSameExperiment, MergeError } from './shardCoverage.ts';
+import { LOG_FILE } from '../../runner/results/runFolderFiles.ts';
 
 export interface MergeOptions {
   readonly out: string;
@@ -45,7 +46,7 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
   checkSameExperiment(folders);
   checkCoverage(folders);
   const { dir } = createRunDirectory({ out: options.out, output: '.', name: 'merged', at: new Date(), recordings: false, force: options.force ?? false });
-  const logger = createRunLogger(join(dir, 'run.log'), options.consoleLog ? { console: options.consoleLog } : {});
+  const logger = createRunLogger(join(dir, LOG_FILE), options.consoleLog ? { console: options.consoleLog } : {});
   logger.info({ folders: folders.map((f) => f.dir) }, 'merging run folders');
 
   const all = renumberRuns(folders);

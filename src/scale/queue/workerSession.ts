@@ -27,6 +27,7 @@ import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
 import { readRunState } from './runState.ts';
 import { WorkerCards } from './workerCards.ts';
 import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
+import { RECORDINGS_FOLDER } from '../../runner/results/runFolderFiles.ts';
 
 /** How often a worker says it is alive (and looks at the run's state). */
 export const HEARTBEAT_MS = 1000;
@@ -107,7 +108,7 @@ export class WorkerSession {
     this.#stop = new RunStop(undefined, undefined, settings.logger);
     const format = experiment.config.recordings;
     this.#recordings =
-      settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, 'recordings'), format } : undefined;
+      settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, RECORDINGS_FOLDER), format } : undefined;
   }
 
   async #start(): Promise<void> {

@@ -1,0 +1,31 @@
+/**
+ * The names of a run folder's files, in one place: the runner and a merge write them; resume, the
+ * worker pool, the report and `view` find them by these names. A new file of the run folder is named
+ * here first. (Tests keep the literals: they check the names users see.)
+ */
+
+/** The run's report: configuration, provenance, cards, the table (runReport.ts is its schema). */
+export const RUN_FILE = 'run.json';
+/** Every finished episode, one JSON line each, appended as it ends. */
+export const EPISODES_FILE = 'episodes.jsonl';
+/** One recording per session, named by recordingFileName (src/recording). */
+export const RECORDINGS_FOLDER = 'recordings';
+/** The results table as markdown. */
+export const TABLE_FILE = 'table.md';
+/** The results as JUnit XML, for CI. */
+export const JUNIT_FILE = 'junit.xml';
+/** The comparison with `--baseline`, as JSON and as markdown. */
+export const COMPARISON_JSON_FILE = 'comparison.json';
+export const COMPARISON_MARKDOWN_FILE = 'comparison.md';
+/** The report page (src/report), written at the end of `arcbench run` and `merge`. */
+export const REPORT_FILE = 'report.html';
+/** The run's readable log. */
+export const LOG_FILE = 'run.log';
+
+/** Where an episode's recording is, relative to the run folder (an episode record's `recording`). */
+export function recordingPath(fileName: string): string {
+  return `${RECORDINGS_FOLDER}/${fileName}`;
+}
+
+/** What every run leaves in its folder, as `arcbench run --help` lists it. */
+export const RUN_FOLDER_FILES = [RUN_FILE, EPISODES_FILE, `${RECORDINGS_FOLDER}/`, TABLE_FILE, JUNIT_FILE, REPORT_FILE, LOG_FILE] as const;
