@@ -58,7 +58,7 @@ export interface RunOptions {
   shard?: Shard;
   /**
    * What plays the episodes; by default this process, on a p-queue. `--queue` passes the worker pool's
-   * (`queueScheduler` of scale/queue), so the runner loads the pool only when it is asked for.
+   * (`queueScheduler`), so the runner loads the pool only when it is asked for.
    */
   scheduler?: Scheduler;
 }

@@ -43,7 +43,7 @@ export interface ScheduledRun {
 
 /**
  * What plays a run's scheduled episodes and closes its cards and target: `schedule` below does it in
- * this process; the worker pool's (scale/queue) has workers elsewhere do it.
+ * this process; the worker pool's (`queueScheduler`) has workers elsewhere do it.
  */
 export type Scheduler = (run: ScheduledRun) => Promise<ScheduleOutcome>;
 
