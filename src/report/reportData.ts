@@ -18,9 +18,9 @@ import {
   type RunHeader,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
-import { type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
+import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
 
-export function buildReportData(folder: RunSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
+export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
   const agents = agentSummaries(folder);
   return {
     format: REPORT_FORMAT,
@@ -37,11 +37,11 @@ export function buildReportData(folder: RunSnapshot, recordings: RecordingSource
   };
 }
 
-function runHeader(folder: RunSnapshot): RunHeader {
+function runHeader(folder: RunFolderSnapshot): RunHeader {
   const run = folder.run;
   return {
     name: runName(folder),
-    status: runStatus(folder),
+    status: folderStatus(folder),
     started_at: run?.started_at ?? folder.episodes[0]?.started_at ?? null,
     finished_at: run?.finished_at ?? null,
     config_file: run?.config_file ?? null,
@@ -54,7 +54,7 @@ function runHeader(folder: RunSnapshot): RunHeader {
 }
 
 /** Agents in run.json's order, then any seen only in episodes (a run without run.json yet). */
-function agentSummaries(folder: RunSnapshot): AgentSummary[] {
+function agentSummaries(folder: RunFolderSnapshot): AgentSummary[] {
   const summaries: AgentSummary[] = (folder.run?.agents ?? []).map((agent) => ({
     label: agent.label,
     use: agent.use,
@@ -82,7 +82,7 @@ function agentSummaries(folder: RunSnapshot): AgentSummary[] {
 }
 
 /** run.json's games, then games seen only in episodes (a run without run.json yet). */
-function gameSummaries(folder: RunSnapshot): GameSummary[] {
+function gameSummaries(folder: RunFolderSnapshot): GameSummary[] {
   const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
     const episode = folder.episodes.find((e) => e.game_id === id);
@@ -113,7 +113,7 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
 }
 
 /** Recordings on disk that no finished episode names: episodes being played right now. */
-function inProgressRows(folder: RunSnapshot): EpisodeRow[] {
+function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
   const finished = new Set(folder.episodes.map((e) => e.recording));
   const rows: EpisodeRow[] = [];
   for (const file of folder.recordingFiles) {

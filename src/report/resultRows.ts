@@ -9,9 +9,9 @@ import { episodeScore } from '../runner/results/localScoring.ts';
 import { tableRows } from '../runner/results/resultsTable.ts';
 import type { TableRow } from '../runner/results/runReport.ts';
 import type { ResultRow } from './pageData.ts';
-import type { RunSnapshot } from './runSnapshot.ts';
+import type { RunFolderSnapshot } from './runSnapshot.ts';
 
-export function resultRows(snapshot: RunSnapshot, agentLabels: readonly string[]): ResultRow[] {
+export function resultRows(snapshot: RunFolderSnapshot, agentLabels: readonly string[]): ResultRow[] {
   const rows = snapshot.run?.table ?? (snapshot.episodes.length === 0 ? [] : tableRows(agentLabels, snapshot.episodes));
   return rows.map(resultRow);
 }

@@ -14,7 +14,8 @@ import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/ru
 
 export { RunFolderError };
 
-export interface RunSnapshot {
+/** A run folder as read from disk at one moment (what the report and `view` show). */
+export interface RunFolderSnapshot {
   dir: string;
   /** run.json; null for a folder without one. */
   run: RunReport | null;
@@ -29,7 +30,7 @@ export function isRunFolder(dir: string): boolean {
   return existsSync(join(dir, RUN_FILE)) || existsSync(join(dir, EPISODES_FILE));
 }
 
-export function readRunSnapshot(dirArgument: string): RunSnapshot {
+export function readRunFolderSnapshot(dirArgument: string): RunFolderSnapshot {
   const dir = resolve(dirArgument);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RunFolderError(`${dirArgument}: no such folder; give a run folder written by arcbench run (e.g. results/<timestamp>-<name>)`);
@@ -55,11 +56,11 @@ function listRecordings(dir: string): string[] {
 }
 
 /** The run's name: run.json's, or the folder's when there is no run.json. */
-export function runName(folder: RunSnapshot): string {
+export function runName(folder: RunFolderSnapshot): string {
   return folder.run?.name ?? basename(folder.dir);
 }
 
 /** run.json's status; without run.json the run is taken as still going (or killed before writing it). */
-export function runStatus(folder: RunSnapshot): string {
+export function folderStatus(folder: RunFolderSnapshot): string {
   return folder.run?.status ?? 'running';
 }

@@ -17,7 +17,7 @@ import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
 import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/runFolderFiles.ts';
-import { isRunFolder, readRunSnapshot, type RunSnapshot, RunFolderError, runName, runStatus } from './runSnapshot.ts';
+import { isRunFolder, readRunFolderSnapshot, type RunFolderSnapshot, RunFolderError, runName, folderStatus } from './runSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';
 
@@ -75,7 +75,7 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
   if (segments.length === 2 && segments[0] === 'api' && segments[1] === 'runs') return sendJson(response, runs.listing());
   const [area, id, ...rest] = segments;
   if (area !== 'runs' || id === undefined) return notFound(response);
-  let run: RunSnapshot | undefined;
+  let run: RunFolderSnapshot | undefined;
   try {
     run = runs.find(id);
   } catch (error) {
@@ -102,7 +102,7 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
 
 const runUrl = (id: string) => `/runs/${encodeURIComponent(id)}/`;
 
-function reportData(id: string, run: RunSnapshot): ReportData {
+function reportData(id: string, run: RunFolderSnapshot): ReportData {
   return buildReportData(run, { kind: 'served', base_url: runUrl(id) });
 }
 
@@ -144,7 +144,7 @@ function send(response: ServerResponse, status: number, type: string, body: stri
  * run.json, episodes.jsonl and recordings/), so polling pages cost little.
  */
 class RunCatalog {
-  private readonly cache = new Map<string, { stamp: string; run: RunSnapshot }>();
+  private readonly cache = new Map<string, { stamp: string; run: RunFolderSnapshot }>();
 
   constructor(readonly folder: string) {}
 
@@ -163,7 +163,7 @@ class RunCatalog {
     return found;
   }
 
-  find(id: string): RunSnapshot | undefined {
+  find(id: string): RunFolderSnapshot | undefined {
     const dir = this.folders().get(id);
     return dir === undefined ? undefined : this.read(dir);
   }
@@ -174,7 +174,7 @@ class RunCatalog {
   }
 
   private listed(id: string, dir: string): RunListing {
-    let run: RunSnapshot;
+    let run: RunFolderSnapshot;
     try {
       run = this.read(dir);
     } catch (error) {
@@ -195,7 +195,7 @@ class RunCatalog {
     return {
       id,
       name: runName(run),
-      status: runStatus(run),
+      status: folderStatus(run),
       problem: null,
       started_at: run.run?.started_at ?? run.episodes[0]?.started_at ?? null,
       agents: [...new Set([...(run.run?.agents ?? []).map((a) => a.label), ...run.episodes.map((e) => e.agent)])],
@@ -206,11 +206,11 @@ class RunCatalog {
     };
   }
 
-  private read(dir: string): RunSnapshot {
+  private read(dir: string): RunFolderSnapshot {
     const stamp = [RUN_FILE, EPISODES_FILE, RECORDINGS_FOLDER].map((name) => fileStamp(join(dir, name))).join('|');
     const cached = this.cache.get(dir);
     if (cached?.stamp === stamp) return cached.run;
-    const run = readRunSnapshot(dir);
+    const run = readRunFolderSnapshot(dir);
     this.cache.set(dir, { stamp, run });
     return run;
   }

@@ -13,7 +13,7 @@ import { renderPage } from './pageHtml.ts';
 import { REPORT_FILE } from '../runner/results/runFolderFiles.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
-import { readRunSnapshot, type RunSnapshot } from './runSnapshot.ts';
+import { readRunFolderSnapshot, type RunFolderSnapshot } from './runSnapshot.ts';
 
 export interface WrittenReport {
   path: string;
@@ -31,7 +31,7 @@ export interface ReportOptions {
 }
 
 export async function writeReport(runDir: string, options: ReportOptions = {}): Promise<WrittenReport> {
-  const folder = readRunSnapshot(runDir);
+  const folder = readRunFolderSnapshot(runDir);
   const html = await reportHtml(folder, options.budgetBytes ?? EMBED_BUDGET_BYTES);
   const path = options.out ?? join(folder.dir, REPORT_FILE);
   // Written aside and renamed, so a reader never sees half a page.
@@ -41,7 +41,7 @@ export async function writeReport(runDir: string, options: ReportOptions = {}): 
   return { path, embedded: html.embedded, recordings: html.recordings, bytes: Buffer.byteLength(html.text) };
 }
 
-async function reportHtml(folder: RunSnapshot, budgetBytes: number): Promise<{ text: string; embedded: number; recordings: number }> {
+async function reportHtml(folder: RunFolderSnapshot, budgetBytes: number): Promise<{ text: string; embedded: number; recordings: number }> {
   const draft = buildReportData(folder, { kind: 'embedded', embedded: [], total: 0, reason: '' });
   const { ordered, required } = recordingPriority(draft.episodes);
   const recordings: Array<{ path: string; base64: string }> = [];

@@ -12,11 +12,11 @@ import type { ProgressDisplay } from './progress.ts';
 import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
-import { buildRunReport, type RunSnapshot } from './results/buildRunReport.ts';
+import { buildRunReport, type RunReportInput } from './results/buildRunReport.ts';
 import { collectProvenance, type Provenance } from './results/provenance.ts';
 import type { BaselineOptions, BaselineOutcome } from './results/baselineComparison.ts';
 import type { LineSink } from './results/readableLog.ts';
-import { runStatus } from './results/runCompleteness.ts';
+import { statusAtRunEnd } from './results/runCompleteness.ts';
 import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from './results/runReport.ts';
@@ -102,7 +102,7 @@ interface OpenedAttempt {
 /** The parts of an attempt that live while it plays. */
 interface LiveAttempt {
   readonly attempt: AttemptEntry;
-  readonly snapshot: Omit<RunSnapshot, 'episodes' | 'cards' | 'attempts' | 'finishedAt' | 'status'>;
+  readonly snapshot: Omit<RunReportInput, 'episodes' | 'cards' | 'attempts' | 'finishedAt' | 'status'>;
   readonly journal: RunJournal;
   readonly recorder: RunRecorder;
   readonly stop: RunStop;
@@ -219,7 +219,7 @@ async function finishAttempt(
     cards: live.journal.cards,
     attempts: [...setup.priorAttempts, finished],
     finishedAt: finished.finished_at,
-    status: (totals) => runStatus({ ...end, totals }),
+    status: (totals) => statusAtRunEnd({ ...end, totals }),
     pageRoot: target.pageRoot,
     failure,
   });

@@ -26,7 +26,8 @@ import {
   type RunStatus,
 } from './runReport.ts';
 
-export interface RunSnapshot {
+/** What the runner holds in memory about a run when it writes run.json (buildRunReport turns it into the report). */
+export interface RunReportInput {
   readonly experiment: Experiment;
   readonly plan: Plan;
   readonly fingerprint: PlanFingerprint & { planned_episodes: number };
@@ -54,7 +55,7 @@ export interface RunSnapshot {
  * competition mode every game the service offers that no session played enters with 0 at close. The
  * games whose scores cannot be computed here (baselines unknown) come with it, for the comparison.
  */
-function scoredAsTheCard(run: RunSnapshot, episodes: readonly EpisodeRecord[]): { local: ScoredCard; withoutBaselines: Set<string> } {
+function scoredAsTheCard(run: RunReportInput, episodes: readonly EpisodeRecord[]): { local: ScoredCard; withoutBaselines: Set<string> } {
   const unplayed: GameDescriptor[] = run.experiment.config.scorecard.competition_mode
     ? (run.plan.offered ?? run.plan.games).filter((game) => !episodes.some((e) => e.game_id === game.game_id && e.runs.length > 0))
     : [];
@@ -69,7 +70,7 @@ type CardScorer = (episodes: readonly EpisodeRecord[]) => ReturnType<typeof scor
  * exactly the agent's episodes, and that list is scored once, not twice (scoring 2,000 episodes took
  * 7–10 ms of the end of a run).
  */
-function rememberingScorer(run: RunSnapshot): CardScorer {
+function rememberingScorer(run: RunReportInput): CardScorer {
   const scored: { episodes: readonly EpisodeRecord[]; result: ReturnType<typeof scoredAsTheCard> }[] = [];
   return (episodes) => {
     const known = scored.find((entry) => entry.episodes.length === episodes.length && entry.episodes.every((e, i) => e === episodes[i]));
@@ -93,7 +94,7 @@ function usageOf(episodes: readonly EpisodeRecord[]): { usage: UsageTotals; usag
 }
 
 /** Each card with where it and the local score of the episodes played on it differ (closed cards only). */
-function cardsWithDifferences(run: RunSnapshot, score: CardScorer): CardEntry[] {
+function cardsWithDifferences(run: RunReportInput, score: CardScorer): CardEntry[] {
   const byCard = new Map<string, EpisodeRecord[]>();
   for (const record of [...run.superseded, ...run.episodes]) {
     const list = byCard.get(record.card_id);
@@ -110,7 +111,7 @@ function withoutRuns(card: ScoredCard): LocalScore {
   return { ...card, environments: card.environments.map(({ runs: _runs, ...environment }) => environment) };
 }
 
-function agentResults(run: RunSnapshot, cards: readonly CardEntry[], score: CardScorer): AgentResult[] {
+function agentResults(run: RunReportInput, cards: readonly CardEntry[], score: CardScorer): AgentResult[] {
   const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
     const mine = episodes.filter((e) => e.agent === agent.label);
@@ -135,7 +136,7 @@ function attemptSeconds(attempt: AttemptEntry): number {
   return attempt.finished_at === null ? 0 : (Date.parse(attempt.finished_at) - Date.parse(attempt.started_at)) / 1000;
 }
 
-function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['totals'] {
+function totals(run: RunReportInput, cards: readonly CardEntry[]): RunReport['totals'] {
   const { episodes } = run;
   const outcomes: Partial<Record<EpisodeOutcome, number>> = {};
   for (const e of episodes) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
@@ -165,7 +166,7 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
 }
 
 /** run.json's content; every value taken from the environment, and every key-named field, redacted. */
-export function buildRunReport(run: RunSnapshot): RunReport {
+export function buildRunReport(run: RunReportInput): RunReport {
   const { experiment, plan } = run;
   const score = rememberingScorer(run);
   const cards = cardsWithDifferences(run, score);

@@ -15,7 +15,8 @@ export interface RunEnd {
   readonly totals: Pick<RunReport['totals'], 'skipped_episodes' | 'cut_episodes' | 'errors' | 'close_errors'>;
 }
 
-export function runStatus(end: RunEnd): RunStatus {
+/** The status run.json gets from how an attempt ended (the report's `folderStatus` reads it back from a folder). */
+export function statusAtRunEnd(end: RunEnd): RunStatus {
   const { totals } = end;
   if (end.interrupted) return 'interrupted';
   if (totals.skipped_episodes + totals.cut_episodes > 0) return end.stoppedOnRunTime || end.stoppedOnCost ? 'partial' : 'failed';

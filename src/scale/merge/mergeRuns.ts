@@ -15,7 +15,7 @@ import type { ExperimentConfig } from '../../runner/config/schema.ts';
 import type { EpisodeRecord } from '../../runner/episode/episodeRecord.ts';
 import type { Plan } from '../../runner/plan.ts';
 import { buildRunReport } from '../../runner/results/buildRunReport.ts';
-import { runStatus } from '../../runner/results/runCompleteness.ts';
+import { statusAtRunEnd } from '../../runner/results/runCompleteness.ts';
 import { createRunDirectory } from '../../runner/results/runDirectory.ts';
 import { readRunFolder, rewriteEpisodeLog, type RunFolder } from '../../runner/results/runFolder.ts';
 import { createRunLogger } from '../../runner/results/runLogger.ts';
@@ -155,7 +155,7 @@ function mergedReport(folders: readonly RunFolder[], episodes: readonly EpisodeR
     provenance: first.provenance,
     startedAt,
     finishedAt,
-    status: (totals) => runStatus({ interrupted: false, stoppedOnRunTime: false, totals }),
+    status: (totals) => statusAtRunEnd({ interrupted: false, stoppedOnRunTime: false, totals }),
   });
   return {
     ...report,
