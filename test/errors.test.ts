@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { type NamespacedUnregister, register } from 'tsx/esm/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as entry from '../src/index.ts';
 import * as referenceEntry from '../src/reference/index.ts';
@@ -92,7 +92,7 @@ function errorClassesOf(modules: readonly Record<string, unknown>[], base: Error
 let host: Map<string, ErrorClass>;
 let copy: Map<string, ErrorClass>;
 let copyIsArcbenchError: (value: unknown) => boolean;
-let copyLoader: ReturnType<typeof register> | undefined;
+let copyLoader: NamespacedUnregister | undefined;
 
 beforeAll(async () => {
   const hostModules = await Promise.all(declaringModules.map((file) => import(pathToFileURL(file).href)));
