@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, makeAction } from '../src/protocol/index.ts';
 import type { FrameResponse, GameAction, ScorecardAnswer } from '../src/protocol/index.ts';
 import { HttpTransport } from '../src/client/httpTransport.ts';
-import { InProcessTransport } from '../src/client/inProcessTransport.ts';
+import { actAtOnce, answersAtOnce, InProcessTransport } from '../src/client/inProcessTransport.ts';
 import type { Transport } from '../src/client/transport.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
 import { startServer } from '../src/reference/server/index.ts';
@@ -109,6 +109,8 @@ describe('InProcessTransport and HttpTransport', () => {
     const running = await server();
     const transports = [new InProcessTransport(new ReferenceService(), { key: KEY }), http(running.url)];
     for (const transport of transports) {
+      // The loop's fast path is the in-process transport's alone, not part of what a transport implements.
+      expect(answersAtOnce(transport), transport.target).toBe(transport instanceof InProcessTransport);
       const cardId = await transport.openScorecard();
       const failure = await transport.act(cardId, 'crat', '00000000-0000-4000-8000-000000000000', makeAction(1)).catch((e: unknown) => e);
       expect(failure, transport.target).toBeInstanceOf(ApiError);
@@ -119,17 +121,18 @@ describe('InProcessTransport and HttpTransport', () => {
     }
   });
 
-  it("in-process, actNow answers at once what act answers, counts the same, and throws act's error", async () => {
+  it("in-process, the episode loop's actAtOnce answers at once what act answers, counts the same, and throws act's error", async () => {
     const answers = [];
     for (const now of [false, true]) {
       const transport = new InProcessTransport(new ReferenceService({ seed: 3 }), { key: KEY });
+      expect(answersAtOnce(transport)).toBe(true);
       const cardId = await transport.openScorecard();
       const { guid } = await transport.reset(cardId, 'crat');
       const action = makeAction(6, 10, 12, 'why');
-      answers.push(now ? transport.actNow(cardId, 'crat', guid, action) : await transport.act(cardId, 'crat', guid, action));
+      answers.push(now ? transport[actAtOnce](cardId, 'crat', guid, action) : await transport.act(cardId, 'crat', guid, action));
       expect(transport.stats().requests).toBe(3);
       const lost = '00000000-0000-4000-8000-000000000000';
-      if (now) expect(() => transport.actNow(cardId, 'crat', lost, action)).toThrow(ApiError);
+      if (now) expect(() => transport[actAtOnce](cardId, 'crat', lost, action)).toThrow(ApiError);
       else await expect(transport.act(cardId, 'crat', lost, action)).rejects.toThrow(ApiError);
     }
     const [later, atOnce] = answers;

@@ -36,11 +36,6 @@ export interface Transport {
   reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
   /** One game action in a session of the card. */
   act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse>;
-  /**
-   * The same as `act`, answered at once, for a transport that needs no I/O (in-process): the episode
-   * loop then spends no promise and no trip through the microtask queue on an action. Errors are thrown.
-   */
-  actNow?(cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse;
   stats(): TransportStats;
   /**
    * Cuts every request under way short (in flight, or waiting for a retry or a rate-limit slot): they

@@ -9,6 +9,7 @@ import { AgentContractError, checkedAction, isStop } from '../../agent/actions.t
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
 import { createRng } from '../../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
+import { actAtOnce, answersAtOnce } from '../../client/inProcessTransport.ts';
 import { type Transport, TransportError } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf, makeAction } from '../../protocol/index.ts';
@@ -297,7 +298,7 @@ function withStepUsage(play: EpisodePlay, decided: AgentAction): AgentAction {
 }
 
 /**
- * The answer at once from a transport that has it (in-process, actNow), else the transport's promise
+ * The answer at once from a transport that has it (in-process, actAtOnce), else the transport's promise
  * itself, not an async wrapper's: no promise, or one less, on every action.
  */
 function send(play: EpisodePlay, action: AgentAction): FrameResponse | Promise<FrameResponse> {
@@ -305,7 +306,7 @@ function send(play: EpisodePlay, action: AgentAction): FrameResponse | Promise<F
   const { transport } = env;
   const gameId = spec.game.game_id;
   if (action.id === 0) return transport.reset(env.cardId, gameId, record.guid!);
-  return transport.actNow === undefined ? transport.act(env.cardId, gameId, record.guid!, action) : transport.actNow(env.cardId, gameId, record.guid!, action);
+  return answersAtOnce(transport) ? transport[actAtOnce](env.cardId, gameId, record.guid!, action) : transport.act(env.cardId, gameId, record.guid!, action);
 }
 
 /** Counts the answer and records it; a promise when the recording thread is behind (recordingThread.ts). */
