@@ -2,7 +2,8 @@
  * Every error class arcbench declares is recognised as an arcbench error, by `isArcbenchError` and by
  * `instanceof`, also when a second copy of the package made it: the copy a plugin gets when it imports
  * `arcbench` through tsx's scoped loader, as the plugin loader does. The classes are found by reading
- * src/, so a new class cannot be missed; the table below pins each one's codes, which are a contract.
+ * src/ and agents/, so a new class cannot be missed; the table below pins each one's codes, which are
+ * a contract.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ const SAMPLES: Record<string, (Class: AnyErrorClass) => ArcbenchError[]> = {
   KeysError: (C) => [new C('a sentence')],
   MergeError: (C) => [new C('a sentence')],
   MissingVariableError: (C) => [new C(['a line'])],
+  ModelCallError: (C) => [new C('a sentence')],
   QueueRunError: (C) => [new C('a sentence')],
   QueueUnreachableError: (C) => [new C('a sentence')],
   RunFolderError: (C) => ['RUN_FOLDER_INVALID', 'RUN_FOLDER_IN_USE', 'RUN_FOLDER_BUSY', 'RUN_FOLDER_CONFIG_CHANGED'].map((code) => new C('a sentence', code)),
@@ -52,6 +54,7 @@ const CODES: Record<string, string[]> = {
   KeysError: ['KEYS_FILE'],
   MergeError: ['RUN_MERGE_INVALID'],
   MissingVariableError: ['CONFIG_MISSING_VARIABLE'],
+  ModelCallError: ['MODEL_CALL_FAILED'],
   QueueRunError: ['QUEUE_RUN_INVALID'],
   QueueUnreachableError: ['QUEUE_UNREACHABLE'],
   RunFolderError: ['RUN_FOLDER_INVALID', 'RUN_FOLDER_IN_USE', 'RUN_FOLDER_BUSY', 'RUN_FOLDER_CONFIG_CHANGED'],
@@ -62,6 +65,8 @@ const CODES: Record<string, string[]> = {
 };
 
 const SRC = join(import.meta.dirname, '..', 'src');
+/** The built-in agents throw arcbench errors too (they import the base from the package entry). */
+const AGENTS = join(import.meta.dirname, '..', 'agents');
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((item) => {
@@ -71,8 +76,8 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** The modules of src/ that declare a class extending an arcbench error (directly or not). */
-const declaringModules = sourceFiles(SRC).filter((file) => /\bclass \w+ extends \w*Error\b/.test(readFileSync(file, 'utf8')));
+/** The modules of src/ and agents/ that declare a class extending an error class. */
+const declaringModules = [...sourceFiles(SRC), ...sourceFiles(AGENTS)].filter((file) => /\bclass \w+ extends \w*Error\b/.test(readFileSync(file, 'utf8')));
 
 function isErrorClass(value: unknown): value is ErrorClass {
   return typeof value === 'function' && value.prototype instanceof Error;
@@ -117,7 +122,7 @@ function instancesOf(name: string, Class: ErrorClass): ArcbenchError[] {
 }
 
 describe('the error classes', () => {
-  it('are found in src/, every one has its codes pinned here, and the copy holds the same classes', () => {
+  it('are found in src/ and agents/, every one has its codes pinned here, and the copy holds the same classes', () => {
     expect(host.size).toBeGreaterThan(10);
     expect([...host.keys()].sort()).toEqual(Object.keys(SAMPLES).sort());
     expect(Object.keys(CODES).sort()).toEqual(Object.keys(SAMPLES).sort());

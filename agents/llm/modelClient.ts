@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
-import { costOfCall, type ModelCallUsage, type Pricing } from 'arcbench';
+import { ArcbenchError, costOfCall, type ModelCallUsage, type Pricing } from 'arcbench';
 import type { ResponseCache } from './responseCache.ts';
 
 export type RequestBody = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -40,10 +40,9 @@ export interface ModelClientOptions {
 }
 
 /** A model call that failed for good; the message says what the provider did and what to check. */
-export class ModelCallError extends Error {
+export class ModelCallError extends ArcbenchError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ModelCallError';
+    super('MODEL_CALL_FAILED', message);
   }
 }
 
