@@ -2,29 +2,7 @@
  * Random baseline: a uniformly random available action each step; clicks land on a cell that differs
  * from the background most of the time, since clicks on empty space rarely do anything.
  */
-import { defineAgent, z, action, click, reset, colourCounts, dominantColour, latestGrid, wordsOf, CLICK_ACTION_ID, GRID_SIZE, type Grid } from 'arcbench';
-
-/**
- * Index of the n-th (0-based) cell not of `colour`. Walking to it picks exactly the cell that a list
- * of candidates would, without building that list on every click (it was most of this agent's time).
- */
-function nthCellNotOf(grid: Grid, colour: number, n: number): number {
-  let start = 0;
-  const words = wordsOf(grid);
-  if (words !== undefined) {
-    // Skip four background cells at a time; finish cell by cell in the word that holds the one.
-    const background = Math.imul(colour, 0x01010101) >>> 0;
-    for (let k = 0; k < words.length; k++, start += 4) {
-      if (words[k] === background) continue;
-      let others = 0;
-      for (let i = start; i < start + 4; i++) if (grid[i] !== colour) others++;
-      if (n < others) break;
-      n -= others;
-    }
-  }
-  for (let i = start; i < grid.length; i++) if (grid[i] !== colour && n-- === 0) return i;
-  return -1;
-}
+import { defineAgent, z, action, click, reset, colourCounts, dominantColour, latestGrid, nthCellNotOf, CLICK_ACTION_ID, GRID_SIZE } from 'arcbench';
 
 export default defineAgent({
   name: 'random',
@@ -45,6 +23,7 @@ export default defineAgent({
           const colour = dominantColour(grid, counts);
           const others = grid.length - counts[colour]!;
           if (others > 0) {
+            // Uniform among the cells off the background: the n-th of them, for a random n.
             const cell = nthCellNotOf(grid, colour, rng.int(others));
             return click(cell % GRID_SIZE, Math.floor(cell / GRID_SIZE));
           }

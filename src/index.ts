@@ -35,7 +35,7 @@ export {
   gridsEqual,
   colourCounts,
   dominantColour,
-  wordsOf,
+  nthCellNotOf,
   firstDifference,
   gridToRows,
   latestGrid,
