@@ -196,6 +196,18 @@ describe('the error classes', () => {
     }
   });
 
+  it("include a plugin's own class below either copy's base, known by its own name too", () => {
+    for (const Base of [ArcbenchError, copy.get('ArcbenchError') as AnyErrorClass]) {
+      class PluginError extends Base {}
+      const error = new PluginError('PLUGIN_FAILED', 'a sentence');
+      expect(isArcbenchError(error)).toBe(true);
+      expect(error instanceof ArcbenchError).toBe(true);
+      expect(error instanceof PluginError).toBe(true);
+      expect(error instanceof (host.get('ConfigError') as ErrorClass)).toBe(false);
+      expect(new (host.get('ConfigError') as AnyErrorClass)('a sentence') instanceof PluginError).toBe(false);
+    }
+  });
+
   it('leave errors that are not arcbench errors unrecognised', () => {
     const plain = Object.assign(new Error('a sentence'), { name: 'ConfigError', code: 'CONFIG_INVALID' });
     for (const value of [plain, new TypeError('x'), { code: 'CONFIG_INVALID', name: 'ConfigError' }, null, undefined, 'ConfigError', 42]) {
