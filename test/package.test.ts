@@ -64,8 +64,9 @@ module.exports = defineAgent({ name: 'module-exports', create: () => ({ act: (fr
 const PLAIN_NODE = `
 import { defineAgent, isAgentDefinition, ArcbenchError } from 'arcbench';
 import { ReferenceService } from 'arcbench/reference';
+import { queueScheduler } from 'arcbench/queue';
 const agent = defineAgent({ name: 'plain', create: () => ({ act: () => ({ id: 0 }) }) });
-console.log(JSON.stringify({ agent: isAgentDefinition(agent), errors: typeof ArcbenchError, reference: typeof ReferenceService }));
+console.log(JSON.stringify({ agent: isAgentDefinition(agent), errors: typeof ArcbenchError, reference: typeof ReferenceService, queue: typeof queueScheduler }));
 `;
 
 const experiment = (agents: string[]) =>
@@ -132,7 +133,12 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
   const readRun = (folder: string): RunJson => JSON.parse(readFileSync(join(project, folder, 'run.json'), 'utf8')) as RunJson;
 
   it("imports from 'arcbench' in plain Node (.mjs)", async () => {
-    expect(JSON.parse(await run(process.execPath, ['plain.mjs'], project))).toEqual({ agent: true, errors: 'function', reference: 'function' });
+    expect(JSON.parse(await run(process.execPath, ['plain.mjs'], project))).toEqual({
+      agent: true,
+      errors: 'function',
+      reference: 'function',
+      queue: 'function',
+    });
   });
 
   it.each(['nodenext', 'bundler'])('type-checks a TypeScript plugin with moduleResolution %s, strict, checking the libraries', async (resolution) => {
