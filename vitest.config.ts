@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './test/support/slowestFirst.ts';
 
 // In CI a JSON report is written as well, so .ci/run can print a plain "N passed, N failed" line.
 const ci = process.env.CI === 'true';
@@ -12,6 +13,8 @@ export default defineConfig({
     globalSetup: ['test/support/tempRoot.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Files run in parallel, one worker per core (vitest's default); the slowest start first.
+    sequence: { sequencer: SlowestFirst },
     reporters: ci ? ['default', ['json', { outputFile: '.vitest-report.json' }]] : ['default'],
     // `npm run coverage` (what CI runs): v8's own counters in the test workers. Code that runs only in a
     // child process (the CLI the tests spawn) or in the browser (the report page) is not counted.
@@ -20,6 +23,8 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       exclude: ['src/report/page/**'],
       reporter: ['text-summary', 'json-summary'],
+      // The figures are printed when a test fails too, so a failing run still says where coverage stands.
+      reportOnFailure: true,
       // The figures of the whole suite on 2026-11-25, a little under them so noise does not fail CI.
       thresholds: { lines: 0, branches: 0, functions: 0, statements: 0 },
     },
