@@ -25,8 +25,9 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       // The figures are printed when a test fails too, so a failing run still says where coverage stands.
       reportOnFailure: true,
-      // The figures of the whole suite on 2026-11-25, a little under them so noise does not fail CI.
-      thresholds: { lines: 0, branches: 0, functions: 0, statements: 0 },
+      // The whole suite measured 83.72% lines, 78.96% branches, 82.84% functions, 83.15% statements on
+      // 2026-11-25; the floor is a little under, so that timing-dependent paths do not fail CI.
+      thresholds: { lines: 83, branches: 78, functions: 82, statements: 82.5 },
     },
   },
 });
