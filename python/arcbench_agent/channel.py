@@ -7,18 +7,23 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import sys
 import threading
 from typing import Any, Optional
 
 
 def _exit_now() -> None:
-    """Ends the process without waiting for the agent's code: what it printed is flushed first."""
+    """Ends the process without waiting for the agent's code: what it printed is flushed first. arcbench
+    starts the agent as the leader of its own process group; the group goes too, so whatever the agent
+    started (a model server, a shell) does not outlive it, even when arcbench itself was killed."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:
             pass
+    if os.getpgrp() == os.getpid():
+        os.killpg(os.getpid(), signal.SIGKILL)
     os._exit(0)
 
 
