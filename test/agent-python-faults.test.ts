@@ -206,7 +206,7 @@ describe('deadlines and Ctrl-C reach Python agents', () => {
     await waitUntil(() => agentProcesses().length === 0, 'no agent process left', 2000);
   }, 90_000);
 
-  it('kill -9 of arcbench: the agent sees its stdin end and exits, with what it started', async () => {
+  it('kill -9 of arcbench: the agent sees arcbench gone and exits, with what it started', async () => {
     const marker = join(dir, 'killed.marker');
     const file = experiment('killed', [`  - { use: ./faulty.py, params: { fault: sleep, marker: ${JSON.stringify(marker)} } }`]);
     const run = startArcbench(['run', file, '--out', join(dir, 'killed-out')], dir);

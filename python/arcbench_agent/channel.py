@@ -1,19 +1,25 @@
-"""The protocol's transport on the agent's side: requests read from stdin by a thread of their own, so
-that a ``stop`` (or arcbench's death: end of file) ends the process at once, even while the agent is
-deep in a model call; answers written to the private answer channel (fd 3), never to stdout."""
+"""The protocol's transport on the agent's side: requests read from stdin, answers written to the
+private answer channel (fd 3), never to stdout.
+
+Requests are read by the main thread, between decisions: a thread of its own that handed each one over
+cost more than the rest of the layer together (a thread switch a step). A `stop` that comes while the
+agent decides is not read then: arcbench kills the process group 0.5 s later anyway. What must not wait
+is arcbench's death (even `kill -9`): a watchdog thread sees the process reparented and ends it."""
 
 from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import sys
 import threading
-from typing import Any, Optional
+import time
+from typing import Any
+
+_WATCH_SECONDS = 0.2
 
 
-def _exit_now() -> None:
+def exit_now() -> None:
     """Ends the process without waiting for the agent's code: what it printed is flushed first. arcbench
     starts the agent as the leader of its own process group; the group goes too, so whatever the agent
     started (a model server, a shell) does not outlive it, even when arcbench itself was killed."""
@@ -27,33 +33,30 @@ def _exit_now() -> None:
     os._exit(0)
 
 
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(_WATCH_SECONDS)
+        if os.getppid() != parent:
+            exit_now()
+
+
 class Channel:
     def __init__(self) -> None:
         self._answer_fd = int(os.environ.get("ARCBENCH_ANSWER_FD", "3"))
-        self._inbox: "queue.SimpleQueue[Optional[dict[str, Any]]]" = queue.SimpleQueue()
-        self._ending = threading.Event()
-        self._settled = threading.Event()
-        threading.Thread(target=self._read_requests, name="arcbench-requests", daemon=True).start()
-
-    def _read_requests(self) -> None:
-        for line in sys.stdin.buffer:
-            if not line.strip():
-                continue
-            message = json.loads(line)
-            if message.get("type") == "stop":
-                _exit_now()
-            if message.get("type") == "end":
-                self._ending.set()
-            self._inbox.put(message)
-        # arcbench closed stdin: the episode is over, or arcbench is gone. An agent cleaning up after
-        # `end` gets a moment; one still deciding is not waited for.
-        if self._ending.is_set():
-            self._settled.wait(0.5)
-        _exit_now()
+        self._requests = sys.stdin.buffer
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), name="arcbench-watchdog", daemon=True).start()
 
     def receive(self) -> dict[str, Any]:
-        message = self._inbox.get()
-        assert message is not None
+        """The next request; a `stop` or the end of stdin ends the process."""
+        while True:
+            line = self._requests.readline()
+            if not line:
+                exit_now()
+            if line.strip():
+                break
+        message = json.loads(line)
+        if message.get("type") == "stop":
+            exit_now()
         return message
 
     def send(self, message: dict[str, Any]) -> None:
@@ -64,7 +67,3 @@ class Channel:
         while view:
             written = os.write(self._answer_fd, view)
             view = view[written:]
-
-    def settled(self) -> None:
-        """The agent's clean-up after `end` is done; the process may exit."""
-        self._settled.set()
