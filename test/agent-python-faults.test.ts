@@ -222,3 +222,16 @@ describe('deadlines and Ctrl-C reach Python agents', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the interpreter', () => {
+  it("is the entry's python:, else ARCBENCH_PYTHON, and one that cannot start is named in a config error", async () => {
+    const chosen = await loadExperiment(experiment('interpreter', ['  - { use: ./faulty.py, python: /usr/bin/python3 }']));
+    expect(chosen.agents[0]!.label).toBe('faulty');
+    await expect(loadExperiment(experiment('no-interpreter', ['  - { use: ./faulty.py, python: ./venv/bin/python }']))).rejects.toThrow(
+      /agents\[0\]\.use: agent "\.\/faulty\.py" failed to load: agent process \.\/faulty\.py could not be started: spawn .*venv\/bin\/python ENOENT/,
+    );
+    await expect(loadExperiment(experiment('env-interpreter', ['  - use: ./faulty.py']), { env: { ARCBENCH_PYTHON: 'python2.0-missing' } })).rejects.toThrow(
+      /could not be started: spawn python2\.0-missing ENOENT/,
+    );
+  });
+});
