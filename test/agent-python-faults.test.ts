@@ -107,7 +107,7 @@ describe('a failing episode ends as an error, and the run goes on', () => {
     const file = join(dir, 'faulty.py');
     expect(errorOf('choose_action').message).toMatch(
       new RegExp(
-        `^ZeroDivisionError: division by zero \\(at .*faulty\\.py:\\d+ in choose_action → .*faulty\\.py:\\d+ in misbehave → ${escape(file)}:8 in divide\\)$`,
+        `^ZeroDivisionError: division by zero \\(at .*faulty\\.py:\\d+ in choose_action → .*faulty\\.py:\\d+ in misbehave → ${escapedForRegExp(file)}:8 in divide\\)$`,
       ),
     );
     expect(errorOf('choose_action').stack).toContain('Traceback (most recent call last)');
@@ -219,7 +219,7 @@ describe('deadlines and Ctrl-C reach Python agents', () => {
   }, 90_000);
 });
 
-function escape(text: string): string {
+function escapedForRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
