@@ -11,15 +11,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { parseExperiment, runExperiment } from '../src/index.ts';
+import { AgentProcess } from '../src/agent/process/agentProcess.ts';
+import { processAgentCommand } from '../src/agent/process/processAgentSource.ts';
+import { helloLine } from '../src/agent/process/protocolMessages.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
+import { median } from './measure.ts';
 import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './serverProcess.ts';
 
 const AGENTS = fileURLToPath(new URL('agents/python/', import.meta.url));
-const MAX_ACTIONS = 1500;
-const EPISODES_PER_GAME = 2;
+/** Long episodes, so the per-episode process start is a small part of the protocol's figure. */
+const MAX_ACTIONS = 4000;
+const EPISODES_PER_GAME = 1;
+const STARTS = 7;
 
-async function protocolRate(): Promise<{ actions: number; seconds: number }> {
+async function protocolRate(maxActions: number): Promise<{ actions: number; seconds: number }> {
   const dir = scratchFolder('python');
   const yaml = [
     'name: bench-python',
@@ -27,7 +33,7 @@ async function protocolRate(): Promise<{ actions: number; seconds: number }> {
     'games: all',
     `agents: [{ use: ${JSON.stringify(join(AGENTS, 'trivial_agent.py'))} }]`,
     `episodes: ${EPISODES_PER_GAME}`,
-    `budgets: { max_actions: ${MAX_ACTIONS} }`,
+    `budgets: { max_actions: ${maxActions} }`,
     'concurrency: 1',
     'recordings: false',
     '',
@@ -51,11 +57,26 @@ async function httpRate(): Promise<{ actions: number; seconds: number; agent_us_
   }
 }
 
+/** Wall milliseconds from spawning the agent process to its hello (python3, the layer, the module), median. */
+async function startMilliseconds(): Promise<number> {
+  const source = processAgentCommand(join(AGENTS, 'trivial_agent.py'), AGENTS)!;
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const started = process.hrtime.bigint();
+    const child = new AgentProcess(source.command, () => undefined);
+    await child.request(helloLine());
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    await child.close(undefined, 1000);
+  }
+  return median(times);
+}
+
 const suite: BenchSuite = {
   name: 'python',
   async run(): Promise<BenchFigure[]> {
-    await protocolRate(); // warm-up: module loading, JIT, the page cache of python3
-    const protocol = await protocolRate();
+    await protocolRate(100); // warm-up: module loading, JIT, the page cache of python3
+    const protocol = await protocolRate(MAX_ACTIONS);
+    const start = await startMilliseconds();
     const http = await httpRate();
     const protocolRatePerSecond = protocol.actions / protocol.seconds;
     const httpRatePerSecond = http.actions / http.seconds;
@@ -75,6 +96,7 @@ const suite: BenchSuite = {
       { figure: "the agent's own time per step (is_done + choose_action)", value: agentMicroseconds, unit: 'µs' },
       { figure: 'harness overhead per step, agent protocol (everything but the agent)', value: 1e6 / protocolRatePerSecond - agentMicroseconds, unit: 'µs' },
       { figure: 'harness overhead per step, HTTP loop (everything but the agent)', value: 1e6 / httpRatePerSecond - agentMicroseconds, unit: 'µs' },
+      { figure: 'agent process start, spawn to hello (one per episode), median', value: start, unit: 'ms' },
     ];
   },
 };

@@ -49,7 +49,7 @@ export class AgentProcess {
   constructor(command: AgentCommand, logLine: OutputLine) {
     this.#describe = command.describe;
     this.#output = new BoundedOutput(logLine, () =>
-      this.#fail(`flooded its output (more than ${FLOOD_BYTES / 1024 / 1024} MiB on stdout and stderr in one episode)`),
+      this.#fail(`flooded its output (more than ${FLOOD_BYTES / 1024 / 1024} MiB on stdout and stderr while deciding one step)`),
     );
     this.#child = spawn(command.command, command.args, {
       cwd: command.cwd,
@@ -87,6 +87,7 @@ export class AgentProcess {
     if (this.#partial.length > MAX_LINE_BYTES) this.#fail(`wrote an answer line longer than ${MAX_LINE_BYTES} bytes`);
     for (const line of lines) {
       if (line.trim() === '') continue;
+      this.#output.answered();
       const answer = parseAnswer(line);
       if (answer instanceof InvalidAnswer) {
         this.#fail(answer.why);

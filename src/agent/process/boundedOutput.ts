@@ -1,7 +1,8 @@
 /**
  * An agent process's stdout and stderr, line by line, into run.log: the first OUTPUT_LOG_BYTES of an
- * episode whole, then a count of what was left out. Past FLOOD_BYTES the agent is flooding (a loop
- * printing, say): the episode ends rather than keep a pipe and a log busy with it.
+ * episode whole, then a count of what was left out. Past FLOOD_BYTES within one decision (between two
+ * answers) the agent is flooding, a loop printing, say: the episode ends rather than keep a pipe busy
+ * with it. Counted per decision, so an agent that logs its long prompts every step is not a flood.
  */
 export const OUTPUT_LOG_BYTES = 64 * 1024;
 export const FLOOD_BYTES = 8 * 1024 * 1024;
@@ -14,6 +15,7 @@ export class BoundedOutput {
   readonly #log: OutputLine;
   readonly #onFlood: () => void;
   #total = 0;
+  #sinceAnswer = 0;
   #logged = 0;
   #flooded = false;
   #stderrTail = '';
@@ -26,8 +28,9 @@ export class BoundedOutput {
 
   take(stream: 'stdout' | 'stderr', chunk: Buffer): void {
     this.#total += chunk.length;
+    this.#sinceAnswer += chunk.length;
     if (this.#flooded) return;
-    if (this.#total > FLOOD_BYTES) {
+    if (this.#sinceAnswer > FLOOD_BYTES) {
       this.#flooded = true;
       this.#onFlood();
       return;
@@ -44,6 +47,11 @@ export class BoundedOutput {
     if (this.#logged >= OUTPUT_LOG_BYTES) return;
     this.#logged += line.length + 1;
     this.#log(stream, line);
+  }
+
+  /** The agent answered: a new decision begins. */
+  answered(): void {
+    this.#sinceAnswer = 0;
   }
 
   /** Flushes partial lines and notes what was left out. */
