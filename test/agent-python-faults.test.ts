@@ -2,9 +2,10 @@
  * Faults of Python agents, each in a real python3 child: an exception ends its episode with the user's
  * file and line, a module that cannot load is a config error before anything plays, a process that
  * exits, crashes, writes garbage or floods ends its episode with what happened while the run goes on,
- * deadlines and Ctrl-C reach the agent, and no agent process (nor what it started) outlives a run.
+ * deadlines and Ctrl-C reach the agent, no agent process (nor what it started) outlives a run, and an
+ * installed arcengine is preferred to the layer.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -234,4 +235,50 @@ describe('the interpreter', () => {
       /could not be started: spawn python2\.0-missing ENOENT/,
     );
   });
+});
+
+describe('installed packages', () => {
+  it('an installed arcengine is used rather than the layer', async () => {
+    // Standing in for the real package (not installable here): a module named arcengine on PYTHONPATH.
+    const site = join(dir, 'site');
+    mkdirSync(join(site, 'arcengine'), { recursive: true });
+    writeFileSync(
+      join(site, 'arcengine', '__init__.py'),
+      [
+        'import importlib.util, os',
+        `spec = importlib.util.spec_from_file_location("layer_arcengine", ${JSON.stringify(join(import.meta.dirname, '..', 'python', 'compat', 'arcengine', '__init__.py'))})`,
+        'layer = importlib.util.module_from_spec(spec)',
+        'spec.loader.exec_module(layer)',
+        'ActionInput, FrameData, GameAction, GameState = layer.ActionInput, layer.FrameData, layer.GameAction, layer.GameState',
+        'INSTALLED = True',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'which.py'),
+      [
+        'import arcengine',
+        'from agents.agent import Agent',
+        'from arcengine import GameAction',
+        'class Which(Agent):',
+        '    def is_done(self, frames, latest_frame):',
+        '        return self.action_counter > 1',
+        '    def choose_action(self, frames, latest_frame):',
+        '        print("arcengine from", arcengine.__file__, getattr(arcengine, "INSTALLED", False))',
+        '        return GameAction.RESET',
+        '',
+      ].join('\n'),
+    );
+    const file = experiment('installed', ['  - use: ./which.py']);
+    const out = join(dir, 'installed');
+    const before = process.env.PYTHONPATH;
+    process.env.PYTHONPATH = site;
+    try {
+      await runExperiment(await loadExperiment(file), { out });
+    } finally {
+      if (before === undefined) delete process.env.PYTHONPATH;
+      else process.env.PYTHONPATH = before;
+    }
+    expect(readFileSync(join(out, 'run.log'), 'utf8')).toContain(`arcengine from ${join(site, 'arcengine', '__init__.py')} True`);
+  }, 60_000);
 });
