@@ -22,6 +22,8 @@ export function forgetGroup(pid: number): void {
 
 /** SIGKILL to the whole group; a group that is already gone is no error. */
 export function killGroup(pid: number): void {
+  // A process that never started has no pid; -0 and -1 would name our own group and every process.
+  if (!(pid > 1)) return;
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
