@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from typing import Optional
 
@@ -26,7 +27,7 @@ def main(argv: list[str]) -> int:
     agent_class = _load(file, class_name, channel)
     if agent_class is None:
         return 1
-    channel.send({"type": "hello", "protocol": PROTOCOL, "name": agent_class.__name__.lower()})
+    channel.send({"type": "hello", "protocol": PROTOCOL, "name": _agent_name(agent_class)})
     start = channel.receive()
     if start.get("type") != "start":
         return 0
@@ -38,6 +39,11 @@ def main(argv: list[str]) -> int:
         channel.send(error_answer(error))
         return 1
     return 0
+
+
+def _agent_name(agent_class: type) -> str:
+    # The default label in tables and file names: letters, digits, "-" and "_" only.
+    return re.sub(r"[^a-z0-9_-]", "", agent_class.__name__.lower()).lstrip("_-") or "agent"
 
 
 def _load(file: str, class_name: Optional[str], channel: Channel) -> Optional[type]:

@@ -38,7 +38,6 @@ export class AgentProcess {
   readonly #pid: number;
   readonly #describe: string;
   readonly #output: BoundedOutput;
-  readonly #answers: AgentAnswer[] = [];
   #waiting: { resolve: (answer: AgentAnswer) => void; reject: (error: Error) => void } | undefined;
   #failure: AgentProcessError | undefined;
   #partial = '';
@@ -93,8 +92,11 @@ export class AgentProcess {
         this.#fail(answer.why);
         return;
       }
-      if (this.#waiting === undefined) this.#answers.push(answer);
-      else {
+      if (this.#waiting === undefined) {
+        // Every answer follows its request (requests are written before anything waits): one here is a second answer.
+        if (!this.#closing) this.#fail(`answered when nothing was asked: ${line.slice(0, 200)}`);
+        return;
+      } else {
         const { resolve } = this.#waiting;
         this.#waiting = undefined;
         resolve(answer);
@@ -117,8 +119,6 @@ export class AgentProcess {
   request(line: string): Promise<AgentAnswer> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     this.#child.stdin!.write(line);
-    const ready = this.#answers.shift();
-    if (ready !== undefined) return Promise.resolve(ready);
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });
