@@ -111,10 +111,16 @@ class GameAction(Enum):
 
     @classmethod
     def from_id(cls, action_id: int) -> "GameAction":
-        for action in cls:
-            if action.value == action_id:
-                return action
-        raise ValueError(f"No GameAction with id {action_id}")
+        # A dict lookup, not a walk over the members: the layer calls it for every frame.
+        action = _ACTIONS_BY_ID.get(action_id) if isinstance(action_id, int) and not isinstance(action_id, bool) else None
+        if action is None:
+            raise ValueError(f"No GameAction with id {action_id}")
+        return action
+
+    @classmethod
+    def _missing_(cls, value: object) -> Optional["GameAction"]:
+        # GameAction(3): members are looked up by their tuple; their id is what people pass.
+        return _ACTIONS_BY_ID.get(value) if isinstance(value, int) else None  # type: ignore[arg-type]
 
     @classmethod
     def from_name(cls, name: str) -> "GameAction":
@@ -130,6 +136,9 @@ class GameAction(Enum):
     @classmethod
     def all_complex(cls) -> list["GameAction"]:
         return [action for action in cls if action.is_complex()]
+
+
+_ACTIONS_BY_ID = {action.value: action for action in GameAction}
 
 
 class ActionInput(_Fields):
