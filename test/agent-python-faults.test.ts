@@ -44,6 +44,8 @@ class Faulty(Agent):
             self.misbehave()
         if latest_frame.state in (GameState.NOT_PLAYED, GameState.GAME_OVER):
             return GameAction.RESET
+        if self.fault == "big_reasoning" and self.action_counter == 2:
+            GameAction.ACTION1.reasoning = "x" * 20000
         return GameAction.ACTION1
 
     def misbehave(self):
@@ -91,7 +93,7 @@ const faulty = (fault: string, label = fault) => `  - { use: ./faulty.py, label:
 describe('a failing episode ends as an error, and the run goes on', () => {
   let out: string;
   beforeAll(async () => {
-    const faults = ['choose_action', 'is_done', 'constructor', 'exit', 'crash', 'garbage', 'flood'];
+    const faults = ['choose_action', 'is_done', 'constructor', 'exit', 'crash', 'garbage', 'flood', 'big_reasoning'];
     const file = experiment('faults', [...faults.map((fault) => faulty(fault)), faulty('none', 'healthy')], ['budgets: { max_actions: 6 }']);
     out = join(dir, 'faults');
     await runExperiment(await loadExperiment(file), { out });
@@ -125,9 +127,13 @@ describe('a failing episode ends as an error, and the run goes on', () => {
     expect(errorOf('flood').message).toMatch(/^agent process \.\/faulty\.py flooded its output \(more than 8 MiB/);
   });
 
+  it("a reasoning over the service's 16 KiB is refused by the service, as any agent's, and named", () => {
+    expect(errorOf('big_reasoning').message).toMatch(/reasoning.*20002 bytes serialized; the limit is 16384/);
+  });
+
   it('plays the healthy agent to the end, keeps stderr in run.log bounded, and leaves no process behind', () => {
     for (const episode of episodesOf(out).filter((e) => e.agent === 'healthy')) expect(episode).toMatchObject({ outcome: 'budget', actions: 6 });
-    expect(readReport(out).totals).toMatchObject({ planned_episodes: 16, episodes: 16 });
+    expect(readReport(out).totals).toMatchObject({ planned_episodes: 18, episodes: 18 });
     const log = readFileSync(join(out, 'run.log'), 'utf8');
     expect(log).toMatch(/more bytes of this agent's output were left out of run.log/);
     expect(log.length).toBeLessThan(1_000_000);
