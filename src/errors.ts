@@ -27,6 +27,8 @@ const ERROR_NAMES = new Set([
   'RunFolderError',
   'AgentLoadError',
   'AgentContractError',
+  'AgentProcessError',
+  'HexGridError',
   'GridCodecError',
   'FrameResponseDecodeError',
   'KeysError',

@@ -55,6 +55,7 @@ export type { ApiErrorCode } from './protocol/index.ts';
 export { TransportError } from './client/transport.ts';
 export type { TransportErrorKind } from './client/transport.ts';
 export { AgentLoadError } from './agent/pluginLoader.ts';
+export { AgentProcessError } from './agent/process/agentProcess.ts';
 
 // Running experiments from code: load (or parse) an experiment file, run it, read the results.
 export { loadExperiment, parseExperiment, experimentFromFlags, ConfigError } from './runner/config/loader.ts';
