@@ -288,3 +288,28 @@ describe('installed packages', () => {
     expect(readFileSync(join(out, 'run.log'), 'utf8')).toContain(`arcengine from ${join(site, 'arcengine', '__init__.py')} True`);
   }, 60_000);
 });
+
+describe('agents inside a package', () => {
+  it('load under their package name, so relative imports resolve (as in the official agents/templates/)', async () => {
+    const team = join(dir, 'team');
+    mkdirSync(join(team, 'bots'), { recursive: true });
+    writeFileSync(join(team, '__init__.py'), '');
+    writeFileSync(join(team, 'bots', '__init__.py'), '');
+    writeFileSync(
+      join(team, 'base.py'),
+      'from agents.agent import Agent\nfrom agents.structs import GameState\n\nclass Base(Agent):\n    def is_done(self, frames, latest_frame):\n        return latest_frame.state is GameState.WIN or self.action_counter > 3\n',
+    );
+    writeFileSync(
+      join(team, 'bots', 'helpers.py'),
+      'from arcengine import GameAction\n\ndef first(frame):\n    return GameAction.from_id(frame.available_actions[0])\n',
+    );
+    writeFileSync(
+      join(team, 'bots', 'walker.py'),
+      'from ..base import Base\nfrom .helpers import first\nfrom agents.structs import GameAction, GameState\n\nclass Walker(Base):\n    def choose_action(self, frames, latest_frame):\n        if latest_frame.state in (GameState.NOT_PLAYED, GameState.GAME_OVER):\n            return GameAction.RESET\n        return first(latest_frame)\n',
+    );
+    const file = experiment('package', ['  - use: ./team/bots/walker.py']);
+    const out = join(dir, 'package');
+    await runExperiment(await loadExperiment(file), { out });
+    for (const episode of episodesOf(out)) expect(episode).toMatchObject({ agent: 'walker', outcome: 'agent_stop', actions: 3 });
+  }, 60_000);
+});

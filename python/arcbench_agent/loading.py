@@ -8,6 +8,7 @@ import importlib.util
 import inspect
 import os
 import sys
+from types import ModuleType
 from typing import Optional
 
 _COMPAT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "compat")
@@ -25,16 +26,7 @@ def use_compatibility_layer() -> None:
 
 def load_agent_class(file: str, class_name: Optional[str]) -> type:
     use_compatibility_layer()
-    folder = os.path.dirname(os.path.abspath(file))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    module_name = os.path.splitext(os.path.basename(file))[0]
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    if spec is None or spec.loader is None:
-        raise LoadError(f"{file} is not a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
+    module = _import_file(os.path.abspath(file))
     base = _agent_base()
     if class_name is not None:
         chosen = getattr(module, class_name, None)
@@ -45,6 +37,34 @@ def load_agent_class(file: str, class_name: Optional[str]) -> type:
     if len(found) != 1:
         raise LoadError(f"{file} must define one Agent subclass, or name one as {os.path.basename(file)}:ClassName; {_listing(module, base, file)}")
     return found[0]
+
+
+def _import_file(path: str) -> ModuleType:
+    """The module of a file. A file inside a package (folders with __init__.py, as the official
+    harness's agents/templates/) is imported under its package's name, so its relative imports
+    (``from ..agent import Agent``) resolve; a lone file is imported from its folder."""
+    root, name = _package_root(path)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    if "." in name:
+        return importlib.import_module(name)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise LoadError(f"{path} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _package_root(path: str) -> tuple[str, str]:
+    """The folder to import from, and the module's dotted name from there."""
+    folder = os.path.dirname(path)
+    parts = [os.path.splitext(os.path.basename(path))[0]]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    return folder, ".".join(parts)
 
 
 def _agent_base() -> type:
