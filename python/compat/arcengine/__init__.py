@@ -188,6 +188,15 @@ class FrameData(_Fields):
     def is_empty(self) -> bool:
         return len(self.frame) == 0
 
+    # Older arcengine called levels_completed `score` and win_levels `win_score`; older agents read them.
+    @property
+    def score(self) -> int:
+        return self.levels_completed
+
+    @property
+    def win_score(self) -> int:
+        return self.win_levels
+
     @classmethod
     def model_validate(cls, value: Any) -> "FrameData":
         return value if isinstance(value, cls) else cls(**value)
