@@ -238,7 +238,7 @@ describe('the interpreter', () => {
       /agents\[0\]\.use: agent "\.\/faulty\.py" failed to load: agent process \.\/faulty\.py could not be started: spawn .*venv\/bin\/python ENOENT/,
     );
     await expect(loadExperiment(experiment('env-interpreter', ['  - use: ./faulty.py']), { env: { ARCBENCH_PYTHON: 'python2.0-missing' } })).rejects.toThrow(
-      /could not be started: spawn python2\.0-missing ENOENT/,
+      /could not be started: spawn python2\.0-missing ENOENT; install python3 \(3\.10 or newer\), or name an interpreter in the agent entry's python: or in ARCBENCH_PYTHON/,
     );
   });
 });

@@ -28,6 +28,8 @@ export interface AgentCommand {
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly describe: string;
+  /** What to do when the program is not found (a sentence), e.g. how to choose the interpreter. */
+  readonly notFound?: string;
 }
 
 /** Time a stopped agent gets to exit by itself before its process group is killed. */
@@ -60,12 +62,15 @@ export class AgentProcess {
     this.#pid = this.#child.pid ?? -1;
     if (this.#pid > 0) trackGroup(this.#pid);
     this.#exitedPromise = new Promise((resolve) => this.#child.once('close', () => resolve()));
-    this.#wire();
+    this.#wire(command);
   }
 
-  #wire(): void {
+  #wire(command: AgentCommand): void {
     const child = this.#child;
-    child.on('error', (error) => this.#fail(`could not be started: ${error.message}`));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'ENOENT' && command.notFound !== undefined ? `; ${command.notFound}` : '';
+      this.#fail(`could not be started: ${error.message}${hint}`);
+    });
     child.stdin!.on('error', () => undefined); // EPIPE once it has exited: the exit says why.
     child.stdout!.on('data', (chunk: Buffer) => this.#output.take('stdout', chunk));
     child.stderr!.on('data', (chunk: Buffer) => this.#output.take('stderr', chunk));

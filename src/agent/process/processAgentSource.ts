@@ -28,7 +28,8 @@ export function processAgentCommand(use: string, baseDir: string, options: Proce
   if (python !== null) {
     const file = inBase(python[1]!, baseDir);
     const args = [PYTHON_HOST_SCRIPT, file, ...(python[2] === undefined ? [] : [python[2]])];
-    return { file, command: { command: pythonInterpreter(options, baseDir), args, cwd: baseDir, describe: use } };
+    const notFound = "install python3 (3.10 or newer), or name an interpreter in the agent entry's python: or in ARCBENCH_PYTHON";
+    return { file, command: { command: pythonInterpreter(options, baseDir), args, cwd: baseDir, describe: use, notFound } };
   }
   if (!(use.includes('/') || use.includes('\\')) || PLUGIN_EXTENSION.test(use)) return undefined;
   const file = inBase(use, baseDir);
