@@ -3,7 +3,7 @@
  * `file.py:ClassName` runs under python3 with arcbench's Python layer (python/); any other file that is
  * executable (and not a .ts/.js plugin) is started as it is and spoken to over the agent protocol.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../packageFiles.ts';
@@ -52,7 +52,7 @@ function inBase(path: string, baseDir: string): string {
 function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
-    return true;
+    return statSync(file).isFile();
   } catch {
     return false;
   }
