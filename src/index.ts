@@ -56,6 +56,7 @@ export { TransportError } from './client/transport.ts';
 export type { TransportErrorKind } from './client/transport.ts';
 export { AgentLoadError } from './agent/pluginLoader.ts';
 export { RunNotStartedError } from './runner/runNotStarted.ts';
+export { AgentProcessError } from './agent/process/agentProcess.ts';
 
 // Running experiments from code: load (or parse) an experiment file, run it, read the results.
 export { loadExperiment, parseExperiment, experimentFromFlags, ConfigError } from './runner/config/loader.ts';

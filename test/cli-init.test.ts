@@ -48,3 +48,34 @@ describe('arcbench init', () => {
     expect(existsSync(join(dir, 'experiment.yaml'))).toBe(false);
   });
 });
+
+describe('arcbench init --python', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'arcbench-init-python-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes an experiment and a my_agent.py in the official shape that run as they are', () => {
+    const result = spawnSync(process.execPath, [CLI, 'init', '--python'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^wrote my_agent\.py {6}a starter agent in the official harness shape/m);
+    const agent = readFileSync(join(dir, 'my_agent.py'), 'utf8');
+    expect(agent).toBe(readFileSync(join(ROOT, 'templates', 'python', 'my_agent.py'), 'utf8'));
+    expect(agent).toMatch(/^from agents\.agent import Agent$/m);
+    expect(agent).toMatch(/^from arcengine import FrameData, GameAction, GameState$/m);
+    const run = spawnSync(process.execPath, [CLI, 'run', 'experiment.yaml', '--episodes', '1', '--out', 'out'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const episodes = readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { agent: string; outcome: string });
+    const mine = episodes.filter((episode) => episode.agent === 'myagent');
+    expect(mine).toHaveLength(6);
+    for (const episode of mine) expect(['win', 'budget', 'agent_stop']).toContain(episode.outcome);
+  }, 150_000);
+});

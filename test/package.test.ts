@@ -177,4 +177,12 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
     expect(report).toMatchObject({ status: 'completed', totals: { errors: 0 } });
     expect(report.agents.map((agent) => agent.label)).toEqual(['my-agent', 'random']);
   });
+
+  it('runs a Python agent from the installed package (python/ ships beside dist/): init --python, then run', async () => {
+    await run('npx', ['arcbench', 'init', '--python', 'py-starter'], project);
+    await run('npx', ['arcbench', 'run', 'py-starter/experiment.yaml', '--out', 'results/py-starter'], project);
+    const report = readRun('results/py-starter');
+    expect(report).toMatchObject({ status: 'completed', totals: { errors: 0 } });
+    expect(report.agents.map((agent) => agent.label)).toEqual(['myagent', 'random']);
+  });
 });

@@ -32,7 +32,7 @@ describe('experiment validation', () => {
   it('names the agent that does not exist, with the built-ins', async () => {
     const file = writeConfig('quickstart.yaml', 'name: q\nagents:\n  - use: random\n  - use: randm\n');
     expect(await configError(file)).toBe(
-      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay, llm (or give a path to a .ts or .js file)',
+      'quickstart.yaml: agents[1].use: no agent named "randm"; built-ins: random, explorer, replay, llm (or give a path to a .ts, .js or .py file, or an executable)',
     );
   });
 

@@ -70,6 +70,12 @@ export interface AgentContext<P> {
    * being decided, so usage is kept even when a budget, an error or a stop ends the episode.
    */
   reportUsage(call: ModelCallUsage): void;
+  /** The scorecard the episode's session counts on. */
+  readonly cardId?: string;
+  /** The experiment's budgets: the runner enforces them; an agent that plans may read them. */
+  readonly budgets?: Readonly<{ max_actions: number; max_actions_per_level?: number; episode_seconds?: number }>;
+  /** Writes a line to the run's run.log (an agent process's output goes there this way). */
+  log?(level: 'debug' | 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
 }
 
 /** One episode's agent: asked for a decision after every frame response. */

@@ -11,6 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
 import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
+import { loadProcessAgent } from './process/loadProcessAgent.ts';
+import { type ProcessAgentOptions, processAgentCommand } from './process/processAgentSource.ts';
 
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay', 'llm'] as const;
 
@@ -58,10 +60,18 @@ function agentModuleFile(use: string, baseDir: string): string | undefined {
  * The agent definition named by `use`. Errors are sentences for the config's author; the caller adds
  * where in the config the `use` came from.
  */
-export function loadAgent(use: string, baseDir: string): Promise<AgentDefinition> {
+export function loadAgent(use: string, baseDir: string, options: ProcessAgentOptions = {}): Promise<AgentDefinition> {
+  const processAgent = processAgentCommand(use, baseDir, options);
+  if (processAgent !== undefined) {
+    return loadProcessAgent(processAgent.file, processAgent.command).catch((error: unknown) => {
+      throw new AgentLoadError((error as Error).message, { cause: error });
+    });
+  }
   const file = agentModuleFile(use, baseDir);
   if (file === undefined) {
-    return Promise.reject(new AgentLoadError(`no agent named "${use}"; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts or .js file)`));
+    return Promise.reject(
+      new AgentLoadError(`no agent named "${use}"; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts, .js or .py file, or an executable)`),
+    );
   }
   let loading = cache.get(file);
   if (loading === undefined) {

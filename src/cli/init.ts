@@ -14,9 +14,14 @@ const TEMPLATES = new URL('templates/', PACKAGE_ROOT);
 const CONFIG_SCHEMA = fileURLToPath(new URL('configs/arcbench.schema.json', PACKAGE_ROOT));
 
 const EXPERIMENT = 'experiment.yaml';
-const STARTERS = [
+const TYPESCRIPT_STARTERS = [
   { file: EXPERIMENT, what: 'your agent against the built-in random on every game, in-process' },
   { file: 'my-agent.ts', what: 'a starter agent to change' },
+] as const;
+/** `--python`: templates/python/, an agent in the official harness's shape. */
+const PYTHON_STARTERS = [
+  { file: EXPERIMENT, what: 'your Python agent against the built-in random on every game, in-process' },
+  { file: 'my_agent.py', what: 'a starter agent in the official harness shape, to change' },
 ] as const;
 
 export function register(program: Command): void {
@@ -24,14 +29,17 @@ export function register(program: Command): void {
     .command('init')
     .description(`Write a starter experiment (${EXPERIMENT}) and agent (my-agent.ts) that run as they are.`)
     .argument('[folder]', 'where to write them (made if missing)', '.')
+    .option('--python', 'a Python agent (my_agent.py, the official harness shape) instead of my-agent.ts')
     .addHelpText('after', '\nExisting files are never overwritten: init then writes nothing and exits 2.')
-    .action((folder: string) => {
-      process.exit(initCommand(folder));
+    .action((folder: string, options: { python?: boolean }) => {
+      process.exit(initCommand(folder, options.python === true));
     });
 }
 
-function initCommand(folder: string): number {
+function initCommand(folder: string, python: boolean): number {
   const target = resolve(folder);
+  const STARTERS = python ? PYTHON_STARTERS : TYPESCRIPT_STARTERS;
+  const templates = python ? new URL('python/', TEMPLATES) : TEMPLATES;
   const existing = STARTERS.map((starter) => starter.file).filter((file) => existsSync(join(target, file)));
   if (existing.length > 0) {
     process.stderr.write(
@@ -43,7 +51,7 @@ function initCommand(folder: string): number {
   const schema = schemaInProject(target);
   mkdirSync(target, { recursive: true });
   for (const { file } of STARTERS) {
-    const template = readFileSync(new URL(file, TEMPLATES), 'utf8');
+    const template = readFileSync(new URL(file, templates), 'utf8');
     const text = file === EXPERIMENT && schema !== undefined ? `# yaml-language-server: $schema=${schema}\n${template}` : template;
     // `wx`: fail rather than overwrite a file that appeared since the check above.
     writeFileSync(join(target, file), text, { flag: 'wx' });
@@ -51,7 +59,8 @@ function initCommand(folder: string): number {
   const shown = (file: string) => relative(process.cwd(), join(target, file));
   const width = Math.max(...STARTERS.map((starter) => shown(starter.file).length));
   for (const { file, what } of STARTERS) process.stdout.write(`wrote ${shown(file).padEnd(width)}  ${what}\n`);
-  if (schema === undefined) process.stdout.write("my-agent.ts imports from 'arcbench': `npm install arcbench` in this project gives your editor its types\n");
+  if (schema === undefined && !python)
+    process.stdout.write("my-agent.ts imports from 'arcbench': `npm install arcbench` in this project gives your editor its types\n");
   process.stdout.write(`next: npx arcbench run ${shown(EXPERIMENT)}\n`);
   return EXIT_OK;
 }

@@ -140,6 +140,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         competition,
         onAction: () => recorder.countAction(),
         onUsage: (call) => spend.add(call),
+        logger,
       });
       // Added in the order play ended, not the order recordings completed (a file still being made can
       // finish after a later one), so that a run's results list its episodes as they were played.

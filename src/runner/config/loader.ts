@@ -115,7 +115,10 @@ async function resolveExperiment(
   for (const [i, entry] of config.agents.entries()) {
     let definition: AgentDefinition;
     try {
-      definition = await loadAgent(entry.use, options.baseDir);
+      definition = await loadAgent(entry.use, options.baseDir, {
+        ...(entry.python === undefined ? {} : { python: entry.python }),
+        ...(options.env === undefined ? {} : { env: options.env }),
+      });
     } catch (error) {
       if (!(error instanceof AgentLoadError)) throw error;
       problems.push(`agents[${i}].use: ${error.message}`);

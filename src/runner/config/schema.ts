@@ -19,9 +19,11 @@ const agentEntrySchema = z
   .strictObject(
     {
       use: z
-        .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts or .js plugin' })
+        .string({ error: 'expected a built-in agent name (random, explorer, replay, llm) or a path to a .ts, .js or .py agent or an executable' })
         .min(1)
-        .describe('A built-in agent (random, explorer, replay, llm) or a path to a .ts/.js plugin, relative to this file.'),
+        .describe(
+          'A built-in agent (random, explorer, replay, llm), a path to a .ts/.js plugin, a Python agent (file.py or file.py:ClassName) or an executable speaking arcbench.agent/1, relative to this file.',
+        ),
       label: z
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
@@ -29,6 +31,11 @@ const agentEntrySchema = z
         .optional()
         .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
       params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
+      python: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("For a .py agent: the Python interpreter (a virtualenv's bin/python, relative to this file); default: ARCBENCH_PYTHON, else python3."),
     },
     {
       error: (issue) =>

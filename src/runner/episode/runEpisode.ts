@@ -4,6 +4,7 @@
  * episode comes back as a record; only the scheduler decides what a failure means for the run.
  */
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AgentContractError, checkedAction, isStop } from '../../agent/actions.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
@@ -55,6 +56,8 @@ export interface EpisodeEnvironment {
   readonly onAction?: () => void;
   /** Called for every model call the agent reports, for the run's dollar budget. */
   readonly onUsage?: (call: ModelCallRecord) => void;
+  /** The run's log, for what agents write there (context.log). */
+  readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
 }
 
 /** What the steps of one episode share. */
@@ -214,6 +217,9 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     },
     resolvePath: (path) => resolve(env.baseDir, path),
     reportUsage: (call) => recordUsage(play, call),
+    cardId: env.cardId,
+    budgets: env.budgets,
+    log: (level, message, fields) => env.logger?.[level]({ ...fields, game: spec.game.game_id, episode: spec.index }, message),
   };
 }
 

@@ -174,6 +174,7 @@ export class WorkerSession {
       nextRunSequence: () => this.#nextSequence(),
       baselines: this.#gameBaselines(),
       competition: experiment.config.scorecard.competition_mode,
+      logger: this.#parts.settings.logger,
     });
     if (cutByRunStop) record.cut_by_run_stop = true;
     if (lost.length > 0) record.lost_attempts = lost;

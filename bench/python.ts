@@ -1,0 +1,104 @@
+/**
+ * Python agents: a trivial agent (bench/agents/python/trivial_agent.py, official harness shape) played
+ * through the agent protocol against the in-process target, beside the same class driven over HTTP
+ * against our server in a process of its own by a minimal stdlib client that loops as the official
+ * harness does (http_loop.py). Both are one Python process playing one episode at a time. The agent's
+ * own time per step (measured in the HTTP loop) is taken from each side's time per step: what is left
+ * is the harness's overhead per step.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gameCatalog } from '../src/games/catalog.ts';
+import { parseExperiment, runExperiment } from '../src/index.ts';
+import { AgentProcess } from '../src/agent/process/agentProcess.ts';
+import { processAgentCommand } from '../src/agent/process/processAgentSource.ts';
+import { helloLine } from '../src/agent/process/protocolMessages.ts';
+import type { BenchFigure, BenchSuite } from './figure.ts';
+import { median } from './measure.ts';
+import { scratchFolder } from './scratch.ts';
+import { startServerProcess } from './serverProcess.ts';
+
+const AGENTS = fileURLToPath(new URL('agents/python/', import.meta.url));
+/** Long episodes, so the per-episode process start is a small part of the protocol's figure. */
+const MAX_ACTIONS = 4000;
+const EPISODES_PER_GAME = 1;
+const STARTS = 7;
+
+async function protocolRate(maxActions: number): Promise<{ actions: number; seconds: number }> {
+  const dir = scratchFolder('python');
+  const yaml = [
+    'name: bench-python',
+    'target: reference',
+    'games: all',
+    `agents: [{ use: ${JSON.stringify(join(AGENTS, 'trivial_agent.py'))} }]`,
+    `episodes: ${EPISODES_PER_GAME}`,
+    `budgets: { max_actions: ${maxActions} }`,
+    'concurrency: 1',
+    'recordings: false',
+    '',
+  ].join('\n');
+  const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
+  const started = process.hrtime.bigint();
+  const result = await runExperiment(experiment, { out: join(dir, 'run') });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.report.totals.errors > 0) throw new Error(`bench python: ${JSON.stringify(result.episodes.find((e) => e.error)?.error)}`);
+  return { actions: result.report.totals.actions, seconds };
+}
+
+async function httpRate(): Promise<{ actions: number; seconds: number; agent_us_per_step: number }> {
+  const server = await startServerProcess();
+  try {
+    const games = gameCatalog().flatMap((game) => Array.from({ length: EPISODES_PER_GAME }, () => game.info.id));
+    const output = execFileSync('python3', [join(AGENTS, 'http_loop.py'), server.url, String(MAX_ACTIONS), ...games], { encoding: 'utf8' });
+    return JSON.parse(output) as { actions: number; seconds: number; agent_us_per_step: number };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Wall milliseconds from spawning the agent process to its hello (python3, the layer, the module), median. */
+async function startMilliseconds(): Promise<number> {
+  const source = processAgentCommand(join(AGENTS, 'trivial_agent.py'), AGENTS)!;
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const started = process.hrtime.bigint();
+    const child = new AgentProcess(source.command, () => undefined);
+    await child.request(helloLine());
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    await child.close(undefined, 1000);
+  }
+  return median(times);
+}
+
+const suite: BenchSuite = {
+  name: 'python',
+  async run(): Promise<BenchFigure[]> {
+    await protocolRate(100); // warm-up: module loading, JIT, the page cache of python3
+    const protocol = await protocolRate(MAX_ACTIONS);
+    const start = await startMilliseconds();
+    const http = await httpRate();
+    const protocolRatePerSecond = protocol.actions / protocol.seconds;
+    const httpRatePerSecond = http.actions / http.seconds;
+    const agentMicroseconds = http.agent_us_per_step;
+    return [
+      {
+        figure: 'trivial Python agent through the agent protocol, in-process target (one process, one episode at a time)',
+        value: protocolRatePerSecond,
+        unit: 'actions/s',
+      },
+      {
+        figure: 'the same agent class over HTTP against arcbench serve, stdlib client looping as the official harness',
+        value: httpRatePerSecond,
+        unit: 'actions/s',
+      },
+      { figure: 'protocol over the HTTP loop', value: protocolRatePerSecond / httpRatePerSecond, unit: '×', target: { op: '>=', value: 10 } },
+      { figure: "the agent's own time per step (is_done + choose_action)", value: agentMicroseconds, unit: 'µs' },
+      { figure: 'harness overhead per step, agent protocol (everything but the agent)', value: 1e6 / protocolRatePerSecond - agentMicroseconds, unit: 'µs' },
+      { figure: 'harness overhead per step, HTTP loop (everything but the agent)', value: 1e6 / httpRatePerSecond - agentMicroseconds, unit: 'µs' },
+      { figure: 'agent process start, spawn to hello (one per episode), median', value: start, unit: 'ms' },
+    ];
+  },
+};
+
+export default suite;

@@ -1,0 +1,135 @@
+"""One episode in the official harness's loop, arcbench holding the session (docs/agent-protocol.md §4):
+
+    while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
+        action = agent.choose_action(agent.frames, agent.frames[-1])
+        ...the action is taken, its frame appended, action_counter += 1
+
+The agent starts on the empty NOT_PLAYED frame; its RESET there is answered with the session arcbench
+opened. arcbench's budgets end the loop too (an `end` instead of a frame), whichever comes first.
+"""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import json
+import random
+from typing import Any, Optional
+
+from arcengine import ActionInput, FrameData, GameAction, GameState
+
+from .channel import Channel
+from .grids import decode_grid
+
+# The keyword arguments of the official Agent's constructor, filled from the episode.
+_ROOT_URL = "arcbench://agent-protocol"
+
+
+def frame_data(wire: dict[str, Any]) -> FrameData:
+    action_input = wire.get("action_input") or {}
+    try:
+        action = GameAction.from_id(action_input.get("id", 0))
+    except ValueError:
+        action = GameAction.RESET
+    return FrameData(
+        game_id=wire["game_id"],
+        frame=[decode_grid(grid) for grid in wire["grids"]],
+        state=GameState(wire["state"]),
+        levels_completed=wire["levels_completed"],
+        win_levels=wire["win_levels"],
+        action_input=ActionInput(id=action, data=action_input.get("data") or {}, reasoning=action_input.get("reasoning")),
+        guid=wire["guid"],
+        full_reset=wire.get("full_reset", False),
+        available_actions=wire["available_actions"],
+    )
+
+
+def construct(agent_class: type, start: dict[str, Any]) -> Any:
+    """The agent, with ``params`` and ``seed`` set before its ``__init__`` runs (it may read them)."""
+    seed = start["seed"]
+    random.seed(seed)
+    agent = agent_class.__new__(agent_class)
+    agent.params = dict(start.get("params") or {})
+    agent.seed = seed
+    offered = {
+        "card_id": start.get("card_id", ""),
+        "game_id": start["game"]["game_id"],
+        "agent_name": start.get("label", ""),
+        "ROOT_URL": _ROOT_URL,
+        "record": False,
+        "arc_env": None,
+        "tags": ["arcbench", start.get("label", "")],
+    }
+    agent.__init__(**_accepted(agent_class.__init__, offered))
+    return agent
+
+
+def _accepted(init: Any, offered: dict[str, Any]) -> dict[str, Any]:
+    parameters = inspect.signature(init).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return offered
+    return {name: value for name, value in offered.items() if name in parameters}
+
+
+def take_answer(action: Any) -> dict[str, Any]:
+    """The `act` answer for a chosen action. GameAction members are shared singletons that agents
+    mutate: their reasoning and data are read, then reset, so nothing leaks into the next step."""
+    if not isinstance(action, GameAction):
+        raise TypeError(f"choose_action returned {action!r}; return a GameAction member such as GameAction.ACTION1")
+    answer: dict[str, Any] = {"type": "act", "action": action.value}
+    data = action.action_data
+    if action.is_complex():
+        answer["x"] = getattr(data, "x", 0)
+        answer["y"] = getattr(data, "y", 0)
+    reasoning = getattr(action, "reasoning", None)
+    if reasoning is not None:
+        try:
+            json.dumps(reasoning, allow_nan=False)
+        except (TypeError, ValueError):
+            raise TypeError(f"{action.name}.reasoning must be JSON-serialisable (a string, number, list or dict), got {type(reasoning).__name__}") from None
+        answer["reasoning"] = reasoning
+    action.reasoning = None
+    action.action_data = action.action_type()
+    return answer
+
+
+def _append(agent: Any, frame: FrameData) -> None:
+    if hasattr(agent, "append_frame"):
+        agent.append_frame(frame)
+    else:
+        agent.frames.append(frame)
+    # The official loop keeps every frame: 65 lists a grid, which the cyclic garbage collector would
+    # scan again and again (half the layer's time per step by the thousandth step). Frozen, they are
+    # left alone; the process lives one episode, so what freezing keeps goes with it.
+    gc.freeze()
+
+
+def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
+    agent = construct(agent_class, start)
+    opening: Optional[FrameData] = frame_data(start["frame"])
+    while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
+        answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))
+        if opening is not None:
+            # The official harness's first RESET opens the session; arcbench opened it already.
+            _append(agent, opening)
+            opening = None
+            if answer["action"] == 0:
+                agent.action_counter += 1
+                continue
+        channel.send(answer)
+        reply = channel.receive()
+        if reply["type"] != "frame":
+            _finish(agent, channel)
+            return
+        _append(agent, frame_data(reply["frame"]))
+        agent.action_counter += 1
+    reason = "MAX_ACTIONS" if agent.action_counter > agent.MAX_ACTIONS else "is_done"
+    channel.send({"type": "done", "reason": reason, "details": {"action_counter": agent.action_counter}})
+    channel.receive()
+    _finish(agent, channel)
+
+
+def _finish(agent: Any, channel: Channel) -> None:
+    """The official harness's clean-up after its loop; arcbench gives it about a second."""
+    if hasattr(agent, "cleanup"):
+        agent.cleanup()

@@ -1,0 +1,66 @@
+"""The process arcbench starts for a Python agent: ``python3 arcbench_host.py FILE [CLASS]``. It answers
+``hello`` once the module is loaded (or an error with the file and line), then plays one episode."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from typing import Optional
+
+from . import PROTOCOL
+from .channel import Channel
+from .failures import error_answer
+
+
+def main(argv: list[str]) -> int:
+    if not argv or len(argv) > 2:
+        print("usage: arcbench_host.py AGENT_FILE [CLASS_NAME] (arcbench starts this; see docs/agent-protocol.md)", file=sys.stderr)
+        return 2
+    file, class_name = argv[0], (argv[1] if len(argv) == 2 else None)
+    channel = Channel()
+    hello = channel.receive()
+    if hello.get("protocol") != PROTOCOL:
+        channel.send({"type": "error", "message": f"this agent layer speaks {PROTOCOL}, arcbench asked for {hello.get('protocol')}; use the python/ layer of the same arcbench"})
+        return 1
+    _log_like_the_official_harness()
+    agent_class = _load(file, class_name, channel)
+    if agent_class is None:
+        return 1
+    channel.send({"type": "hello", "protocol": PROTOCOL, "name": _agent_name(agent_class)})
+    start = channel.receive()
+    if start.get("type") != "start":
+        return 0
+    from .episode import play
+
+    try:
+        play(agent_class, start, channel)
+    except Exception as error:  # the agent's own failure: reported with its traceback, the run goes on
+        channel.send(error_answer(error))
+        return 1
+    return 0
+
+
+def _agent_name(agent_class: type) -> str:
+    # The default label in tables and file names: letters, digits, "-" and "_" only.
+    return re.sub(r"[^a-z0-9_-]", "", agent_class.__name__.lower()).lstrip("_-") or "agent"
+
+
+def _load(file: str, class_name: Optional[str], channel: Channel) -> Optional[type]:
+    from .loading import LoadError, load_agent_class
+
+    try:
+        return load_agent_class(file, class_name)
+    except LoadError as error:
+        channel.send({"type": "error", "message": str(error)})
+    except BaseException as error:  # SyntaxError, ImportError, or anything the module raised
+        channel.send(error_answer(error, f"{file} failed to import: "))
+    return None
+
+
+def _log_like_the_official_harness() -> None:
+    # Official agents log with logging.getLogger(); the harness shows INFO. Here it goes to stderr,
+    # which arcbench copies into run.log.
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")

@@ -1,0 +1,205 @@
+"""The part of `arcengine` that agents written for the official harness use, in the standard library.
+
+arcbench puts this package at the end of ``sys.path``: when the real ``arcengine`` is installed it is
+found first and used; otherwise ``from arcengine import FrameData, GameAction, GameState, ActionInput``
+resolves here. Names and behaviour follow the public interface of ``arcengine``; pydantic's
+``model_dump``/``model_dump_json`` are kept for the few agents that call them.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, Optional
+
+MAX_REASONING_BYTES = 16 * 1024
+GRID_SIZE = 64
+
+
+class GameState(str, Enum):
+    NOT_PLAYED = "NOT_PLAYED"
+    NOT_FINISHED = "NOT_FINISHED"
+    WIN = "WIN"
+    GAME_OVER = "GAME_OVER"
+
+
+class _Fields:
+    """Keyword construction, equality and pydantic-style dumps for the small records below."""
+
+    _fields: tuple[str, ...] = ()
+
+    def model_dump(self) -> dict[str, Any]:
+        return {name: _plain(getattr(self, name)) for name in self._fields}
+
+    def model_dump_json(self) -> str:
+        return json.dumps(self.model_dump())
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.model_dump() == other.model_dump()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({shown})"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, _Fields):
+        return value.model_dump()
+    if isinstance(value, GameAction):
+        return value.value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+class SimpleAction(_Fields):
+    _fields = ("game_id",)
+
+    def __init__(self, game_id: str = "", **_ignored: Any) -> None:
+        self.game_id = game_id
+
+
+def _coordinate(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < GRID_SIZE:
+        raise ValueError(f"{name} must be a whole number 0..{GRID_SIZE - 1}, got {value!r}")
+    return value
+
+
+class ComplexAction(_Fields):
+    _fields = ("game_id", "x", "y")
+
+    def __init__(self, game_id: str = "", x: int = 0, y: int = 0, **_ignored: Any) -> None:
+        self.game_id = game_id
+        self.x = _coordinate("x", x)
+        self.y = _coordinate("y", y)
+
+
+class GameAction(Enum):
+    """The actions. Members are shared singletons, as in arcengine: ``set_data`` and ``reasoning`` change
+    the member itself (arcbench resets both after reading each chosen action)."""
+
+    RESET = (0, SimpleAction)
+    ACTION1 = (1, SimpleAction)
+    ACTION2 = (2, SimpleAction)
+    ACTION3 = (3, SimpleAction)
+    ACTION4 = (4, SimpleAction)
+    ACTION5 = (5, SimpleAction)
+    ACTION6 = (6, ComplexAction)
+    ACTION7 = (7, SimpleAction)
+
+    def __init__(self, action_id: int, action_type: type) -> None:
+        self._value_ = action_id
+        self.action_type = action_type
+        self.action_data = action_type()
+        self.reasoning: Any = None
+
+    def is_simple(self) -> bool:
+        return self.action_type is SimpleAction
+
+    def is_complex(self) -> bool:
+        return self.action_type is ComplexAction
+
+    def validate_data(self, data: dict[str, Any]) -> bool:
+        self.action_type(**data)
+        return True
+
+    def set_data(self, data: dict[str, Any]) -> Any:
+        self.action_data = self.action_type(**data)
+        return self.action_data
+
+    @classmethod
+    def from_id(cls, action_id: int) -> "GameAction":
+        # A dict lookup, not a walk over the members: the layer calls it for every frame.
+        action = _ACTIONS_BY_ID.get(action_id) if isinstance(action_id, int) and not isinstance(action_id, bool) else None
+        if action is None:
+            raise ValueError(f"No GameAction with id {action_id}")
+        return action
+
+    @classmethod
+    def _missing_(cls, value: object) -> Optional["GameAction"]:
+        # GameAction(3): members are looked up by their tuple; their id is what people pass.
+        return _ACTIONS_BY_ID.get(value) if isinstance(value, int) else None  # type: ignore[arg-type]
+
+    @classmethod
+    def from_name(cls, name: str) -> "GameAction":
+        try:
+            return cls[name.upper()]
+        except KeyError:
+            raise ValueError(f"No GameAction with name '{name}'") from None
+
+    @classmethod
+    def all_simple(cls) -> list["GameAction"]:
+        return [action for action in cls if action.is_simple()]
+
+    @classmethod
+    def all_complex(cls) -> list["GameAction"]:
+        return [action for action in cls if action.is_complex()]
+
+
+_ACTIONS_BY_ID = {action.value: action for action in GameAction}
+
+
+class ActionInput(_Fields):
+    _fields = ("id", "data", "reasoning")
+
+    def __init__(self, id: GameAction = GameAction.RESET, data: Optional[dict[str, Any]] = None, reasoning: Any = None) -> None:
+        self.id = id if isinstance(id, GameAction) else GameAction.from_id(id)
+        self.data = dict(data or {})
+        if reasoning is not None:
+            try:
+                size = len(json.dumps(reasoning, separators=(",", ":")).encode("utf-8"))
+            except (TypeError, ValueError):
+                raise ValueError("reasoning must be JSON-serialisable") from None
+            if size > MAX_REASONING_BYTES:
+                raise ValueError(f"reasoning exceeds {MAX_REASONING_BYTES} bytes")
+        self.reasoning = reasoning
+
+
+class FrameData(_Fields):
+    """One answer of the service: ``frame`` is a list of grids, each 64 lists of 64 ints."""
+
+    _fields = ("game_id", "frame", "state", "levels_completed", "win_levels", "action_input", "guid", "full_reset", "available_actions")
+
+    def __init__(
+        self,
+        game_id: str = "",
+        frame: Optional[list[list[list[int]]]] = None,
+        state: GameState = GameState.NOT_PLAYED,
+        levels_completed: int = 0,
+        win_levels: int = 0,
+        action_input: Optional[ActionInput] = None,
+        guid: Optional[str] = None,
+        full_reset: bool = False,
+        available_actions: Optional[list[int]] = None,
+        **_ignored: Any,
+    ) -> None:
+        self.game_id = game_id
+        self.frame = frame if frame is not None else []
+        self.state = state if isinstance(state, GameState) else GameState(state)
+        self.levels_completed = levels_completed
+        self.win_levels = win_levels
+        self.action_input = action_input if action_input is not None else ActionInput()
+        self.guid = guid
+        self.full_reset = full_reset
+        self.available_actions = list(available_actions or [])
+
+    def is_empty(self) -> bool:
+        return len(self.frame) == 0
+
+    # Older arcengine called levels_completed `score` and win_levels `win_score`; older agents read them.
+    @property
+    def score(self) -> int:
+        return self.levels_completed
+
+    @property
+    def win_score(self) -> int:
+        return self.win_levels
+
+    @classmethod
+    def model_validate(cls, value: Any) -> "FrameData":
+        return value if isinstance(value, cls) else cls(**value)
+
+
+__all__ = ["ActionInput", "ComplexAction", "FrameData", "GameAction", "GameState", "SimpleAction", "MAX_REASONING_BYTES"]

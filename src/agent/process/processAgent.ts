@@ -1,0 +1,110 @@
+/**
+ * An agent that is a child process speaking `arcbench.agent/1` (docs/agent-protocol.md), seen by the
+ * runner through the same contract as a TypeScript plugin. One process per episode: an episode's agent
+ * state cannot leak into the next, and a crash costs one episode; the price is a process start per
+ * episode (~30 ms for python3 and the layer, more for an agent that imports much).
+ */
+import { z } from 'zod';
+import { click, reset, stop } from '../actions.ts';
+import type { Agent, AgentContext, AgentDecision, EpisodeEnd, StepInfo } from '../contract.ts';
+import { type AgentDefinition, defineAgent } from '../defineAgent.ts';
+import type { ModelCallUsage } from '../usage.ts';
+import { action } from '../actions.ts';
+import type { FrameResponse, PlainActionId } from '../../protocol/index.ts';
+import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
+import { type AgentAnswer, endLine, errorMessage, frameLine, helloLine, startLine, stopLine } from './protocolMessages.ts';
+
+/** Time an agent gets to exit by itself once its episode is over (within the runner's finish grace). */
+const END_GRACE_MS = 900;
+
+/** Any mapping: the agent's own code checks its params (`self.params` in Python). */
+const anyParams = z.record(z.string(), z.unknown());
+
+export function processAgentDefinition(command: AgentCommand, name: string): AgentDefinition {
+  return defineAgent({
+    name,
+    description: `agent process ${command.describe} (arcbench.agent/1)`,
+    params: anyParams,
+    create: (context) => createProcessAgent(command, context),
+  });
+}
+
+async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>): Promise<Agent> {
+  const child = new AgentProcess(command, (stream, line) => context.log?.('debug', line, { agent: context.label, stream }));
+  // The runner stops waiting for create() at a deadline or Ctrl-C; the process must not outlive that.
+  const onAbort = () => void child.close(stopLine('stopped'), STOP_GRACE_MS);
+  context.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    expectHello(await child.request(helloLine()));
+  } catch (error) {
+    await child.close(undefined, 0);
+    throw error;
+  } finally {
+    context.signal.removeEventListener('abort', onAbort);
+  }
+  let started = false;
+  return {
+    async act(frame: FrameResponse, step: StepInfo): Promise<AgentDecision> {
+      const line = started ? frameLine(step, frame) : startLine(episodeStart(context), frame);
+      started = true;
+      return decisionOf(await child.request(line), context);
+    },
+    async finish(end: EpisodeEnd): Promise<void> {
+      // Cut while deciding (a deadline, Ctrl-C): told to stop, and killed soon after.
+      if (child.deciding) await child.close(stopLine(end.outcome), STOP_GRACE_MS);
+      else await child.close(endLine(end), END_GRACE_MS);
+    },
+  };
+}
+
+function episodeStart(context: AgentContext<Record<string, unknown>>) {
+  return {
+    game: context.game,
+    seed: context.seed,
+    episode: context.episode,
+    label: context.label,
+    card_id: context.cardId ?? '',
+    params: context.params,
+    budgets: { ...context.budgets },
+  };
+}
+
+function expectHello(answer: AgentAnswer): void {
+  if (answer.type === 'error') throw new AgentProcessError(errorMessage(answer), answer.traceback);
+  if (answer.type !== 'hello')
+    throw new AgentProcessError(`answered hello with "${answer.type}"; the first answer is {"type":"hello","protocol":"arcbench.agent/1"}`);
+}
+
+/** The runner's decision for an answer; model usage in it is reported for the step. */
+function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentDecision {
+  switch (answer.type) {
+    case 'done':
+      return stop(answer.reason, answer.details);
+    case 'error':
+      throw new AgentProcessError(errorMessage(answer), answer.traceback);
+    case 'hello':
+      throw new AgentProcessError('answered a frame with "hello"; answer with act, done or error');
+    case 'act': {
+      const { reasoning, usage } = separateUsage(answer.reasoning, answer.usage);
+      for (const call of usage) context.reportUsage(call as unknown as ModelCallUsage);
+      if (answer.action === 0) return reset(reasoning);
+      if (answer.action !== 6) return action(answer.action as PlainActionId, reasoning);
+      if (answer.x === undefined || answer.y === undefined) throw new AgentProcessError('answered ACTION6 without x and y (whole numbers 0..63)');
+      return click(answer.x, answer.y, reasoning);
+    }
+  }
+}
+
+/**
+ * The model calls of an answer: its `usage` field, or else a `usage` object inside its reasoning (the
+ * shape published replays carry), which is then taken out: the runner puts the step's usage beside
+ * the rest of the reasoning, as for any agent that reports usage.
+ */
+function separateUsage(reasoning: unknown, usage: unknown): { reasoning: unknown; usage: readonly unknown[] } {
+  if (usage !== undefined) return { reasoning, usage: Array.isArray(usage) ? usage : [usage] };
+  if (reasoning === null || typeof reasoning !== 'object' || Array.isArray(reasoning)) return { reasoning, usage: [] };
+  const { usage: inner, ...rest } = reasoning as Record<string, unknown>;
+  if (inner === null || typeof inner !== 'object') return { reasoning, usage: [] };
+  const calls = Array.isArray(inner) ? inner : [inner];
+  return { reasoning: Object.keys(rest).length === 0 ? undefined : rest, usage: calls };
+}
