@@ -1,6 +1,7 @@
-// The package as a user gets it: packed with `npm pack` (which builds dist/ through `prepare`),
-// installed from the tarball into a new project in a temp folder, and used there as a user would: from
-// plain Node, from TypeScript, with `npx arcbench run` on .ts and CommonJS .js plugins, and `init`.
+// The package as a user gets it: packed with `npm pack` (which builds dist/ through `prepare`, unless
+// dist/ is already the build of the checkout as it is, as right after `npm ci` in CI), installed from
+// the tarball into a new project in a temp folder, and used there as a user would: from plain Node,
+// from TypeScript, with `npx arcbench run` on .ts and CommonJS .js plugins, and `init`.
 // Packed once and installed once; every case below works in that one project, all at once (they write
 // to folders of their own), since most of their time is tsc and Node starting.
 import { execFile } from 'node:child_process';
@@ -8,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIsFresh } from './support/freshBuild.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -94,7 +96,8 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arcbench-package-'));
-    await run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT);
+    const skipBuild = buildIsFresh(ROOT) ? ['--ignore-scripts'] : [];
+    await run('npm', ['pack', '--pack-destination', dir, '--silent', ...skipBuild], ROOT);
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
     if (tarball === undefined) throw new Error(`npm pack wrote no tarball into ${dir}`);
 
