@@ -137,7 +137,8 @@ export class Player {
     const { compaction, provider } = this.#options;
     if (compaction === 'off') return;
     if (compaction === 'native' && provider.compact !== undefined) {
-      if (!this.#memory.needsCompaction(current, 0)) return;
+      // Native compaction keeps every user message, so it runs at most once per recent_turns turns.
+      if (!this.#memory.needsCompaction(current)) return;
       const request = { system: this.#memory.system(), entries: this.#memory.history(), tools: this.#tools(allowed) };
       this.#memory.applyNative(await provider.compact(request));
       return;
