@@ -43,7 +43,7 @@ const params = z
       .describe(
         'The key; default: OPENAI_API_KEY (ANTHROPIC_API_KEY for anthropic). Write "${MY_KEY}" to take it from another variable; run.json shows it redacted.',
       ),
-    temperature: z.number().min(0).max(2).optional(),
+    temperature: z.number().min(0).max(2).optional().describe('chat and responses (the Messages API takes none).'),
     max_output_tokens: z
       .int()
       .positive()

@@ -4,7 +4,7 @@
  */
 import type { Provider, ProviderSettings } from './provider.ts';
 
-export const API_NAMES = ['chat', 'responses'] as const;
+export const API_NAMES = ['chat', 'responses', 'anthropic'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
 /** `responses` for OpenAI's own API (where it is the current one), `chat` for every compatible server. */
@@ -15,7 +15,7 @@ export function defaultApi(baseUrl: string | undefined): ApiName {
 
 /** The environment variable an API's key is read from when params.api_key is absent. */
 export function keyVariable(api: ApiName): string {
-  return api === 'chat' || api === 'responses' ? 'OPENAI_API_KEY' : 'OPENAI_API_KEY';
+  return api === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
 }
 
 export async function loadProvider(api: ApiName, settings: ProviderSettings): Promise<Provider> {
@@ -24,5 +24,7 @@ export async function loadProvider(api: ApiName, settings: ProviderSettings): Pr
       return (await import('./chat.ts')).createChatProvider(settings);
     case 'responses':
       return (await import('./responses.ts')).createResponsesProvider(settings);
+    case 'anthropic':
+      return (await import('./anthropic.ts')).createAnthropicProvider(settings);
   }
 }
