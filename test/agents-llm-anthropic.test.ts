@@ -133,4 +133,13 @@ describe('the Anthropic Messages API', () => {
     expect(refused.episode.error!.message).toMatch(/refused the API key \(401\).*check ANTHROPIC_API_KEY or params\.api_key/);
     expect(fake.server.request(0).headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
   });
+
+  it('plays a batch of 3 actions from one reply: 3 actions, 1 call', async () => {
+    fake.server.script({ toolCalls: crat.calls, thinking: 'all three at once' });
+    const { episode } = await play({ max_actions_per_turn: 3, thinking_budget: 1_024 }, 3);
+    expect(episode.actions).toBe(3);
+    expect(episode.levels_completed).toBe(1);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(episode.usage.calls).toBe(1);
+  });
 });

@@ -173,4 +173,13 @@ describe('the Responses API', () => {
     const hung = await play({ request_timeout_seconds: 0.2, max_retries: 0 }, 1);
     expect(hung.episode.error!.message).toMatch(/did not answer within 0\.2 s; raise params\.request_timeout_seconds/);
   });
+
+  it('plays a batch of 3 actions from one reply: 3 actions, 1 call', async () => {
+    fake.server.script({ toolCalls: crat.calls, reasoning: 'all three at once' });
+    const { episode } = await play({ max_actions_per_turn: 3 }, 3);
+    expect(episode.actions).toBe(3);
+    expect(episode.levels_completed).toBe(1);
+    expect(fake.server.requests).toHaveLength(1);
+    expect(episode.usage.calls).toBe(1);
+  });
 });
