@@ -182,4 +182,19 @@ describe('the Responses API', () => {
     expect(fake.server.requests).toHaveLength(1);
     expect(episode.usage.calls).toBe(1);
   });
+
+  it('state: provider starts a new chain after a summary: the kept turn and the summary sent, no previous id', async () => {
+    fake.server.setFallback((request) => (request.body.tools === undefined ? { text: 'ACTION2 probes.' } : { toolCalls: [toolCall('ACTION2')] }));
+    const { episode } = await play({ state: 'provider', context_tokens: 1_000, recent_turns: 1 }, 4);
+    expect(fake.server.refused).toEqual([]);
+    const bodies = fake.server.requests.map((r) => r.body);
+    const summary = bodies.findIndex((body) => body.tools === undefined);
+    expect(summary).toBeGreaterThan(0);
+    const restart = bodies[summary + 1];
+    expect(restart.previous_response_id).toBeUndefined();
+    expect(restart.instructions).toContain('Summary of the earlier turns (written by you):\nACTION2 probes.');
+    expect(restart.input.map((item: { type: string }) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
+    // The server's context shrank with the summary: no compaction every turn after the first.
+    expect(episode.model_calls!.filter((c) => c.kind === 'compaction').length).toBeLessThan(3);
+  });
 });

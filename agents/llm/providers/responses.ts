@@ -36,6 +36,8 @@ type Body = ResponseCreateParamsNonStreaming;
 interface ChainEnd {
   readonly responseId: string;
   readonly reply: ModelReply;
+  /** The instructions the chain was built under: a new summary in them starts a new chain. */
+  readonly system: string;
 }
 
 function checked<T extends { output?: unknown }>(kind: string, value: unknown): T {
@@ -150,9 +152,13 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
   };
   let chainEnd: ChainEnd | undefined;
 
-  /** The entries the server does not hold yet, and the response they follow (provider state only). */
-  function unsent(entries: readonly Entry[]): { entries: readonly Entry[]; previous?: string } {
-    if (state !== 'provider' || chainEnd === undefined) return { entries };
+  /**
+   * The entries the server does not hold yet, and the response they follow (provider state only).
+   * After a summary the server's conversation is not the agent's any more: everything is sent again.
+   */
+  function unsent(request: ModelRequest): { entries: readonly Entry[]; previous?: string } {
+    const { entries } = request;
+    if (state !== 'provider' || chainEnd === undefined || chainEnd.system !== request.system) return { entries };
     const end = chainEnd;
     const at = entries.findIndex((entry) => entry.kind === 'reply' && entry.reply === end.reply);
     return at < 0 ? { entries } : { entries: entries.slice(at + 1), previous: end.responseId };
@@ -160,7 +166,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
 
   return {
     async ask(request: ModelRequest): Promise<ModelReply> {
-      const { entries, previous } = unsent(request.entries);
+      const { entries, previous } = unsent(request);
       const body: Body = {
         model,
         instructions: request.system,
@@ -171,7 +177,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       };
       const response = await responses.complete(body, 'action');
       const reply = replyOf(response);
-      if (state === 'provider') chainEnd = { responseId: response.id, reply };
+      if (state === 'provider') chainEnd = { responseId: response.id, reply, system: request.system };
       return reply;
     },
     async summarize(system: string, text: string): Promise<string> {
@@ -179,7 +185,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       return replyOf(await responses.complete(body, 'compaction')).text ?? '';
     },
     async compact(request: ModelRequest): Promise<unknown> {
-      const { entries, previous } = unsent(request.entries);
+      const { entries, previous } = unsent(request);
       const body: ResponseCompactParams = {
         model,
         instructions: request.system,
