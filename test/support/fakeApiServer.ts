@@ -33,6 +33,8 @@ export interface FakeApi<Answer> {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
   request(index: number): RecordedRequest;
+  /** Milliseconds the server spent on each request it answered (scripted delays included), for the bench. */
+  readonly handlingMs: number[];
   /** Requests refused with a 400, with the server's sentence. */
   readonly refused: Array<{ index: number; message: string }>;
   script(...replies: Array<Scripted<Answer>>): void;
@@ -65,6 +67,7 @@ export async function startFakeApi<Answer extends object>(options: {
   const queue: Array<Scripted<Answer>> = [];
   const requests: RecordedRequest[] = [];
   const refused: Array<{ index: number; message: string }> = [];
+  const handlingMs: number[] = [];
   let fallback = options.fallback;
   const hangingRequests = new Set<() => void>();
   const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
@@ -80,6 +83,8 @@ export async function startFakeApi<Answer extends object>(options: {
         refused.push({ index, message: problem });
         return reply.code(400).header('x-should-retry', 'false').send(options.errorBody(400, problem));
       }
+      const started = performance.now();
+      reply.raw.once('finish', () => handlingMs.push(performance.now() - started));
       const planned = route.scripted ? (queue.shift() ?? fallback?.(recorded, index)) : ({} as Answer);
       if (planned === undefined) return reply.code(500).send(options.errorBody(500, `fake server: no reply scripted for request ${index}`));
       if ('hang' in planned) {
@@ -110,6 +115,7 @@ export async function startFakeApi<Answer extends object>(options: {
     baseUrl: `${address}${options.prefix}`,
     requests,
     refused,
+    handlingMs,
     request: (index) => itemAt(requests, index, 'model request'),
     script: (...replies) => void queue.push(...replies),
     setFallback: (responder) => {
@@ -132,4 +138,21 @@ export function commonPrefix(a: string, b: string): number {
   let i = 0;
   while (i < end && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
+}
+
+/**
+ * OpenAI's automatic prompt cache, as documented: a request reuses the longest prefix of an earlier
+ * one, once that prefix is 1,024 tokens or more, in steps of 128 tokens.
+ */
+export class AutomaticPrefixCache {
+  private readonly seen: string[] = [];
+
+  /** The request's tokens, and how many of them the cache serves; the request is remembered. */
+  measure(text: string): { total: number; cached: number } {
+    const total = tokensOf(text);
+    const longest = Math.floor(Math.max(0, ...this.seen.map((previous) => commonPrefix(previous, text))) / 4);
+    this.seen.push(text);
+    const cached = longest < 1_024 ? 0 : Math.min(total, Math.floor(longest / 128) * 128);
+    return { total, cached };
+  }
 }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { FakeToolCall } from './fakeModelServer.ts';
-import { commonPrefix, type FakeApi, startFakeApi, tokensOf } from './fakeApiServer.ts';
+import { AutomaticPrefixCache, type FakeApi, startFakeApi, tokensOf } from './fakeApiServer.ts';
 
 export interface ResponsesAnswer {
   toolCalls?: FakeToolCall[];
@@ -159,13 +159,10 @@ const compactSchema = z.strictObject({
 
 type Item = { type?: string; [key: string]: unknown };
 
-const CACHE_MINIMUM = 1_024;
-const CACHE_STEP = 128;
-
 export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
   const stored = new Map<string, Item[]>();
   const issuedReasoning = new Map<string, string>();
-  const seen: string[] = [];
+  const prefixCache = new AutomaticPrefixCache();
   const usages: FakeResponsesServer['usages'] = [];
   let counter = 0;
 
@@ -176,12 +173,7 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
 
   /** Input tokens and the part of them served from the prompt cache. */
   const inputUsage = (head: unknown, items: readonly Item[]) => {
-    const text = JSON.stringify(head) + items.map((item) => JSON.stringify(item)).join('');
-    const total = tokensOf(text);
-    const longest = Math.floor(Math.max(0, ...seen.map((previous) => commonPrefix(previous, text))) / 4);
-    seen.push(text);
-    const cached = longest < CACHE_MINIMUM ? 0 : Math.min(total, Math.floor(longest / CACHE_STEP) * CACHE_STEP);
-    return { total, cached };
+    return prefixCache.measure(JSON.stringify(head) + items.map((item) => JSON.stringify(item)).join(''));
   };
 
   const check = (body: { previous_response_id?: string | null; input?: string | Item[] }): string | undefined => {
