@@ -99,12 +99,17 @@ const params = z
         message: 'batches of actions need tool calls: set output: tools, or max_actions_per_turn: 1',
       });
     }
-    if (value.compaction === 'native' && api === 'chat') {
-      context.addIssue({
-        code: 'custom',
-        path: ['compaction'],
-        message: 'Chat Completions has no native compaction: use compaction: summary, or api: responses',
-      });
+    if (value.compaction === 'native' && api !== 'responses') {
+      const message = `api: ${api} has no native compaction here: use compaction: summary, or api: responses`;
+      context.addIssue({ code: 'custom', path: ['compaction'], message });
+    }
+    if (value.temperature !== undefined && api === 'anthropic') {
+      context.addIssue({ code: 'custom', path: ['temperature'], message: 'the Messages API (api: anthropic) takes no temperature: remove it' });
+    }
+    const budget = value.thinking_budget;
+    if (budget !== undefined && value.max_output_tokens !== undefined && value.max_output_tokens <= budget) {
+      const message = 'max_output_tokens must be more than thinking_budget (the thinking is part of the reply)';
+      context.addIssue({ code: 'custom', path: ['max_output_tokens'], message });
     }
   });
 
