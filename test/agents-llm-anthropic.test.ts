@@ -142,4 +142,29 @@ describe('the Anthropic Messages API', () => {
     expect(fake.server.requests).toHaveLength(1);
     expect(episode.usage.calls).toBe(1);
   });
+
+  it('replays a run from the response cache without a call', async () => {
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], thinking: 'again' }));
+    const experiment = {
+      name: 'cached',
+      games: [crat.gameId],
+      params: {
+        api: 'anthropic',
+        model: 'claude-fake',
+        base_url: fake.server.baseUrl,
+        api_key: SECRET_KEY,
+        pricing: PRICING,
+        cache: true,
+        thinking_budget: 1_024,
+      },
+      budgets: { max_actions: 3 },
+    };
+    const first = await runLlmExperiment(folder, experiment);
+    expect(fake.server.requests).toHaveLength(3);
+    fake.server.setFallback(() => ({ status: 500, message: 'the replay must not call the server' }));
+    const second = await runLlmExperiment(folder, { ...experiment, name: 'cached-again' });
+    expect(fake.server.requests).toHaveLength(3);
+    expect(second.report.totals.usage).toMatchObject({ calls: 3, cached_calls: 3, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
+  });
 });

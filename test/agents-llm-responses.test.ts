@@ -197,4 +197,21 @@ describe('the Responses API', () => {
     // The server's context shrank with the summary: no compaction every turn after the first.
     expect(episode.model_calls!.filter((c) => c.kind === 'compaction').length).toBeLessThan(3);
   });
+
+  it('replays a state: provider run from the response cache without a call, the chain of ids included', async () => {
+    const folder = fake.newFolder();
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], reasoning: 'again' }));
+    const experiment = {
+      name: 'cached',
+      games: [crat.gameId],
+      params: { api: 'responses', model: 'fake-model', base_url: fake.server.baseUrl, api_key: SECRET_KEY, pricing: PRICING, cache: true },
+      budgets: { max_actions: 4 },
+    };
+    const first = await runLlmExperiment(folder, experiment);
+    expect(fake.server.requests).toHaveLength(4);
+    fake.server.setFallback(() => ({ status: 500, message: 'the replay must not call the server' }));
+    const second = await runLlmExperiment(folder, { ...experiment, name: 'cached-again' });
+    expect(fake.server.requests).toHaveLength(4);
+    expect(second.report.totals.usage).toMatchObject({ calls: 4, cached_calls: 4, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
+  });
 });
