@@ -69,7 +69,7 @@ const params = z
     compaction: z
       .enum(['native', 'summary', 'off'])
       .default('summary')
-      .describe("Past context_tokens: native (the provider's own compaction, responses), summary (the model summarises older turns) or off."),
+      .describe("Past context_tokens: native (the provider's own compaction: responses, anthropic), summary (the model summarises older turns) or off."),
     context_tokens: z.int().min(1_000).default(16_000).describe('Past this, older turns are compacted.'),
     recent_turns: z.int().min(1).max(100).default(4).describe('Turns a summary always keeps verbatim.'),
     system_prompt: z.string().min(1).optional().describe('Replaces the built-in system prompt.'),
@@ -99,8 +99,8 @@ const params = z
         message: 'batches of actions need tool calls: set output: tools, or max_actions_per_turn: 1',
       });
     }
-    if (value.compaction === 'native' && api !== 'responses') {
-      const message = `api: ${api} has no native compaction here: use compaction: summary, or api: responses`;
+    if (value.compaction === 'native' && api === 'chat') {
+      const message = 'Chat Completions has no native compaction: use compaction: summary, or api: responses or anthropic';
       context.addIssue({ code: 'custom', path: ['compaction'], message });
     }
     if (value.temperature !== undefined && api === 'anthropic') {

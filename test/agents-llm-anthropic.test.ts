@@ -167,4 +167,26 @@ describe('the Anthropic Messages API', () => {
     expect(fake.server.requests).toHaveLength(3);
     expect(second.report.totals.usage).toMatchObject({ calls: 3, cached_calls: 3, cost_usd: 0, input_tokens: first.report.totals.usage.input_tokens });
   });
+
+  it('compaction: native asks for a signed compaction block, labelled and counted once, and sends it back first, unchanged', async () => {
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], thinking: 'probe' }));
+    const { episode } = await play({ compaction: 'native', context_tokens: 1_000, recent_turns: 1, thinking_budget: 1_024 }, 5);
+    expect(fake.server.refused).toEqual([]);
+    expect(episode.actions).toBe(5);
+    const compactions = fake.server.requests.filter((r) => r.body.compaction !== undefined);
+    expect(compactions.length).toBeGreaterThanOrEqual(1);
+    expect(firstOf(compactions, 'compaction request').headers['anthropic-beta']).toContain('compact-2026-09-04');
+    const calls = episode.model_calls!;
+    const compactionCalls = calls.filter((c) => c.kind === 'compaction');
+    expect(compactionCalls).toHaveLength(compactions.length);
+    const first = firstOf(compactionCalls, 'compaction call');
+    expect(calls.filter((c) => c.step === first.step).map((c) => c.kind)).toEqual(['compaction', 'action']);
+    const usage = fake.server.usages.find((u) => u.kind === 'compaction')!.usage;
+    expect(first.input_tokens).toBe(usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens);
+    // The next request starts with the block as it was issued, then the new turn.
+    const next = fake.server.request(fake.server.requests.indexOf(firstOf(compactions, 'compaction request')) + 1).body;
+    expect(next.messages[0].role).toBe('user');
+    expect(next.messages[0].content[0]).toEqual(fake.server.compactionsIssued[0]);
+    expect(next.messages[0].content[1].text).toMatch(/^Game: Crate Yard/);
+  });
 });

@@ -110,7 +110,7 @@ describe('the params of each api', () => {
   it('say which field is wrong for the api and what to do', async () => {
     expect(await issues({ api: 'anthropic', temperature: 0.5 })).toEqual(['temperature: the Messages API (api: anthropic) takes no temperature: remove it']);
     expect(await issues({ api: 'chat', compaction: 'native' })).toEqual([
-      'compaction: api: chat has no native compaction here: use compaction: summary, or api: responses',
+      'compaction: Chat Completions has no native compaction: use compaction: summary, or api: responses or anthropic',
     ]);
     expect(await issues({ output: 'json', max_actions_per_turn: 3 })).toEqual([
       'max_actions_per_turn: batches of actions need tool calls: set output: tools, or max_actions_per_turn: 1',

@@ -4,7 +4,8 @@
  * naming it. It checks what the real API checks of a conversation: thinking blocks come back with the
  * signature it gave them, unchanged; with thinking on, a final assistant turn that used a tool starts
  * with its thinking; every tool_use is answered by a tool_result at the start of the next user
- * message; at most 4 cache breakpoints. Tokens are 4 characters each, block by block in the order the
+ * message; at most 4 cache breakpoints; a compaction block (the beta `compaction` parameter's answer,
+ * signed) only first in the conversation and unchanged. Tokens are 4 characters each, block by block in the order the
  * API reads them (tools, system, messages), and cached as Anthropic documents: a prefix is written at
  * each `cache_control` breakpoint (from 1,024 tokens on) and read back at a later request's
  * breakpoint, or within the 20 blocks before it.
@@ -33,7 +34,9 @@ export interface AnthropicUsage {
 }
 
 export interface FakeAnthropicServer extends FakeApi<AnthropicAnswer> {
-  readonly usages: Array<{ index: number; id: string; usage: AnthropicUsage }>;
+  readonly usages: Array<{ index: number; id: string; kind: 'message' | 'compaction'; usage: AnthropicUsage }>;
+  /** Every compaction block it issued, as issued. */
+  readonly compactionsIssued: Array<Record<string, unknown>>;
   /** Every thinking block it issued, as issued. */
   readonly thinkingIssued: Array<{ type: 'thinking'; thinking: string; signature: string }>;
 }
@@ -66,7 +69,16 @@ const toolResult = z.strictObject({
 });
 const thinking = z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
 const redactedThinking = z.strictObject({ type: z.literal('redacted_thinking'), data: z.string() });
-const block = z.discriminatedUnion('type', [text, image, toolUse, toolResult, thinking, redactedThinking]);
+/** BetaCompactionBlockParam (the compact-2026-09-04 beta). */
+const compaction = z.strictObject({
+  type: z.literal('compaction'),
+  content: z.string().min(1).nullish(),
+  encrypted_content: z.string().nullish(),
+  signature: z.string().nullish(),
+  cache_control: cacheControl,
+  tool_changes: z.array(z.unknown()).nullish(),
+});
+const block = z.discriminatedUnion('type', [text, image, toolUse, toolResult, thinking, redactedThinking, compaction]);
 const message = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) });
 const tool = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/),
@@ -97,6 +109,9 @@ const createSchema = z.strictObject({
     ])
     .optional(),
   stop_sequences: z.array(z.string()).optional(),
+  /** Beta (compact-2026-09-04): summarise `messages` into one signed compaction block. */
+  compaction: z.strictObject({ type: z.literal('summarize'), instructions: z.string().nullish() }).nullish(),
+  context_management: anything,
   stream: z.literal(false).optional(),
   cache_control: cacheControl,
   container: anything,
@@ -135,6 +150,12 @@ function conversationProblem(body: Body, signed: Map<string, string>): string | 
   if (body.thinking?.type === 'enabled' && body.max_tokens <= body.thinking.budget_tokens) return '`max_tokens` must be greater than `thinking.budget_tokens`.';
   const messages = body.messages.map((m) => ({ role: m.role, blocks: blocksOfContent(m.content as string | Block[]) }));
   if (messages[0]?.role !== 'user') return 'messages: the first message must use the "user" role.';
+  const compactions = messages.flatMap((m, i) => m.blocks.flatMap((b, j) => (b.type === 'compaction' ? [{ i, j, b }] : [])));
+  if (compactions.length > 1) return 'messages: more than one `compaction` block; send only the one returned last.';
+  for (const { i, j, b } of compactions) {
+    if (i !== 0 || j !== 0) return `messages.${i}.content.${j}: the \`compaction\` block must be the first block of the conversation.`;
+    if (signed.get(String(b.signature)) !== b.content) return `messages.${i}.content.${j}: the \`compaction\` block's signature does not verify.`;
+  }
   for (const [i, m] of messages.entries()) {
     for (const [j, b] of m.blocks.entries()) {
       if (b.type === 'thinking' && signed.get(String(b.signature)) !== b.thinking)
@@ -162,6 +183,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   const cache = new Set<string>();
   const usages: FakeAnthropicServer['usages'] = [];
   const thinkingIssued: FakeAnthropicServer['thinkingIssued'] = [];
+  const compactionsIssued: FakeAnthropicServer['compactionsIssued'] = [];
   let counter = 0;
 
   /** Input tokens: read from the cache, written to it, and the rest, at the request's breakpoints. */
@@ -214,6 +236,16 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
     return content;
   };
 
+  /** A compaction request's answer: one signed block summarising the conversation sent. */
+  const compactionOf = (body: Body, n: number): Block[] => {
+    const summary = `Summary ${n} of ${body.messages.length} messages: the player moves with ACTION1-4.`;
+    const signature = createHash('sha256').update(`compaction:${n}:${summary}`).digest('base64');
+    signed.set(signature, summary);
+    const issued = { type: 'compaction', content: summary, encrypted_content: null, signature, tool_changes: [] };
+    compactionsIssued.push(issued);
+    return [{ ...issued }];
+  };
+
   const server = await startFakeApi<AnthropicAnswer>({
     prefix: '',
     errorBody: (status, text) => ({
@@ -229,7 +261,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
         answer(body: Body, answer, index) {
           const n = ++counter;
           const input = inputUsage(body);
-          const content = contentOf(answer, n);
+          const content = body.compaction ? compactionOf(body, n) : contentOf(answer, n);
           const thinkingTokens = answer.thinking === undefined ? 0 : tokensOf(answer.thinking);
           const outputTokens = answer.outputTokens ?? tokensOf(JSON.stringify(content.filter((b) => b.type !== 'thinking'))) + thinkingTokens;
           const usage: AnthropicUsage = {
@@ -239,8 +271,8 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
             output_tokens: outputTokens,
             output_tokens_details: { thinking_tokens: thinkingTokens },
           };
-          usages.push({ index, id: `msg_${n}`, usage });
-          const stopReason = answer.stopReason ?? ((answer.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn');
+          usages.push({ index, id: `msg_${n}`, kind: body.compaction ? 'compaction' : 'message', usage });
+          const stopReason = body.compaction ? 'compaction' : (answer.stopReason ?? ((answer.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn'));
           return {
             id: `msg_${n}`,
             type: 'message',
@@ -256,5 +288,5 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       },
     ],
   });
-  return Object.assign(server, { usages, thinkingIssued });
+  return Object.assign(server, { usages, thinkingIssued, compactionsIssued });
 }

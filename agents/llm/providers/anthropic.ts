@@ -5,6 +5,10 @@
  * thinking, `thinking_budget`) go back unchanged with their signatures, before the tool_use they led
  * to, and the answers to tool calls lead the next user message, as the API requires.
  *
+ * `compaction: native` sends the conversation with the `compaction` parameter (the compact-2026-09-04
+ * beta): the answer is one signed compaction block, which goes first in every later request, unchanged,
+ * in place of the turns it summarises.
+ *
  * Anthropic caches only at marked breakpoints (at most 4): the last tool and the system prompt (the
  * stable prefix), the previous turn's last block (read back from the cache written by the call
  * before), and the final block (written for the next call). What changes comes last.
@@ -18,6 +22,7 @@ import type {
   MessageParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { BetaCompactionBlock, BetaMessage, MessageCreateParamsNonStreaming as BetaCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ContentPart } from '../frameFormats.ts';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
@@ -26,6 +31,8 @@ import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
 type Body = MessageCreateParamsNonStreaming;
+/** The beta that brings the `compaction` parameter: a request that returns one signed compaction block. */
+const COMPACTION_BETA = 'compact-2026-09-04';
 
 /** Reply length when max_output_tokens is not given (the API requires one), besides the thinking budget. */
 const DEFAULT_MAX_TOKENS = 4_096;
@@ -93,7 +100,8 @@ function blocksOf(entry: Entry): { role: 'user' | 'assistant'; blocks: ContentBl
     case 'tool_results':
       return { role: 'user', blocks: entry.results.map((result) => ({ type: 'tool_result', tool_use_id: result.id, content: result.content })) };
     case 'compacted':
-      throw new Error('the Messages API conversation has no native compaction here; use compaction: summary');
+      // The compaction block goes first in the conversation, unchanged, in place of the turns it summarises.
+      return { role: 'user', blocks: [entry.native as ContentBlockParam] };
   }
 }
 
@@ -161,6 +169,17 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     },
     { ...settings, apiKey },
   );
+  const compactions = new ModelClient<BetaCreateParams, BetaMessage>(
+    {
+      baseUrl,
+      keySource: 'ANTHROPIC_API_KEY or params.api_key',
+      errors: Anthropic,
+      send: (body, signal) => sdk.beta.messages.create({ ...body, betas: [COMPACTION_BETA] }, { signal }),
+      check: (raw) => checkedMessage(raw) as unknown as BetaMessage,
+      usage: (message, body) => usageOf(message as unknown as Message, body as unknown as Body),
+    },
+    { ...settings, apiKey },
+  );
   const budget = settings.thinkingBudget;
   const sampling = {
     model: settings.model,
@@ -178,6 +197,19 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
         ...(budget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budget } }),
       };
       return replyOf(await client.complete(body, 'action'));
+    },
+    async compact(request: ModelRequest): Promise<unknown> {
+      const body = {
+        ...sampling,
+        ...toolsOf(request),
+        system: request.system,
+        messages: messagesOf(request.entries),
+        compaction: { type: 'summarize' as const },
+      };
+      const message = await compactions.complete(body, 'compaction');
+      const block = message.content.find((item): item is BetaCompactionBlock => item.type === 'compaction');
+      if (block === undefined || !block.content) throw new Error(`the compaction request returned no compaction block (stop_reason ${message.stop_reason})`);
+      return block;
     },
     async summarize(system: string, text: string): Promise<string> {
       const body: Body = { ...sampling, system, messages: [{ role: 'user', content: text }] };
