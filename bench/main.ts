@@ -20,6 +20,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   scale: () => import('./scale.ts'),
   resume: () => import('./resume.ts'),
   python: () => import('./python.ts'),
+  llm: () => import('./llm.ts'),
 };
 
 function meets(figure: BenchFigure): string {

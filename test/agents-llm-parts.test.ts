@@ -99,3 +99,38 @@ describe('the response cache', () => {
     }
   });
 });
+
+describe('the params of each api', () => {
+  const issues = async (params: Record<string, unknown>) => {
+    const { default: llm } = await import('../agents/llm.ts');
+    const parsed = llm.params.safeParse({ model: 'm', api_key: 'k', ...params });
+    return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  };
+
+  it('say which field is wrong for the api and what to do', async () => {
+    expect(await issues({ api: 'anthropic', temperature: 0.5 })).toEqual(['temperature: the Messages API (api: anthropic) takes no temperature: remove it']);
+    expect(await issues({ api: 'chat', compaction: 'native' })).toEqual([
+      'compaction: Chat Completions has no native compaction: use compaction: summary, or api: responses or anthropic',
+    ]);
+    expect(await issues({ output: 'json', max_actions_per_turn: 3 })).toEqual([
+      'max_actions_per_turn: batches of actions need tool calls: set output: tools, or max_actions_per_turn: 1',
+    ]);
+    expect(await issues({ api: 'anthropic', thinking_budget: 2_048, max_output_tokens: 2_000 })).toEqual([
+      'max_output_tokens: max_output_tokens must be more than thinking_budget (the thinking is part of the reply)',
+    ]);
+    expect(await issues({ api: 'responses', state: 'stateless', compaction: 'native', max_actions_per_turn: 5 })).toEqual([]);
+  });
+
+  it('take the key of the api from its own variable', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const { default: llm } = await import('../agents/llm.ts');
+      const parsed = llm.params.safeParse({ model: 'm', api: 'anthropic' });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/^no API key: export ANTHROPIC_API_KEY=… or set api_key/);
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+});

@@ -129,7 +129,9 @@ describe('experiment validation', () => {
       await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', `${name}.yaml`))).resolves.toBeDefined();
     }
     await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'remote.yaml'), { env: { ARC_API_KEY: 'x' } })).resolves.toBeDefined();
-    await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: { OPENAI_API_KEY: 'x' } })).resolves.toBeDefined();
+    await expect(
+      loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: { OPENAI_API_KEY: 'x', ANTHROPIC_API_KEY: 'y' } }),
+    ).resolves.toBeDefined();
     await expect(loadExperiment(join(import.meta.dirname, '..', 'configs', 'llm.yaml'), { env: {} })).rejects.toThrow(
       /llm\.yaml: agents\[0\]\.params\.api_key: environment variable OPENAI_API_KEY is not set; export it/,
     );

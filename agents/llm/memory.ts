@@ -1,17 +1,17 @@
 /**
- * The conversation the model sees: the system prompt, a summary of older turns, the recent turns
- * verbatim (what the model was shown and what it answered), then the current turn with its notes.
+ * The conversation the agent keeps: the system prompt, a summary of older turns, the recent turns
+ * verbatim (what the model was shown, byte for byte, and what it answered), then the current turn.
+ * A turn stays exactly as it was sent, notes included, so each request starts with the previous one:
+ * providers serve that prefix from their prompt cache.
  *
- * When the next request would pass `context_tokens`, every turn but the most recent few is folded into
- * the summary by the model itself (a compaction call, whose usage the agent labels as such). Tokens are
- * counted from the provider's own figure for the last request, plus an estimate for what was added
- * since; before the first answer everything is estimated.
+ * When the next request would pass `context_tokens`, older turns are folded: every turn but the most
+ * recent few into a summary the model writes (`summary`), or the whole conversation by the provider's
+ * own compaction (`native`). Tokens are counted from the provider's figure for the last request, plus
+ * an estimate for what was added since; before the first answer everything is estimated.
  */
-import type OpenAI from 'openai';
 import type { Grid } from 'arcbench';
 import type { ContentPart } from './frameFormats.ts';
-
-type Message = OpenAI.Chat.ChatCompletionMessageParam;
+import { type Entry, type ModelReply, userEntry } from './transcript.ts';
 
 /** Roughly 4 characters a token for English and hex grids; an image counts as a fixed amount. */
 const CHARS_PER_TOKEN = 4;
@@ -20,13 +20,15 @@ const IMAGE_TOKENS = 1_100;
 const MAX_SUMMARY_CHARS = 8_000;
 
 export interface Turn {
-  /** The turn's text without the frame (game, state, last action's result). */
+  /** The turn's facts without notes or frame (game, state, last action's result), for summaries. */
   readonly text: string;
+  /** The turn's text as sent: facts, notes and any instructions. */
+  readonly sent: string;
   readonly frame: ContentPart[];
   /** The frame's grid, to diff the next frame against and to redraw this one whole if needed. */
   readonly grid: Grid;
   /** The accepted reply, as the API returned it. */
-  readonly reply: OpenAI.Chat.ChatCompletionAssistantMessageParam;
+  readonly reply: ModelReply;
   /** Answers to the reply's tool calls (none in JSON mode). */
   readonly toolReplies: ReadonlyArray<{ id: string; content: string }>;
   /** One line for summaries: what was chosen, and why. */
@@ -40,33 +42,38 @@ export interface CurrentTurn {
   readonly instructions?: string;
 }
 
-function userMessage(text: string, frame: readonly ContentPart[]): Message {
-  if (frame.every((part) => part.type === 'text')) return { role: 'user', content: [text, ...frame.map((part) => (part as { text: string }).text)].join('\n') };
-  return { role: 'user', content: [{ type: 'text', text }, ...frame] };
-}
-
-function estimateTokens(messages: readonly Message[]): number {
+function estimateTokens(entries: readonly Entry[]): number {
   let chars = 0;
   let images = 0;
-  for (const message of messages) {
-    const content = (message as { content?: unknown }).content;
-    if (typeof content === 'string') chars += content.length;
-    for (const part of Array.isArray(content) ? (content as Array<{ type: string; text?: string }>) : []) {
-      if (part.type === 'image_url') images++;
-      else chars += (part.text ?? '').length;
+  for (const entry of entries) {
+    if (entry.kind === 'user') {
+      for (const part of entry.parts) {
+        if (part.type === 'text') chars += part.text.length;
+        else images++;
+      }
+    } else if (entry.kind === 'tool_results') for (const result of entry.results) chars += result.content.length;
+    else if (entry.kind === 'reply') {
+      chars += entry.reply.text?.length ?? 0;
+      for (const call of entry.reply.toolCalls) chars += call.function.name.length + call.function.arguments.length;
     }
-    const calls = (message as { tool_calls?: Array<{ function: { name: string; arguments: string } }> }).tool_calls;
-    for (const call of calls ?? []) chars += call.function.name.length + call.function.arguments.length;
   }
   return Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+}
+
+/** The entries of one turn: what was sent, the reply, the answers to its tool calls. */
+function turnEntries(turn: Turn): Entry[] {
+  const entries: Entry[] = [userEntry(turn.sent, turn.frame), { kind: 'reply', reply: turn.reply }];
+  if (turn.toolReplies.length > 0) entries.push({ kind: 'tool_results', results: turn.toolReplies });
+  return entries;
 }
 
 export class Memory {
   notes = '';
   private summary: string | undefined;
+  private compacted: Entry | undefined;
   private turns: Turn[] = [];
-  /** Prompt tokens the provider counted for the last request, and how many messages it held. */
-  private measured: { tokens: number; messages: number } | undefined;
+  /** Input tokens the provider counted for the last request, and how many entries it held. */
+  private measured: { tokens: number; entries: number } | undefined;
 
   constructor(
     private readonly options: {
@@ -84,65 +91,65 @@ export class Memory {
     return this.turns.at(-1)?.grid;
   }
 
-  /** Every message of the request for the current turn. */
-  messages(current: CurrentTurn): Message[] {
-    const system =
-      this.summary === undefined
-        ? this.options.systemPrompt
-        : `${this.options.systemPrompt}\n\nSummary of the earlier turns (written by you):\n${this.summary}`;
-    const history = this.turns.flatMap((turn): Message[] => [
-      userMessage(turn.text, turn.frame),
-      turn.reply,
-      ...turn.toolReplies.map((reply): Message => ({ role: 'tool', tool_call_id: reply.id, content: reply.content })),
-    ]);
+  /** The system prompt, with the summary of folded turns once there is one. */
+  system(): string {
+    return this.summary === undefined
+      ? this.options.systemPrompt
+      : `${this.options.systemPrompt}\n\nSummary of the earlier turns (written by you):\n${this.summary}`;
+  }
+
+  /** The text the current turn is sent with: its facts, the notes, and its instructions, if any. */
+  sentText(current: CurrentTurn): string {
     const notes = `Your notes: ${this.notes === '' ? '(empty)' : `\n${this.notes}`}`;
-    const text = [current.text, notes, ...(current.instructions ? [current.instructions] : [])].join('\n');
-    return [{ role: 'system', content: system }, ...history, userMessage(text, current.frame)];
+    return [current.text, notes, ...(current.instructions ? [current.instructions] : [])].join('\n');
+  }
+
+  /** Every entry of the request for the current turn: what is compacted, the kept turns, the turn. */
+  entries(current: CurrentTurn): Entry[] {
+    return [...this.history(), userEntry(this.sentText(current), current.frame)];
+  }
+
+  /** The kept conversation, without the current turn. */
+  history(): Entry[] {
+    return [...(this.compacted ? [this.compacted] : []), ...this.turns.flatMap(turnEntries)];
   }
 
   /** Tokens the request for `current` will take, as best known before sending it. */
   expectedTokens(current: CurrentTurn): number {
-    const messages = this.messages(current);
-    if (this.measured === undefined || this.measured.messages > messages.length) return estimateTokens(messages);
-    return this.measured.tokens + estimateTokens(messages.slice(this.measured.messages));
+    const entries = this.entries(current);
+    if (this.measured === undefined || this.measured.entries > entries.length) {
+      return estimateTokens([...entries, userEntry(this.system(), [])]);
+    }
+    return this.measured.tokens + estimateTokens(entries.slice(this.measured.entries));
   }
 
-  /** Stores an answered turn; `promptTokens` is the provider's count for the request that got the answer. */
-  record(turn: Turn, request: readonly Message[], promptTokens: number | undefined): void {
+  /** Stores an answered turn; `inputTokens` is the provider's count for the request that got the answer. */
+  record(turn: Turn, requestEntries: number, inputTokens: number | undefined): void {
     this.turns.push(turn);
-    // The request's last message (this turn's, with its notes) is rebuilt on the next request.
-    this.measured = promptTokens === undefined || promptTokens <= 0 ? undefined : { tokens: promptTokens, messages: request.length };
+    this.measured = inputTokens === undefined || inputTokens <= 0 ? undefined : { tokens: inputTokens, entries: requestEntries };
   }
 
   /** True when the request for `current` would pass the context budget and older turns can be folded. */
-  needsCompaction(current: CurrentTurn): boolean {
-    return this.turns.length > this.options.recentTurns && this.expectedTokens(current) > this.options.contextTokens;
+  needsCompaction(current: CurrentTurn, keep: number = this.options.recentTurns): boolean {
+    return this.turns.length > keep && this.expectedTokens(current) > this.options.contextTokens;
   }
 
   /** The request that asks the model to fold the older turns into the summary. */
-  compactionMessages(): { messages: Message[]; fold: number } {
+  compactionPrompt(): { system: string; text: string; fold: number } {
     const fold = this.turns.length - this.options.recentTurns;
     const transcript = this.turns
       .slice(0, fold)
       .map((turn, i) => `Turn ${i + 1}:\n${turn.text}\nYou chose: ${turn.choice}`)
       .join('\n\n');
-    const content = [
+    const text = [
       `Summary so far:\n${this.summary ?? '(none)'}`,
       `Your notes:\n${this.notes === '' ? '(empty)' : this.notes}`,
       `Turns to fold into the summary (frames left out):\n${transcript}`,
     ].join('\n\n');
-    return {
-      fold,
-      messages: [
-        {
-          role: 'system',
-          content:
-            'You keep the memory of a game-playing agent. Write a new summary that replaces the old one and the turns given: ' +
-            'what each action seems to do, rules learned, levels reached, what failed, and the plan. Plain text, at most 300 words.',
-        },
-        { role: 'user', content },
-      ],
-    };
+    const system =
+      'You keep the memory of a game-playing agent. Write a new summary that replaces the old one and the turns given: ' +
+      'what each action seems to do, rules learned, levels reached, what failed, and the plan. Plain text, at most 300 words.';
+    return { system, text, fold };
   }
 
   /** Replaces the first `fold` turns by the summary the model wrote. */
@@ -151,8 +158,19 @@ export class Memory {
     const fallback = folded.map((turn) => turn.choice).join('; ');
     this.summary = (summary.trim() === '' ? `${this.summary ?? ''} ${fallback}`.trim() : summary.trim()).slice(0, MAX_SUMMARY_CHARS);
     this.turns = this.turns.slice(fold);
+    this.redrawFirstFrame();
+    this.measured = undefined;
+  }
+
+  /** Replaces every turn by what the provider's own compaction returned. */
+  applyNative(native: unknown): void {
+    this.compacted = { kind: 'compacted', native };
+    this.turns = [];
+    this.measured = undefined;
+  }
+
+  private redrawFirstFrame(): void {
     const first = this.turns[0];
     if (first !== undefined) this.turns[0] = { ...first, frame: this.options.wholeFrame(first.grid) };
-    this.measured = undefined;
   }
 }

@@ -1,19 +1,19 @@
 /**
  * One episode of the llm agent: each frame becomes a turn (facts, notes, frame), the model answers
- * with an action, and the action goes back to the runner with the model's one-line rationale as its
- * reasoning. A reply that cannot be played is shown its error and tried once more; a second one ends
- * the episode with an error that quotes it. When the game is over the agent sends the RESET itself:
- * there is nothing else to choose, so no call is paid for it.
+ * with an action (or, with `max_actions_per_turn` over 1, a batch of them), and each action goes back
+ * to the runner with the model's one-line rationale as its reasoning. A reply that cannot be played is
+ * shown its error and tried once more; a second one ends the episode with an error that quotes it.
+ * When the game is over the agent sends the RESET itself: there is nothing else to choose, so no call
+ * is paid for it. The provider (providers/) is the only part that knows the API.
  */
-import type OpenAI from 'openai';
 import { action, click, reset, type AgentAction, type FrameResponse, type GameDescriptor, type Grid, latestGrid } from 'arcbench';
+import { Batch } from './batch.ts';
 import { type FrameFormat, frameParts } from './frameFormats.ts';
 import { type CurrentTurn, Memory } from './memory.ts';
-import type { ModelClient, ReplyMessage, RequestBody } from './modelClient.ts';
+import type { Provider } from './providers/provider.ts';
 import { type Checked, jsonInstructions, MAX_RATIONALE_CHARS, type ModelChoice, readJsonAnswer, readToolCalls, type ToolAnswer, toolsFor } from './tools.ts';
+import type { Entry, ModelReply } from './transcript.ts';
 import { choosableActions, describeAction, type SentAction, turnText } from './turnText.ts';
-
-type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
 export const DEFAULT_SYSTEM_PROMPT = [
   'You play a turn-based puzzle game on a 64x64 grid of colours 0-15, one action per turn. Nobody tells you the rules:',
@@ -24,11 +24,20 @@ export const DEFAULT_SYSTEM_PROMPT = [
   'Keep what you learn (rules, plans, dead ends) in your notes: they are shown every turn, while older turns are only summarised.',
 ].join(' ');
 
+/** Added to the system prompt when the model may plan several actions a turn. */
+export function batchInstructions(maxActions: number): string {
+  return (
+    `You may plan up to ${maxActions} actions in one reply: call the action tools in the order to play them. ` +
+    'Give each its expect_change (and a short prediction): the batch stops after the first action whose effect you predicted wrong, ' +
+    'at a level change and at GAME_OVER, and the next turn tells you where it stopped and why.'
+  );
+}
+
 /** Replies that only wrote notes, answered "saved" and asked again, before it counts as a mistake. */
 const MAX_NOTES_ONLY_REPLIES = 2;
 
 export interface PlayerOptions {
-  readonly client: ModelClient;
+  readonly provider: Provider;
   readonly game: GameDescriptor;
   readonly model: string;
   readonly frameFormat: FrameFormat;
@@ -36,32 +45,20 @@ export interface PlayerOptions {
   readonly systemPrompt: string;
   readonly contextTokens: number;
   readonly recentTurns: number;
-  /** Sampling fields every request carries (seed, temperature, max_completion_tokens, reasoning_effort). */
-  readonly sampling: Partial<RequestBody>;
-}
-
-/** The model's reply as the conversation keeps it. */
-function assistantMessage(reply: ReplyMessage): OpenAI.Chat.ChatCompletionAssistantMessageParam {
-  const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
-  return {
-    role: 'assistant',
-    content: reply.content ?? null,
-    ...(calls.length > 0
-      ? {
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: 'function' as const,
-            function: { name: call.function.name, arguments: call.function.arguments },
-          })),
-        }
-      : {}),
-  };
+  readonly compaction: 'native' | 'summary' | 'off';
+  readonly maxActionsPerTurn: number;
 }
 
 /** The reply's own text stands in for a rationale the model did not put in its tool call. */
-function withRationale(choice: ModelChoice, reply: ReplyMessage): ModelChoice {
-  const text = reply.content?.trim();
+function withRationale(choice: ModelChoice, reply: ModelReply): ModelChoice {
+  const text = reply.text?.trim();
   return choice.rationale !== undefined || !text ? choice : { ...choice, rationale: text.slice(0, MAX_RATIONALE_CHARS) };
+}
+
+function decision(choice: SentAction, reasoning: string | undefined): AgentAction {
+  if (choice.id === 0) return reset(reasoning);
+  if (choice.id === 6) return click(choice.x!, choice.y!, reasoning);
+  return action(choice.id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
 }
 
 export class Player {
@@ -70,11 +67,14 @@ export class Player {
   #before: { grid: Grid; levelsCompleted: number } | undefined;
   #lastAction: SentAction | undefined;
   #autoReset = false;
+  #batch: Batch | undefined;
+  #batches = 0;
+  #batchReport: string | undefined;
 
   constructor(options: PlayerOptions) {
     this.#options = options;
     this.#memory = new Memory({
-      systemPrompt: options.systemPrompt,
+      systemPrompt: options.maxActionsPerTurn > 1 ? `${options.systemPrompt}\n${batchInstructions(options.maxActionsPerTurn)}` : options.systemPrompt,
       contextTokens: options.contextTokens,
       recentTurns: options.recentTurns,
       wholeFrame: (grid) => frameParts(options.frameFormat === 'diff' ? 'text' : options.frameFormat, grid, undefined),
@@ -83,22 +83,48 @@ export class Player {
 
   async act(frame: FrameResponse, actions: number): Promise<AgentAction> {
     const grid = latestGrid(frame);
+    const batched = this.#nextOfBatch(frame, grid);
+    if (batched !== undefined) return batched;
     if (frame.state === 'GAME_OVER') {
       this.#remember(frame, grid, { id: 0 }, true);
       return reset('the game was over: restarting the level');
     }
     const allowed = choosableActions(frame);
-    const facts = { game: this.#options.game, frame, before: this.#before, lastAction: this.#lastAction, actions, autoReset: this.#autoReset };
+    const facts = {
+      game: this.#options.game,
+      frame,
+      before: this.#before,
+      lastAction: this.#lastAction,
+      actions,
+      autoReset: this.#autoReset,
+      ...(this.#batchReport === undefined ? {} : { batchReport: this.#batchReport }),
+    };
+    this.#batchReport = undefined;
     const turn = (): CurrentTurn => ({
       text: turnText(facts),
       frame: frameParts(this.#options.frameFormat, grid, this.#memory.lastGrid()),
       ...(this.#options.output === 'json' ? { instructions: jsonInstructions(allowed) } : {}),
     });
-    if (this.#memory.needsCompaction(turn())) await this.#compact();
-    const current = turn();
-    const choice = await this.#choose(current, grid, allowed);
+    await this.#compactIfNeeded(turn(), allowed);
+    const { choice, then } = await this.#choose(turn(), grid, allowed);
     this.#remember(frame, grid, choice, false);
-    return this.#decision(choice);
+    if (then === undefined) return decision(choice, choice.rationale);
+    this.#batch = new Batch(++this.#batches, [choice, ...then]);
+    return decision(choice, this.#batch.label(1));
+  }
+
+  /** The batch's next action, or undefined when there is no batch or it ends here (the report kept). */
+  #nextOfBatch(frame: FrameResponse, grid: Grid): AgentAction | undefined {
+    const batch = this.#batch;
+    if (batch === undefined || this.#before === undefined) return undefined;
+    const next = batch.next(this.#before, frame);
+    if ('report' in next) {
+      this.#batch = undefined;
+      this.#batchReport = next.report;
+      return undefined;
+    }
+    this.#remember(frame, grid, next.choice, false);
+    return decision(next.choice, batch.label(next.position));
   }
 
   #remember(frame: FrameResponse, grid: Grid, sent: SentAction, autoReset: boolean): void {
@@ -107,65 +133,75 @@ export class Player {
     this.#autoReset = autoReset;
   }
 
-  #decision(choice: ModelChoice): AgentAction {
-    if (choice.id === 0) return reset(choice.rationale);
-    if (choice.id === 6) return click(choice.x!, choice.y!, choice.rationale);
-    return action(choice.id as 1 | 2 | 3 | 4 | 5 | 7, choice.rationale);
+  async #compactIfNeeded(current: CurrentTurn, allowed: readonly number[]): Promise<void> {
+    const { compaction, provider } = this.#options;
+    if (compaction === 'off') return;
+    if (compaction === 'native' && provider.compact !== undefined) {
+      // Native compaction keeps every user message, so it runs at most once per recent_turns turns.
+      if (!this.#memory.needsCompaction(current)) return;
+      const request = { system: this.#memory.system(), entries: this.#memory.history(), tools: this.#tools(allowed) };
+      this.#memory.applyNative(await provider.compact(request));
+      return;
+    }
+    if (!this.#memory.needsCompaction(current)) return;
+    const { system, text, fold } = this.#memory.compactionPrompt();
+    this.#memory.applySummary(await provider.summarize(system, text), fold);
   }
 
-  #body(messages: Message[], allowed: readonly number[]): RequestBody {
-    const tools = this.#options.output === 'tools' ? { tools: toolsFor(allowed) } : {};
-    return { model: this.#options.model, messages, ...this.#options.sampling, ...tools };
+  #tools(allowed: readonly number[]) {
+    return this.#options.output === 'tools' ? toolsFor(allowed, this.#options.maxActionsPerTurn) : undefined;
   }
 
-  #read(reply: ReplyMessage, allowed: readonly number[]): ToolAnswer {
-    if (this.#options.output === 'json') return { ...readJsonAnswer(reply.content, allowed), replies: [] };
-    const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
-    if (calls.length === 0) return { outcome: { error: 'your reply called no tool; call exactly one action tool.' }, replies: [] };
-    return readToolCalls(calls, allowed);
+  #read(reply: ModelReply, allowed: readonly number[]): ToolAnswer {
+    if (this.#options.output === 'json') return { ...readJsonAnswer(reply.text, allowed), replies: [] };
+    if (reply.toolCalls.length === 0) {
+      const error =
+        reply.refusal === undefined
+          ? 'your reply called no tool; call exactly one action tool.'
+          : `you declined to play ("${reply.refusal.slice(0, 200)}"); call an action tool.`;
+      return { outcome: { error }, replies: [] };
+    }
+    return readToolCalls(reply.toolCalls, allowed, this.#options.maxActionsPerTurn);
   }
 
   /**
    * Asks until the reply holds a playable action. Failed attempts are shown to the model within the
    * turn, but only the accepted reply stays in its memory.
    */
-  async #choose(current: CurrentTurn, grid: Grid, allowed: readonly number[]): Promise<ModelChoice> {
-    const messages = this.#memory.messages(current);
-    const attempts: Message[] = [];
+  async #choose(current: CurrentTurn, grid: Grid, allowed: readonly number[]): Promise<Extract<Checked, { choice: ModelChoice }>> {
+    const history = this.#memory.entries(current);
+    const tools = this.#tools(allowed);
+    const attempts: Entry[] = [];
     let mistakes = 0;
     let notesOnly = 0;
     for (;;) {
-      const body = this.#body([...messages, ...attempts], allowed);
-      const { message: reply, inputTokens } = await this.#options.client.complete(body, 'action');
+      const entries = [...history, ...attempts];
+      const reply = await this.#options.provider.ask({ system: this.#memory.system(), entries, tools });
       const answer = this.#read(reply, allowed);
       if (answer.notes !== undefined) this.#memory.notes = answer.notes;
       const outcome: Checked | undefined =
         answer.outcome ?? (++notesOnly > MAX_NOTES_ONLY_REPLIES ? { error: 'you only wrote notes; call one action tool.' } : undefined);
-      const toolReplies = answer.replies.map((r): Message => ({ role: 'tool', tool_call_id: r.id, content: r.content }));
       if (outcome !== undefined && 'choice' in outcome) {
         // In JSON mode the text is the answer itself, not a rationale.
         const choice = this.#options.output === 'tools' ? withRationale(outcome.choice, reply) : outcome.choice;
-        const text = `${describeAction(choice)}${choice.rationale ? `: ${choice.rationale}` : ''}`;
+        const planned = [choice, ...(outcome.then ?? [])];
+        const text = planned.map((c) => `${describeAction(c)}${c.rationale ? `: ${c.rationale}` : ''}`).join('; then ');
+        const sent = this.#memory.sentText(current);
         this.#memory.record(
-          { text: current.text, frame: current.frame, grid, reply: assistantMessage(reply), toolReplies: answer.replies, choice: text },
-          body.messages,
-          inputTokens,
+          { text: current.text, sent, frame: current.frame, grid, reply, toolReplies: answer.replies, choice: text },
+          entries.length,
+          reply.inputTokens,
         );
-        return choice;
+        return { ...outcome, choice };
       }
-      attempts.push(assistantMessage(reply), ...toolReplies);
+      attempts.push({ kind: 'reply', reply });
+      if (answer.replies.length > 0) attempts.push({ kind: 'tool_results', results: answer.replies });
       if (outcome === undefined) continue;
       if (++mistakes > 1) {
-        const quoted = (reply.content ?? JSON.stringify(reply.tool_calls ?? [])).slice(0, 300);
+        const quoted = (reply.text ?? JSON.stringify(reply.toolCalls.map((call) => call.function))).slice(0, 300);
         throw new Error(`model "${this.#options.model}" twice gave no playable action; last problem: ${outcome.error} Its reply: ${quoted}`);
       }
-      attempts.push({ role: 'user', content: `That answer could not be played: ${outcome.error} Try again.` });
+      attempts.push({ kind: 'user', parts: [{ type: 'text', text: `That answer could not be played: ${outcome.error} Try again.` }] });
     }
-  }
-
-  async #compact(): Promise<void> {
-    const { messages, fold } = this.#memory.compactionMessages();
-    const { message } = await this.#options.client.complete({ model: this.#options.model, messages, ...this.#options.sampling }, 'compaction');
-    this.#memory.applySummary(message.content ?? '', fold);
   }
 }

@@ -21,6 +21,8 @@ export interface TurnFacts {
   readonly actions: number;
   /** Set when the agent itself sent a RESET because the game was over. */
   readonly autoReset?: boolean;
+  /** How the last batch of actions went, when the model planned several: where it stopped and why. */
+  readonly batchReport?: string;
 }
 
 export function describeAction(action: SentAction): string {
@@ -33,7 +35,7 @@ export function choosableActions(frame: FrameResponse): number[] {
   return [...ids, 0];
 }
 
-function changedCells(a: Grid, b: Grid): number {
+export function changedCells(a: Grid, b: Grid): number {
   let changed = 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed++;
   return changed;
@@ -50,6 +52,7 @@ function lastActionResult(facts: TurnFacts): string {
   const changed = changedCells(before.grid, grid);
   parts.push(changed === 0 ? 'Nothing changed on the grid.' : `${changed} cell${changed === 1 ? '' : 's'} changed.`);
   if (frame.frame.length > 1) parts.push(`The answer held ${frame.frame.length} frames (an animation or a level change); the last is shown.`);
+  if (facts.batchReport !== undefined) parts.push(facts.batchReport);
   return parts.join(' ');
 }
 

@@ -8,6 +8,7 @@
  * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AutomaticPrefixCache, tokensOf } from './fakeApiServer.ts';
 import { itemAt } from './lists.ts';
 
 export interface FakeUsage {
@@ -57,6 +58,8 @@ export interface FakeModelServer {
   setFallback(responder: Responder | undefined): void;
   /** Requests that are hanging right now. */
   hanging(): number;
+  /** Milliseconds the server spent on each request it answered (scripted delays included), for the bench. */
+  readonly handlingMs: number[];
   close(): Promise<void>;
 }
 
@@ -91,9 +94,20 @@ function completionBody(reply: Extract<FakeReply, { text?: string }>, requestedM
   };
 }
 
-export async function startFakeModelServer(options: { fallback?: Responder } = {}): Promise<FakeModelServer> {
+/**
+ * Usage counted as the Responses fake counts it (4 characters a token over the messages and tools,
+ * OpenAI's automatic prefix cache), for replies that script none; the bench compares the APIs on it.
+ */
+function countedUsage(body: { messages?: unknown; tools?: unknown }, reply: Extract<FakeReply, { text?: string }>, cache: AutomaticPrefixCache): FakeUsage {
+  const input = cache.measure(JSON.stringify(body.tools ?? []) + JSON.stringify(body.messages ?? []));
+  return { prompt_tokens: input.total, cached_tokens: input.cached, completion_tokens: tokensOf(JSON.stringify([reply.text ?? null, reply.toolCalls ?? []])) };
+}
+
+export async function startFakeModelServer(options: { fallback?: Responder; countTokens?: boolean } = {}): Promise<FakeModelServer> {
+  const prefixCache = new AutomaticPrefixCache();
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
+  const handlingMs: number[] = [];
   let fallback = options.fallback;
   // Hanging requests end when the server closes (forceCloseConnections drops their sockets).
   const hangingRequests = new Set<() => void>();
@@ -103,6 +117,8 @@ export async function startFakeModelServer(options: { fallback?: Responder } = {
     const recorded: RecordedRequest = { method: request.method, path: request.url, headers: { ...request.headers }, body: request.body };
     const index = requests.length;
     requests.push(recorded);
+    const started = performance.now();
+    reply.raw.once('finish', () => handlingMs.push(performance.now() - started));
     const planned: FakeReply | undefined = queue.shift() ?? fallback?.(recorded, index);
     if (planned === undefined) {
       return reply.code(500).send({ error: { message: `fake model server: no reply scripted for request ${index}`, type: 'server_error' } });
@@ -126,7 +142,9 @@ export async function startFakeModelServer(options: { fallback?: Responder } = {
       return reply.code(planned.status).send({ error: { message: planned.message ?? `scripted status ${planned.status}`, type: 'fake_error' } });
     }
     if ('rawBody' in planned) return reply.code(200).header('content-type', 'application/json').send(planned.rawBody);
-    return reply.code(200).send(completionBody(planned, (request.body as { model?: unknown } | undefined)?.model, index));
+    const counted =
+      options.countTokens && planned.usage === undefined ? { ...planned, usage: countedUsage(request.body as object, planned, prefixCache) } : planned;
+    return reply.code(200).send(completionBody(counted, (request.body as { model?: unknown } | undefined)?.model, index));
   });
 
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -139,6 +157,7 @@ export async function startFakeModelServer(options: { fallback?: Responder } = {
       fallback = responder;
     },
     hanging: () => hangingRequests.size,
+    handlingMs,
     close: async () => {
       for (const release of hangingRequests) release();
       await app.close();

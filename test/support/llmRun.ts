@@ -72,6 +72,38 @@ export function useFakeModelServer(): { readonly server: FakeModelServer; newFol
   };
 }
 
+/** The same hooks for any fake API server of ours (Responses, Anthropic): one per file, reset after each test. */
+export function useFake<
+  S extends { requests: unknown[]; refused: unknown[]; usages: unknown[]; setFallback(responder: undefined): void; close(): Promise<void> },
+>(start: () => Promise<S>): { readonly server: S; newFolder(): TempFolder } {
+  let server: S | undefined;
+  const folders: TempFolder[] = [];
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    for (const folder of folders.splice(0)) folder.remove();
+    server?.requests.splice(0);
+    server?.refused.splice(0);
+    server?.usages.splice(0);
+    server?.setFallback(undefined);
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the fake server starts in beforeAll; use it inside a test');
+      return server;
+    },
+    newFolder() {
+      const folder = new TempFolder();
+      folders.push(folder);
+      return folder;
+    },
+  };
+}
+
 export interface LlmExperiment {
   name: string;
   games: string[];

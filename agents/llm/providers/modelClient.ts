@@ -1,0 +1,177 @@
+/**
+ * One model call, done properly, whatever the API: the answer checked, 429 and 5xx retried with
+ * backoff (the server's Retry-After first), a timeout per request, the episode's signal aborting a
+ * call in flight, the optional response cache, and the call's tokens and dollars reported to the
+ * runner. Each provider gives it a Wire: how to send a body with its SDK, how to check an answer,
+ * and how to read the answer's usage.
+ *
+ * The SDKs' own retries are off: they would retry past the episode's deadline and outside our count.
+ * Waiting is cut by the signal, which the runner aborts at the deadline, so no retry outlives it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ArcbenchError, type ModelCallUsage } from 'arcbench';
+import type { ResponseCache } from '../responseCache.ts';
+import { type AgentPricing, dollarsOf, type UsageFigures } from './usage.ts';
+
+/** Longest Retry-After honoured; a provider that asks for more is out of quota, not busy. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+const BACKOFF_BASE_MS = 1_000;
+const BACKOFF_CAP_MS = 30_000;
+
+/** The error classes both official SDKs export under these names. */
+export interface SdkErrors {
+  readonly APIError: abstract new (...args: never[]) => Error & { status?: number | undefined; headers?: Headers | undefined };
+  readonly APIConnectionError: abstract new (...args: never[]) => Error;
+  readonly APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  readonly AuthenticationError: abstract new (...args: never[]) => Error;
+}
+
+export interface Wire<Body, Answer> {
+  readonly baseUrl: string;
+  /** Where the key comes from, for the sentence of a 401. */
+  readonly keySource: string;
+  readonly errors: SdkErrors;
+  send(body: Body, signal: AbortSignal): Promise<unknown>;
+  /** The answer, typed; throws MalformedAnswer when it is not one. */
+  check(raw: unknown): Answer;
+  /** The answer's token counts (`counted: false` when the server sent none: the cost is then unknown). */
+  usage(answer: Answer, body: Body): UsageFigures;
+}
+
+export interface ModelClientOptions {
+  readonly apiKey: string;
+  readonly pricing: AgentPricing | undefined;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly signal: AbortSignal;
+  readonly cache: ResponseCache | undefined;
+  /** The episode's seed, part of every cache key. */
+  readonly episodeSeed: number;
+  readonly reportUsage: (call: ModelCallUsage) => void;
+}
+
+export type CallKind = 'action' | 'compaction';
+
+/** A model call that failed for good; the message says what the provider did and what to check. */
+export class ModelCallError extends ArcbenchError {
+  constructor(message: string) {
+    super('MODEL_CALL_FAILED', message);
+  }
+}
+
+/** An answer that is not of the API's shape (a proxy's error page, a truncated body). */
+export class MalformedAnswer extends Error {}
+
+/** Milliseconds the server asked us to wait (retry-after-ms, or Retry-After in seconds or as a date). */
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms') ?? NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get('retry-after');
+  if (value === null || value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export class ModelClient<Body, Answer> {
+  constructor(
+    private readonly wire: Wire<Body, Answer>,
+    private readonly options: ModelClientOptions,
+  ) {}
+
+  /** The answer; its usage is reported (as cached, at no cost, when the cache answered). */
+  async complete(body: Body, kind: CallKind): Promise<Answer> {
+    const cache = this.options.cache;
+    const key = cache?.keyOf(this.wire.baseUrl, body, this.options.episodeSeed);
+    const stored = key === undefined ? undefined : cache!.get(key);
+    if (stored !== undefined) {
+      const answer = this.wire.check(stored);
+      this.report(this.wire.usage(answer, body), kind, true);
+      return answer;
+    }
+    const raw = await this.withRetries(body);
+    if (key !== undefined) cache!.put(key, raw.raw);
+    this.report(this.wire.usage(raw.answer, body), kind, false);
+    return raw.answer;
+  }
+
+  /** Reports a call the provider made within another (a compaction run inside a request). */
+  report(figures: UsageFigures, kind: CallKind, cached: boolean): void {
+    const { cache_write_tokens: _written, counted, ...call } = figures;
+    // Without the server's token counts the cost is unknown, not zero.
+    const cost = counted === false ? null : dollarsOf(figures, this.options.pricing);
+    this.options.reportUsage({ ...call, cost_usd: cost, kind, ...(cached ? { cached: true } : {}) });
+  }
+
+  private async withRetries(body: Body): Promise<{ raw: unknown; answer: Answer }> {
+    const { signal, maxRetries } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const raw = await this.request(body);
+        return { raw, answer: this.wire.check(raw) };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const delay = this.retryDelay(error, attempt);
+        if (delay === undefined || attempt >= maxRetries) throw this.failure(error, attempt + 1);
+        await sleep(delay, undefined, { signal });
+      }
+    }
+  }
+
+  /**
+   * One request, aborted with the episode. The SDKs never remove the listener they add to the signal
+   * they are given, so each gets a signal of its request's own: the episode's stays at one listener.
+   */
+  private async request(body: Body): Promise<unknown> {
+    const { signal } = this.options;
+    const request = new AbortController();
+    const abort = () => request.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.wire.send(body, request.signal);
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  /** How long to wait before trying again, or undefined when this failure is not worth a retry. */
+  private retryDelay(error: unknown, attempt: number): number | undefined {
+    const { errors } = this.wire;
+    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+    if (error instanceof MalformedAnswer || error instanceof SyntaxError) return backoff;
+    if (error instanceof errors.APIConnectionError) return backoff; // timeouts and refused connections
+    if (error instanceof errors.APIError && (error.status === 429 || (error.status ?? 0) >= 500)) {
+      const asked = retryAfterMs(error.headers);
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return undefined;
+      return asked ?? backoff;
+    }
+    return undefined;
+  }
+
+  /** The error an episode records: what happened, how often, and what to check. The key never appears. */
+  private failure(error: unknown, attempts: number): ModelCallError {
+    const { errors } = this.wire;
+    const where = `the model server at ${this.wire.baseUrl}`;
+    const tries = attempts === 1 ? '' : ` (${attempts} attempts)`;
+    let message: string;
+    if (error instanceof errors.APIConnectionTimeoutError)
+      message = `${where} did not answer within ${this.options.requestTimeoutMs / 1000} s${tries}; raise params.request_timeout_seconds or check the server`;
+    else if (error instanceof errors.APIConnectionError)
+      message = `${where} could not be reached${tries}: ${(error.cause as Error | undefined)?.message ?? error.message}; check params.base_url`;
+    else if (error instanceof errors.AuthenticationError) message = `${where} refused the API key (401): ${error.message}; check ${this.wire.keySource}`;
+    else if (error instanceof errors.APIError) {
+      const asked = retryAfterMs(error.headers);
+      const wait =
+        asked !== undefined && asked > MAX_RETRY_AFTER_MS ? ` and asked to wait ${Math.round(asked / 1000)} s, too long to wait within an episode` : '';
+      message = `${where} answered ${error.status ?? 'an error'}${tries}${wait}: ${error.message}`;
+    } else message = `${where} gave an unusable answer${tries}: ${(error as Error).message}`;
+    return new ModelCallError(this.scrub(message));
+  }
+
+  /** The key out of any text a server could have echoed it into. */
+  private scrub(text: string): string {
+    const key = this.options.apiKey;
+    return key.length >= 8 ? text.split(key).join('[redacted]') : text;
+  }
+}

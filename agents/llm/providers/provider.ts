@@ -1,0 +1,46 @@
+/**
+ * What the agent needs of a provider, and all it needs: ask for the next action with a request built
+ * from the turn (the reply read back into text, tool calls and the native form kept for later
+ * requests), ask for a summary, and, where the API has it, compact the conversation natively. Where
+ * the conversation lives (the agent's memory, the provider's `previous_response_id` chain, replayed
+ * encrypted reasoning) is each provider's own business, kept in its file: a new API is one new file
+ * here and one line in index.ts.
+ */
+import type { ModelCallUsage } from 'arcbench';
+import type { ResponseCache } from '../responseCache.ts';
+import type { ModelReply, ModelRequest } from '../transcript.ts';
+import type { AgentPricing } from './usage.ts';
+
+export interface Provider {
+  /** The reply to a turn; its usage is reported as an `action` call. */
+  ask(request: ModelRequest): Promise<ModelReply>;
+  /** A plain-text answer to one prompt without tools, reported as a `compaction` call. */
+  summarize(system: string, text: string): Promise<string>;
+  /**
+   * Folds the whole conversation on the provider's side (reported as a `compaction` call); the opaque
+   * result goes first in later requests, as a `compacted` entry. Absent where the API has no compaction.
+   */
+  compact?(request: ModelRequest): Promise<unknown>;
+}
+
+/** Everything a provider is created with, whatever its API. */
+export interface ProviderSettings {
+  readonly model: string;
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly temperature: number | undefined;
+  readonly maxOutputTokens: number | undefined;
+  readonly reasoningEffort: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | undefined;
+  /** Anthropic's extended thinking: tokens the model may think for, per reply. */
+  readonly thinkingBudget: number | undefined;
+  /** The Responses API's conversation state. */
+  readonly state: 'provider' | 'stateless' | 'harness';
+  readonly seed: number | undefined;
+  readonly pricing: AgentPricing | undefined;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly signal: AbortSignal;
+  readonly cache: ResponseCache | undefined;
+  readonly episodeSeed: number;
+  readonly reportUsage: (call: ModelCallUsage) => void;
+}
