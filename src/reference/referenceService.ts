@@ -174,6 +174,15 @@ export class ReferenceService {
     return this.act(caller, actionId as GameActionId, actionRequest(actionId, body));
   }
 
+  /**
+   * Whether `guid` names a live session another key started. No endpoint asks it; the toolkit dialect of
+   * the server does, as the toolkit's server refuses such a command with another code (docs/protocol.md §7a).
+   */
+  isSessionOfAnotherKey(key: string | undefined, guid: unknown): boolean {
+    const session = typeof guid === 'string' ? this.sessions.get(guid) : undefined;
+    return session !== undefined && session.owner !== this.keyRing.authenticate(key).owner;
+  }
+
   /** Closes every card past its idle or maximum lifetime; returns how many. */
   sweep(): number {
     const now = this.now();
