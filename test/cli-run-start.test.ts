@@ -16,16 +16,21 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-run-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function arcbenchRun(name: string, yaml: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function arcbenchRun(name: string, yaml: string, extra: string[] = []): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, `name: ${name}\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrecordings: false\nrate_limit: false\n${yaml}`);
-  const child = spawn(process.execPath, [BIN, 'run', file, '--out', join(dir, name), ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Killed (SIGKILL: a process spinning in a native call hears nothing else) if it hangs, so none outlives the test.
+  const child = spawn(process.execPath, [BIN, 'run', file, '--out', join(dir, name), ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+    killSignal: 'SIGKILL',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  return { code: code ?? signal, stdout, stderr };
 }
 
 function expectOneSentence(stderr: string, pattern: RegExp) {
@@ -65,6 +70,13 @@ describe('arcbench run that cannot start', () => {
     const { code, stderr } = await arcbenchRun('bad-out', '', ['--out', '/dev/null/x']);
     expect(code).toBe(2);
     expectOneSentence(stderr, /^arcbench run: cannot create the results folder \/dev\/null\/x: a folder above it is a file; choose another --out/);
+  }, 30_000);
+
+  // Node's recursive mkdir loops forever in native code where mkdir answers ENOENT under an existing parent.
+  it('says a results folder under /proc cannot be made, and exits 2 rather than spinning forever', async () => {
+    const { code, stderr } = await arcbenchRun('proc-out', '', ['--out', '/proc/arcbench-x/y']);
+    expect(code).toBe(2);
+    expectOneSentence(stderr, /^arcbench run: cannot create the results folder \/proc\/arcbench-x\/y \(ENOENT\); choose another folder with --out/);
   }, 30_000);
 
   it("prints each card's page at the end of a run against a URL", async () => {
