@@ -14,6 +14,8 @@ import { loadExperiment } from '../src/runner/config/loader.ts';
 import { RunLedger } from '../src/runner/episode/runLedger.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import type { FrameResponse } from '../src/protocol/index.ts';
+import { startServer } from '../src/reference/server/index.ts';
+import { startRewritingProxy } from './support/rewritingProxy.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-toolkit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,5 +116,78 @@ describe('against the toolkit dialect', () => {
       message: expect.stringMatching(/max_actions_per_level needs each level's baseline.*remove max_actions_per_level/),
     });
     expect(refused.episodes[0]!.actions).toBe(0);
+  });
+});
+
+describe('fidelity against serve --dialect toolkit', () => {
+  it('finds every game’s baselines, scores each game as the service does to 1e-9, and warns of nothing false', async () => {
+    const server = await startServer({ dialect: 'toolkit', serviceOptions: { seed: 11 }, logger: false });
+    try {
+      const file = join(dir, 'fidelity.yaml');
+      writeFileSync(
+        file,
+        `name: fidelity\ntarget: { url: "${server.url}", api_key: any-key }\nagents: [{ use: random }, { use: explorer }]\n` +
+          'episodes: 3\nseed: 4\nbudgets: { max_actions: 60 }\nconcurrency: 4\nrecordings: false\n',
+      );
+      const { report, episodes } = await runExperiment(await loadExperiment(file), { out: join(dir, 'fidelity') });
+      const games = gameCatalog().map((game) => game.info.id);
+      expect([...report.games].sort()).toEqual([...games].sort());
+      expect(report.games_without_baselines).toEqual([]);
+      expect(episodes.every((e) => e.baselines_known !== false)).toBe(true);
+      for (const agent of report.agents) {
+        const service = agent.scorecard!;
+        expect(agent.score_differences).toEqual([]);
+        expect(Math.abs(agent.local_score.score - service.score!)).toBeLessThanOrEqual(1e-9);
+        for (const game of games) {
+          const local = agent.local_score.environments.find((e) => e.id === game)!;
+          const remote = service.environments!.find((e) => e.id === game)!;
+          expect(Math.abs((local.score as number) - remote.score!), `${agent.label} ${game}`).toBeLessThanOrEqual(1e-9);
+        }
+      }
+      // Some level was won, or the comparison would prove little.
+      expect(report.agents.some((agent) => agent.local_score.score > 0)).toBe(true);
+      // The one true warning: the toolkit's games carry no baselines. Nothing about its scorecards.
+      expect(report.totals.service_missing_fields).toEqual(['game.baseline_actions']);
+      const log = readFileSync(join(dir, 'fidelity', 'run.log'), 'utf8');
+      expect(log).not.toMatch(/leave out scorecard|baselines unknown|neither the game list/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a card and a game that disagree on the level count', () => {
+  it('scores with the card’s count, as the service does, and says so once per game', async () => {
+    // As the toolkit's bt33 (3 levels on the card, 5 in its frames): every frame claims two levels more.
+    const server = await startServer({ dialect: 'toolkit', serviceOptions: { seed: 12 }, logger: false });
+    const proxy = await startRewritingProxy(server.url, (path, body) =>
+      path.startsWith('/api/cmd/') ? body.replace(/"win_levels":(\d+)/, (_, n: string) => `"win_levels":${Number(n) + 2}`) : body,
+    );
+    try {
+      const file = join(dir, 'levels.yaml');
+      writeFileSync(
+        file,
+        `name: levels\ntarget: { url: "${proxy.url}", api_key: k }\ngames: [crat, lamp]\nagents: [{ use: explorer }]\n` +
+          'episodes: 3\nseed: 4\nbudgets: { max_actions: 60 }\nrecordings: false\n',
+      );
+      const { report, episodes } = await runExperiment(await loadExperiment(file), { out: join(dir, 'levels') });
+      expect(report.games_without_baselines).toEqual([]);
+      for (const episode of episodes) {
+        const game = gameCatalog().find((g) => g.info.id === episode.game_id)!;
+        expect(episode.baselines).toEqual(game.info.baselineActions);
+        expect(episode.win_levels).toBe(game.info.baselineActions.length + 2);
+      }
+      const agent = report.agents[0]!;
+      expect(agent.score_differences).toEqual([]);
+      expect(agent.local_score.total_levels).toBe(agent.scorecard!.total_levels);
+      const warnings = readFileSync(join(dir, 'levels', 'run.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('level baseline(s) for'));
+      expect(warnings).toHaveLength(2);
+      expect(warnings.join('\n')).toMatch(/local scores use the card's \d+ level\(s\)/);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
   });
 });
