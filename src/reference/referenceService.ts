@@ -165,6 +165,18 @@ export class ReferenceService {
     return card.toScorecard(game);
   }
 
+  /**
+   * The card as its public page shows it (`/scorecards/{card_id}`, the link a run prints): anyone with the
+   * id may read it, as on the hosted site; an open competition card stays hidden, as it does from its owner.
+   * Undefined when this service does not hold it.
+   */
+  publicScorecard(cardId: string): Scorecard | undefined {
+    const card = this.cards.get(cardId);
+    if (card === undefined) return undefined;
+    this.expireIfDue(card, this.now());
+    return card.competition && card.isOpen ? undefined : card.toScorecard();
+  }
+
   /** POST /api/cmd/{RESET|ACTION1..7}. */
   command(key: string | undefined, action: ActionName, body: unknown): FrameResponse {
     const caller = this.keyRing.authenticate(key);

@@ -16,6 +16,7 @@ import { serverLogger } from './logging.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_SWEEP_INTERVAL_MS, type ServerOptions } from './options.ts';
 import { installRateLimit } from './rateLimit.ts';
 import { installRoutes } from './routes.ts';
+import { installScorecardPage } from './scorecardPage.ts';
 import { installSweep } from './sweep.ts';
 
 export interface AssembledServer {
@@ -53,6 +54,7 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
   });
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
   installRoutes(app, dialect);
+  installScorecardPage(app, backends);
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
   installGracefulClose(app);
   return { app, backends, affinity };
