@@ -77,3 +77,14 @@ export class TransportError extends ArcbenchError {
     this.kind = kind;
   }
 }
+
+/**
+ * A `protocol` failure where the answer that came back belongs to another request (a proxy or balancer
+ * answered twice on a connection): the request itself went out on that connection, so a game action
+ * reached the service and was counted there, though its answer is lost. The runner counts it so.
+ */
+export class AnswerOutOfStepError extends TransportError {
+  constructor(message: string) {
+    super('protocol', message);
+  }
+}

@@ -152,6 +152,7 @@ function totals(run: RunSnapshot, cards: readonly CardEntry[]): RunReport['total
     errors: episodes.filter((e) => e.outcome === 'error').length,
     close_errors: cards.filter((c) => c.state === 'close_failed').length,
     actions: episodes.reduce((sum, e) => sum + e.actions, 0),
+    answers_lost: episodes.reduce((sum, e) => sum + (e.answers_lost ?? 0), 0),
     requests: run.attempts.reduce((sum, a) => sum + a.requests, 0),
     retries: Object.values(retries).reduce((a, b) => a + b, 0),
     retries_by_cause: retries,

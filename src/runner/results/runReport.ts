@@ -178,7 +178,10 @@ const runTotalsSchema = z.looseObject({
   superseded_episodes: count,
   errors: count,
   close_errors: count,
+  /** Counted actions of the episodes, as the service counts them (answers_lost included). */
   actions: count,
+  /** Actions that reached the service but whose answer was lost (out of step): counted in `actions`. */
+  answers_lost: count.default(0),
   requests: count,
   retries: count,
   retries_by_cause: z.record(z.string(), count),
