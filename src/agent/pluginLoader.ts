@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ArcbenchError } from '../errors.ts';
+import { looksLikeSecretValue } from '../redaction.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,7 +62,11 @@ function agentModuleFile(use: string, baseDir: string): string | undefined {
 export function loadAgent(use: string, baseDir: string): Promise<AgentDefinition> {
   const file = agentModuleFile(use, baseDir);
   if (file === undefined) {
-    return Promise.reject(new AgentLoadError(`no agent named "${use}"; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts or .js file)`));
+    return Promise.reject(
+      new AgentLoadError(
+        `${looksLikeSecretValue(use) ? 'use holds a value that looks like a key (not shown), not an agent' : `no agent named "${use}"`}; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts or .js file)`,
+      ),
+    );
   }
   let loading = cache.get(file);
   if (loading === undefined) {
