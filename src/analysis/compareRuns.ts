@@ -5,6 +5,7 @@
  */
 import { emptyUsage, sumUsage, type UsageTotals } from '../agent/usage.ts';
 import { ArcbenchError } from '../errors.ts';
+import { agentChangeNotes } from './agentChanges.ts';
 import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
 import { type GamePairing, pairGame } from './pairing.ts';
@@ -41,7 +42,7 @@ export interface RunComparison {
   readonly threshold: number;
   /** Per agent: its game rows, then its total row. */
   readonly rows: readonly ComparisonRow[];
-  /** What was left out of the comparison, as sentences (agents or games in only one run). */
+  /** Sentences: an agent whose label stayed while the agent changed, and what was left out (agents or games in only one run). */
   readonly notes: readonly string[];
 }
 
@@ -128,7 +129,7 @@ export function compareRuns(baseline: RunEpisodes, candidate: RunEpisodes, optio
       `the runs share no agent label (baseline: ${listed(baseline.agents)}; candidate: ${listed(candidate.agents)}); compare runs of the same config, or give the agents the same labels`,
     );
   }
-  const notes: string[] = [];
+  const notes: string[] = agentChangeNotes(agents, baseline.setups, candidate.setups);
   const onlyIn = (run: RunEpisodes, other: RunEpisodes) => run.agents.filter((agent) => !other.agents.includes(agent));
   if (onlyIn(baseline, candidate).length > 0) notes.push(`only in the baseline, not compared: ${onlyIn(baseline, candidate).join(', ')}`);
   if (onlyIn(candidate, baseline).length > 0) notes.push(`only in the candidate, not compared: ${onlyIn(candidate, baseline).join(', ')}`);

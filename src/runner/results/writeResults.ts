@@ -13,6 +13,7 @@ import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
+import { agentSetups } from './runFolder.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
 
 export interface ResultsToWrite {
@@ -54,7 +55,9 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   writeFileSync(join(runDir, 'table.md'), `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
-    input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
+    input.baseline === undefined
+      ? null
+      : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes, setups: agentSetups(report) });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
     writeFileSync(join(runDir, 'comparison.json'), `${JSON.stringify(baseline.document, null, 2)}\n`);
