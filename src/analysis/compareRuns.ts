@@ -115,6 +115,12 @@ function row(agent: string, game: string, inputs: readonly GameInput[], threshol
   };
 }
 
+/** Why a run has episodes without a score (RunEpisodes.unscored). */
+const UNKNOWN_WHY = 'the service gave no level baselines for them';
+
+/** An agent's games with an episode of unknown score in the run. */
+const unscoredGames = (run: RunEpisodes, agent: string) => new Set((run.unscored ?? []).filter((e) => e.agent === agent).map((e) => e.game));
+
 const listed = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
 
 /**
@@ -140,8 +146,12 @@ export function compareRuns(baseline: RunEpisodes, candidate: RunEpisodes, optio
   for (const agent of agents) {
     const b = baselineEpisodes.get(agent) ?? new Map<string, ScoredEpisode[]>();
     const c = candidateEpisodes.get(agent) ?? new Map<string, ScoredEpisode[]>();
-    const games = [...b.keys()].filter((game) => c.has(game));
-    const leftOut = [...new Set([...b.keys(), ...c.keys()])].filter((game) => !games.includes(game)).sort();
+    const unknownIn = { baseline: unscoredGames(baseline, agent), candidate: unscoredGames(candidate, agent) };
+    for (const [which, unknown] of Object.entries(unknownIn))
+      if (unknown.size > 0) notes.push(`${agent}: scores unknown in the ${which} (${UNKNOWN_WHY}), not compared: ${[...unknown].sort().join(', ')}`);
+    const unknown = new Set([...unknownIn.baseline, ...unknownIn.candidate]);
+    const games = [...b.keys()].filter((game) => c.has(game) && !unknown.has(game));
+    const leftOut = [...new Set([...b.keys(), ...c.keys()])].filter((game) => !games.includes(game) && !unknown.has(game)).sort();
     if (leftOut.length > 0) notes.push(`${agent}: played in one run only, not compared: ${leftOut.join(', ')}`);
     if (games.length === 0) {
       notes.push(`${agent}: no game with finished episodes in both runs`);

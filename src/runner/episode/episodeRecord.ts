@@ -41,8 +41,8 @@ export interface EpisodeRecord {
   answers_lost?: number;
   resets: number;
   levels_completed: number;
-  /** The episode's own score: its best run, scored with the service's scoring code (0 to 115). */
-  score: number;
+  /** The episode's own score: its best run, scored with the service's scoring code (0 to 115); null when its baselines are unknown. */
+  score: number | null;
   win_levels: number;
   final_state: string | null;
   runs: RecordedRun[];

@@ -17,7 +17,7 @@ import type { ResolvedAgent } from '../config/loader.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../results/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
-import { episodeScore } from '../results/localScoring.ts';
+import { episodeScore, knewBaselines } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
@@ -337,7 +337,7 @@ function summarise(play: EpisodePlay, started: number): void {
   record.resets = record.runs.reduce((sum, run) => sum + run.resets, 0);
   record.levels_completed = record.runs.reduce((best, run) => Math.max(best, run.levels_completed), 0);
   if (play.ledger.answersLost > 0) record.answers_lost = play.ledger.answersLost;
-  record.score = episodeScore(record);
+  record.score = knewBaselines(record) ? episodeScore(record) : null;
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 

@@ -13,12 +13,11 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
-import { gamesWithoutBaselines, scoreDifferences, scoreEpisodes } from './localScoring.ts';
+import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
 import {
   type AgentResult,
   type AttemptEntry,
   type CardEntry,
-  type LocalScore,
   type PlanFingerprint,
   type Provenance,
   RUN_FORMAT,
@@ -106,15 +105,12 @@ function cardsWithDifferences(run: RunSnapshot, score: CardScorer): CardEntry[] 
   });
 }
 
-function withoutRuns(card: ScoredCard): LocalScore {
-  return { ...card, environments: card.environments.map(({ runs: _runs, ...environment }) => environment) };
-}
-
 function agentResults(run: RunSnapshot, cards: readonly CardEntry[], score: CardScorer): AgentResult[] {
   const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
     const mine = episodes.filter((e) => e.agent === agent.label);
     const latest = cards.findLast((card) => card.agent === agent.label);
+    const scored = score(mine);
     return {
       label: agent.label,
       use: agent.use,
@@ -124,7 +120,7 @@ function agentResults(run: RunSnapshot, cards: readonly CardEntry[], score: Card
       scorecard_url: scorecardPage(run.pageRoot, latest?.card_id ?? ''),
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,
-      local_score: withoutRuns(score(mine).local),
+      local_score: localScoreOf(scored.local, scored.withoutBaselines),
       score_differences: latest?.score_differences ?? null,
       ...usageOf(mine),
     };
@@ -171,6 +167,7 @@ export function buildRunReport(run: RunSnapshot): RunReport {
   const score = rememberingScorer(run);
   const cards = cardsWithDifferences(run, score);
   const sums = totals(run, cards);
+  const withoutBaselines = gamesWithoutBaselines(run.episodes);
   const report: RunReport = {
     format: RUN_FORMAT,
     name: experiment.config.name,
@@ -184,7 +181,8 @@ export function buildRunReport(run: RunSnapshot): RunReport {
     provenance: run.provenance,
     plan: run.fingerprint,
     games: plan.games.map((g) => g.game_id),
-    games_without_baselines: gamesWithoutBaselines(run.episodes),
+    games_without_baselines: withoutBaselines,
+    ...(withoutBaselines.length === 0 ? {} : { unknown_scores: UNKNOWN_SCORES_REASON }),
     agents: agentResults(run, cards, score),
     cards,
     attempts: [...run.attempts],

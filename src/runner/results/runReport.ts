@@ -30,7 +30,12 @@ const count = z.number().int().min(0);
  * overall, without each environment's list of runs (one per episode, in episodes.jsonl already; kept
  * here they made run.json of a 10,000-episode run ten megabytes, rewritten on every card).
  */
-export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
+export type LocalScore = Omit<ScoredCard, 'environments' | 'score' | 'tags_scores'> & {
+  /** Null when a game's baselines are unknown (localScoring.ts UNKNOWN_SCORES_REASON). */
+  score: number | null;
+  environments: Array<Omit<EnvironmentEntry, 'runs' | 'score'> & { score: number | null }>;
+  tags_scores: Array<Omit<ScoredCard['tags_scores'][number], 'score'> & { score: number | null }>;
+};
 
 /** Model usage summed over calls (src/agent/usage.ts); cost null when one call's cost is unknown. */
 export const usageSchema = z.object({
@@ -205,10 +210,12 @@ export const tableRowSchema = z.looseObject({
   /** A game id, or "total". */
   game: z.string(),
   episodes: count,
-  /** The scorecard's score: per game the best run's, in total the mean over games. */
-  card_score: z.number(),
-  /** Mean of the episodes' own scores (in total: the mean over games of the game means). */
-  mean_score: z.number(),
+  /** The card's score scored locally: per game the best run's, in total the mean over games; null when unknown (baselines). */
+  card_score: z.number().nullable(),
+  /** The service's own score on the card it returned (per game, and in total its card score); null without one. */
+  service_score: z.number().nullable().optional(),
+  /** Mean of the episodes' own scores (in total: the mean over games of the game means); null when unknown. */
+  mean_score: z.number().nullable(),
   /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
   interval: intervalSchema.nullable(),
   levels_completed: count,
@@ -253,8 +260,10 @@ export const runReportSchema = z.looseObject({
   provenance: provenanceSchema,
   plan: planFingerprintSchema.extend({ planned_episodes: count }),
   games: z.array(z.string()),
-  /** Games whose level baselines the service gave nowhere: their local scores are not computed (0). */
+  /** Games whose level baselines the service gave nowhere: their local scores are not computed (null). */
   games_without_baselines: z.array(z.string()).default([]),
+  /** Why some scores are null, said once; absent when every score is known. */
+  unknown_scores: z.string().optional(),
   agents: z.array(agentResultSchema),
   cards: z.array(cardEntrySchema),
   attempts: z.array(attemptSchema).min(1),
