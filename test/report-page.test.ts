@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gameCatalog } from '../src/games/catalog.ts';
 import { PALETTE_RGB } from '../src/protocol/index.ts';
 import { actionLabel } from '../src/report/page/actionLabel.ts';
 import { writeReport } from '../src/report/writeReport.ts';
@@ -61,12 +62,15 @@ async function entriesOf(episode: EpisodeRecord): Promise<RecordingEntry[]> {
   return entries;
 }
 
+/** A game as the page names it: title and id. */
+const gameName = (id: string) => `${gameCatalog().find((game) => game.info.id === id)!.info.title} (${id})`;
+
 const text = (page: Page, testId: string) => page.locator(`[data-testid=${testId}]`).innerText();
 
 async function replay(page: Page, episode: EpisodeRecord): Promise<void> {
   const row = page.locator(`tr[data-agent="${episode.agent}"][data-game="${episode.game_id}"][data-episode="${episode.episode}"]`);
   await row.getByRole('button', { name: 'replay' }).click();
-  await expect.poll(() => page.locator('.replay-title').innerText()).toContain(`${episode.agent} · ${episode.game_id} · episode ${episode.episode}`);
+  await expect.poll(() => page.locator('.replay-title').innerText()).toContain(`${episode.agent} · ${gameName(episode.game_id)} · episode ${episode.episode}`);
 }
 
 describe('report.html opened from disk in Chromium', () => {
@@ -207,7 +211,7 @@ describe('report.html opened from disk in Chromium', () => {
         const cells = await page.locator(`[data-testid=results] tr[data-agent="${row.agent}"][data-game="${row.game}"] td`).allInnerTexts();
         expect(cells).toEqual([
           row.agent,
-          row.game,
+          row.game === 'total' ? row.game : gameName(row.game),
           String(row.episodes),
           row.card_score.toFixed(2),
           row.mean_score.toFixed(2),

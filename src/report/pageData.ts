@@ -21,9 +21,40 @@ export interface RunHeader {
   target: string | null;
   /** The run folder on the machine that wrote the report. */
   folder: string;
-  provenance: Record<string, unknown> | null;
+  provenance: ReportProvenance | null;
   config: unknown;
-  totals: Record<string, unknown> | null;
+  totals: ReportTotals | null;
+}
+
+/** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
+export interface ReportGitState {
+  sha: string | null;
+  dirty: boolean | null;
+}
+
+/**
+ * run.json's provenance as the page reads it. Every field is required and named as in run.json's schema
+ * (runReport.ts): the writer assigns the schema's type to this one, so a field renamed there fails the
+ * type-check here, where a cast once hid `git` → `experiment_git` and every page said "not a git checkout".
+ */
+export interface ReportProvenance {
+  arcbench_version: string;
+  /** Only when arcbench ran from a git checkout of itself. */
+  arcbench_git: ReportGitState | null;
+  /** The experiment file's folder and its git state. */
+  experiment_git: ReportGitState & { folder: string };
+  node_version: string;
+  platform: string;
+  seed: number;
+  target: string;
+  argv: string[];
+}
+
+/** run.json's totals, the figures the page's header shows (the writer assigns the schema's type to it). */
+export interface ReportTotals {
+  episodes: number;
+  actions: number;
+  errors: number;
 }
 
 export interface AgentSummary {
@@ -40,6 +71,8 @@ export interface AgentSummary {
 
 export interface GameSummary {
   game_id: string;
+  /** The game's title, where known (the built-in catalog); the page shows it beside the id. */
+  title: string | null;
   default_fps: number;
   levels: number;
 }
@@ -66,8 +99,13 @@ export interface EpisodeRow {
   agent: string;
   game_id: string;
   episode: number;
-  /** win, budget, agent_stop, …; `in progress` for a recording whose episode has not finished. */
+  /**
+   * win, budget, agent_stop, …; `in progress` for a recording whose episode has not finished, `unfinished`
+   * for one a run that has ended never finished, PLAYED_AGAIN for a record a resume played again.
+   */
   outcome: string;
+  /** The attempt that played it (1, then one more per resume); null for a recording without a record. */
+  attempt: number | null;
   score: number | null;
   levels_completed: number;
   win_levels: number;
@@ -80,6 +118,10 @@ export interface EpisodeRow {
 }
 
 export const IN_PROGRESS = 'in progress';
+/** A recording without a record in a run that has ended (killed before the episode ended, and not cut cleanly). */
+export const UNFINISHED = 'unfinished';
+/** A record the run's stop cut short (Ctrl-C, run_seconds) that a resume played again: kept, not counted. */
+export const PLAYED_AGAIN = 'cut, played again';
 
 /**
  * Where the page gets recordings: embedded in the file (gzip, base64, one `<script>` each, listed by

@@ -1,6 +1,7 @@
 /**
  * One bar chart per game comparing the agents' mean episode scores, with the confidence interval as a
- * whisker when the run recorded one. Inline SVG: no library, no network.
+ * whisker when the run recorded one. Every chart has the same scale, so that bars compare across games
+ * too, and the note under them says so. Inline SVG: no library, no network.
  */
 import { TOTAL_ROW, type ResultRow } from '../pageData.ts';
 import { el, svg } from './dom.ts';
@@ -15,31 +16,33 @@ const VALUE = 44;
 const TOP = 8;
 const AXIS = 22;
 
-export function gameCharts(rows: readonly ResultRow[], agents: readonly string[]): HTMLElement {
-  const games = [...new Set(rows.filter((r) => r.game !== TOTAL_ROW).map((r) => r.game))];
+export function gameCharts(rows: readonly ResultRow[], agents: readonly string[], nameOf: (game: string) => string = String): HTMLElement {
+  const gameRows = rows.filter((r) => r.game !== TOTAL_ROW);
+  const games = [...new Set(gameRows.map((r) => r.game))];
   if (games.length === 0) return el('p', { class: 'empty' }, 'No finished episode yet.');
   const withIntervals = rows.some((r) => r.interval !== null);
+  const scaleMax = niceCeiling(Math.max(1, ...gameRows.map((r) => Math.max(r.mean, r.interval?.high ?? 0))));
   return el(
     'div',
     { class: 'charts' },
     ...games.map((game) =>
       chart(
         game,
+        nameOf(game),
         rows.filter((r) => r.game === game),
         agents,
+        scaleMax,
       ),
     ),
     el(
       'p',
-      { class: 'note' },
-      withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).',
+      { class: 'note', 'data-testid': 'charts-note' },
+      `${withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).'} Every chart has the same scale, 0 to ${trimNumber(scaleMax)}.`,
     ),
   );
 }
 
-function chart(game: string, rows: readonly ResultRow[], agents: readonly string[]): HTMLElement {
-  const top = Math.max(1, ...rows.map((r) => Math.max(r.mean, r.interval?.high ?? 0)));
-  const scaleMax = niceCeiling(top);
+function chart(game: string, name: string, rows: readonly ResultRow[], agents: readonly string[], scaleMax: number): HTMLElement {
   const plot = WIDTH - LABEL - VALUE;
   const x = (value: number) => LABEL + (Math.max(0, value) / scaleMax) * plot;
   const height = TOP + rows.length * (BAR + GAP) + AXIS;
@@ -72,7 +75,7 @@ function chart(game: string, rows: readonly ResultRow[], agents: readonly string
   return el(
     'figure',
     { class: 'chart', 'data-game': game },
-    el('figcaption', {}, game),
+    el('figcaption', {}, name),
     svg(
       'svg',
       { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', 'aria-label': `mean episode score per agent on ${game}` },
