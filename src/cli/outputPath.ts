@@ -19,7 +19,7 @@ export function checkOutputPath(flag: string, path: string): void {
   const kind = kindOf(folder);
   if (kind === 'missing') throw new OutputPathError(`${flag} ${path}: the folder ${folder} does not exist; create it first or choose another path`);
   if (kind === 'file') throw new OutputPathError(`${flag} ${path}: ${folder} is a file, not a folder; choose another path`);
-  if (kindOf(resolve(path)) === 'folder') throw new OutputPathError(`${flag} ${path}: that is a folder; name a file, e.g. ${path}/report.html`);
+  if (kindOf(resolve(path)) === 'folder') throw new OutputPathError(`${flag} ${path}: that is a folder; name a file in it`);
 }
 
 function kindOf(path: string): 'missing' | 'file' | 'folder' {
