@@ -1,6 +1,7 @@
 // report.html in real headless Chromium, for what a reader finds their way by: the provenance of a run
 // in a git repository, a URL for every episode and step, games by title, one scale for the charts, a
-// click marked at the grid's edge, and a run cut by its stop (as Ctrl-C does) and resumed.
+// click marked at the grid's edge, and a run cut by its stop (as Ctrl-C does) and resumed; and the
+// comparison page's word on a row worse within the threshold.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareRuns } from '../src/analysis/compareRuns.ts';
+import { comparisonDocument } from '../src/analysis/gate.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { PLAYED_AGAIN } from '../src/report/pageData.ts';
+import { writeComparisonPage } from '../src/report/writeComparisonPage.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
@@ -216,4 +220,28 @@ describe('report.html of a run cut by its stop and resumed', () => {
     expect(watch.errors).toEqual([]);
     await page.close();
   }, 120_000);
+});
+
+describe('compare --html under a threshold', () => {
+  it('says of a row worse within the threshold that it is no regression, and why', async () => {
+    const scores = [12, 30, 0, 45, 8, 22, 17, 3];
+    const episodes = (shift: number) =>
+      scores.map((score, episode) => ({ agent: 'explorer', game: 'crat-1', episode, seed: 1000 + episode, score: score + shift }));
+    const comparison = compareRuns(
+      { name: 'base', agents: ['explorer'], episodes: episodes(0) },
+      { name: 'cand', agents: ['explorer'], episodes: episodes(-5) },
+      { threshold: 10 },
+    );
+    const path = join(dir, 'within.html');
+    await writeComparisonPage(comparisonDocument(comparison, { failOnRegression: true }), path);
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    await page.goto(pathToFileURL(path).href);
+    const verdict = page.locator('[data-testid=comparison] tr[data-agent="explorer"][data-game="total"] td:last-child span');
+    expect(await verdict.innerText()).toBe('worse (within the threshold: no regression)');
+    expect(await verdict.getAttribute('title')).toBe('the interval does not lie wholly below −10 points, the threshold');
+    expect(await page.getByTestId('gate').innerText()).toBe('gate passed: no regression');
+    expect(watch.errors).toEqual([]);
+    await page.close();
+  });
 });
