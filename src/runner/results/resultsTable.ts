@@ -27,12 +27,34 @@ const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.c
 
 const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
 
-/** Per agent label, the card the service returned for it (its latest), when it returned one. */
-export type ServiceCards = ReadonlyMap<string, ScorecardAnswer | null>;
+/** Per agent label, every card the service returned for it (one per attempt or shard). */
+export type ServiceCards = ReadonlyMap<string, readonly ScorecardAnswer[]>;
 
-/** The service cards of run.json's agents. */
-export function serviceCardsOf(report: Pick<RunReport, 'agents'>): ServiceCards {
-  return new Map(report.agents.map((agent) => [agent.label, agent.scorecard]));
+/** The service cards of run.json's agents, from every card of every attempt. */
+export function serviceCardsOf(report: Pick<RunReport, 'cards'>): ServiceCards {
+  const byAgent = new Map<string, ScorecardAnswer[]>();
+  for (const card of report.cards) {
+    if (card.scorecard === null) continue;
+    const list = byAgent.get(card.agent);
+    if (list === undefined) byAgent.set(card.agent, [card.scorecard]);
+    else list.push(card.scorecard);
+  }
+  return byAgent;
+}
+
+/**
+ * The service's score for a game: its environment's score (its best run) on the agent's cards, the best
+ * of them when several cards hold the game (a resumed or sharded run), as one card of all would say.
+ */
+function serviceGameScore(cards: readonly ScorecardAnswer[], game: string): number | null {
+  const scores = cards.flatMap((card) => card.environments?.filter((env) => env.id === game && env.score != null).map((env) => env.score!) ?? []);
+  return scores.length === 0 ? null : Math.max(...scores);
+}
+
+/** The service's score for the agent in total: the mean of its game scores, as a card's; null when a game has none. */
+function serviceTotalScore(gameScores: readonly (number | null)[]): number | null {
+  if (gameScores.length === 0 || gameScores.some((score) => score === null)) return null;
+  return (gameScores as number[]).reduce((sum, score) => sum + score, 0) / gameScores.length;
 }
 
 /**
@@ -46,7 +68,8 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
     const mine = episodes.filter((e) => e.agent === label);
     const card = scoreEpisodes(mine);
     const unknown = new Set(gamesWithoutBaselines(mine));
-    const service = serviceCards.get(label) ?? null;
+    const service = serviceCards.get(label) ?? [];
+    const serviceScores: (number | null)[] = [];
     const byGame = scored.get(label) ?? new Map<string, ScoredEpisode[]>();
     const stats = summarizeScores(new Map([...byGame].map(([game, list]) => [game, list.map((e) => e.score)])));
     const games = [...new Set(mine.map((e) => e.game_id))].sort();
@@ -55,12 +78,14 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
       const environment = card.environments.find((env) => env.id === game);
       const known = !unknown.has(game);
       const estimate = known ? stats.games.get(game) : undefined;
+      const serviceScore = serviceGameScore(service, game);
+      serviceScores.push(serviceScore);
       rows.push({
         agent: label,
         game,
         episodes: ofGame.length,
         card_score: known ? (environment?.score ?? 0) : null,
-        service_score: service?.environments?.find((env) => env.id === game)?.score ?? null,
+        service_score: serviceScore,
         mean_score: estimate?.value ?? null,
         interval: estimate?.interval ?? null,
         levels_completed: environment?.levels_completed ?? 0,
@@ -78,7 +103,7 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
       game: TOTAL,
       episodes: mine.length,
       card_score: allKnown ? card.score : null,
-      service_score: service?.score ?? null,
+      service_score: serviceTotalScore(serviceScores),
       mean_score: allKnown ? (stats.total?.value ?? 0) : null,
       interval: allKnown ? (stats.total?.interval ?? null) : null,
       levels_completed: card.total_levels_completed,

@@ -212,7 +212,7 @@ export const tableRowSchema = z.looseObject({
   episodes: count,
   /** The card's score scored locally: per game the best run's, in total the mean over games; null when unknown (baselines). */
   card_score: z.number().nullable(),
-  /** The service's own score on the card it returned (per game, and in total its card score); null without one. */
+  /** The service's own score: per game its environment's on the agent's cards (the best, over several), in total their mean; null without. */
   service_score: z.number().nullable().optional(),
   /** Mean of the episodes' own scores (in total: the mean over games of the game means); null when unknown. */
   mean_score: z.number().nullable(),
