@@ -100,6 +100,8 @@ describe("report.html: finding one's way", () => {
     const provenance = await text(page, 'provenance');
     expect(provenance).toMatch(new RegExp(`git\\s+${sha.slice(0, 12)}`));
     expect(provenance).not.toContain('not a git checkout');
+    // The episode the page opened on by itself leaves the address alone.
+    expect(new URL(page.url()).hash).toBe('');
     expect(watch.errors).toEqual([]);
     await page.close();
   });

@@ -39,6 +39,8 @@ class ReportPage {
   private readonly episodes: EpisodeList;
   /** The episode in the viewer. */
   open: EpisodeRow | null = null;
+  /** The address bar follows the viewer once the reader chose an episode (not the one the page opened on). */
+  private urlFollows = false;
 
   constructor(
     root: HTMLElement,
@@ -48,7 +50,9 @@ class ReportPage {
     this.viewer = new ReplayViewer(
       (gameId) => this.data.games.find((g) => g.game_id === gameId)?.default_fps ?? 5,
       // The address bar follows the viewer, so that it can be copied at any step.
-      (link) => history.replaceState(null, '', `#${link}`),
+      (link) => {
+        if (this.urlFollows) history.replaceState(null, '', `#${link}`);
+      },
     );
     this.episodes = new EpisodeList({
       playable: (row) => this.playable(row),
@@ -114,6 +118,7 @@ class ReportPage {
     const { follow = false, userAsked = true } = options;
     if (!follow) {
       this.open = row;
+      this.urlFollows ||= userAsked;
       replaceChildren(this.replayStatus, `Loading ${row.recording}…`);
     }
     try {
