@@ -164,4 +164,23 @@ describe('the toolkit dialect', () => {
       expect((await call(`/api/scorecard/${card_id}`)).total_actions).toBe(0);
     }
   });
+
+  it('answers a request it cannot route or parse with an HTML page, as the toolkit’s web framework does', async () => {
+    for (const dialect of [undefined, 'toolkit'] as const) {
+      const server = await serve(dialect);
+      const headers = { 'x-api-key': 'k', 'content-type': 'application/json' };
+      const answers = [
+        await sendRequest(server.url, '/api/nowhere', { headers }),
+        await sendRequest(server.url, '/api/games', { method: 'DELETE', headers: { 'x-api-key': 'k' } }),
+        await sendRequest(server.url, '/api/cmd/RESET', { method: 'POST', headers, body: '{"game_id": ' }),
+      ];
+      expect(answers.map((a) => a.status)).toEqual([404, 405, 400]);
+      for (const answer of answers) {
+        if (dialect === 'toolkit') {
+          expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+          expect(answer.text).toMatch(new RegExp(`^<!doctype html>[\\s\\S]*<title>${answer.status} `));
+        } else expect(answer.body.error).toBe(answer.status === 404 ? 'SERVER_ERROR' : 'VALIDATION_ERROR');
+      }
+    }
+  });
 });

@@ -43,9 +43,9 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
 
   installConnectionCap(app, limits);
   installJsonBody(app);
-  installErrorMapping(app, bodyLimit);
-  // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
   const dialect = dialectBehaviour(options.dialect);
+  installErrorMapping(app, bodyLimit, dialect.requestError);
+  // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
   const affinity = installAffinity(app, backends, {
     rotateEvery: options.rotateAffinity,
     graceMs: options.affinityGraceMs,

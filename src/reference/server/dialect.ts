@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionName, FrameResponse, GameDescriptor, Scorecard } from '../../protocol/index.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
+import { type RequestErrorSender, sendError } from './errorMapping.ts';
 import { toolkitDialect } from './toolkitDialect.ts';
 
 export const DIALECTS = ['arcbench', 'toolkit'] as const;
@@ -21,6 +22,8 @@ export interface DialectBehaviour {
   /** Whether answers carry the balancer's affinity cookies, with this many backends behind the server. */
   issuesAffinityCookies(backendCount: number): boolean;
   healthcheck(reply: FastifyReply): unknown;
+  /** Answers a request the routes could not take: a body that is not JSON, an unknown path, a wrong method. */
+  requestError: RequestErrorSender;
   games(list: GameDescriptor[]): unknown;
   game(descriptor: GameDescriptor): unknown;
   /** GET /api/scorecard/{card}. */
@@ -37,6 +40,7 @@ const arcbenchDialect: DialectBehaviour = {
   apiKey: apiKeyOf,
   issuesAffinityCookies: () => true,
   healthcheck: () => ({ status: 'ok' }),
+  requestError: sendError,
   games: (list) => list,
   game: (descriptor) => descriptor,
   readCard: (backend, key, cardId) => backend.getScorecard(key, cardId),

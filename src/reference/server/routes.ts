@@ -22,7 +22,7 @@ export function installRoutes(app: FastifyInstance, dialect: DialectBehaviour): 
     app.route({ method, url, handler });
     // GET routes answer HEAD too (fastify exposes it), so HEAD is not "another" method for them.
     const others = ALL_METHODS.filter((m) => m !== method && !(method === 'GET' && m === 'HEAD'));
-    app.route({ method: [...others], url, handler: methodNotAllowed([method]) });
+    app.route({ method: [...others], url, handler: methodNotAllowed([method], dialect.requestError) });
   };
   // The path parameters of our routes; fastify sets each one a route's path names.
   const params = (request: FastifyRequest) => request.params as Record<'game_id' | 'card_id', string>;

@@ -3,9 +3,11 @@
  * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
  * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone; frames that always say `full_reset: false` and always carry a reasoning; any key,
- * none too; no cookies from a single backend; some refusals under other codes.
+ * none too; no cookies from a single backend; some refusals under other codes; HTML pages for requests
+ * it cannot route or parse.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import type { FastifyReply } from 'fastify';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
@@ -20,6 +22,7 @@ export const toolkitDialect: DialectBehaviour = {
   apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
   issuesAffinityCookies: (backendCount) => backendCount > 1,
   healthcheck: (reply) => reply.type('text/plain; charset=utf-8').send('okay'),
+  requestError: htmlErrorPage,
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
   games: (list) => list.map(withoutBaselines).reverse(),
   game: withoutBaselines,
@@ -55,6 +58,24 @@ function refuseAsTheToolkit(action: string, body: unknown): void {
   if (typeof game_id !== 'string' || guid != null) return;
   if (action !== 'RESET') throw new ApiError(400, 'SERVER_ERROR', `${action} needs the guid of a session; start one with RESET and a card_id`);
   if (card_id == null) throw new ApiError(400, 'SERVER_ERROR', 'RESET without a guid needs the card_id of an open scorecard');
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+};
+
+/** The toolkit's web framework answers a request it cannot route or parse with an HTML page, not `{error, message}`. */
+function htmlErrorPage(reply: FastifyReply, status: number, _code: string, message: string): FastifyReply {
+  const reason = REASONS[status] ?? 'Error';
+  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>\n<html lang=en>\n<title>${status} ${reason}</title>\n<h1>${reason}</h1>\n<p>${text}</p>\n`);
 }
 
 /** The toolkit forgets a card when it closes. */
