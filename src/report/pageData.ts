@@ -82,10 +82,12 @@ export interface ResultRow {
   agent: string;
   game: string;
   episodes: number;
-  /** The card's score as the service defines it (best run per game). */
-  score: number;
-  /** The mean of the episodes' own scores. */
-  mean: number;
+  /** The card's score as the service defines it (best run per game), scored locally; null when unknown (`ReportData.unknown_scores`). */
+  score: number | null;
+  /** The service's own score for it, where the service returned a card; else null. */
+  service_score: number | null;
+  /** The mean of the episodes' own scores; null when unknown. */
+  mean: number | null;
   interval: Interval | null;
   levels: string;
   actions: number;
@@ -136,6 +138,8 @@ export interface ReportData {
   agents: AgentSummary[];
   games: GameSummary[];
   results: ResultRow[];
+  /** Why some scores are null (a game without level baselines), to say once; null when all are known. */
+  unknown_scores: string | null;
   episodes: EpisodeRow[];
   recordings: RecordingSource;
 }

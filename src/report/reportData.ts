@@ -19,6 +19,7 @@ import {
   UNFINISHED,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
+import { knewBaselines, UNKNOWN_SCORES_REASON } from '../runner/results/localScoring.ts';
 import { RECORDINGS_FOLDER, type RunSnapshot, runName, runStatus } from './runSnapshot.ts';
 
 export function buildReportData(folder: RunSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
@@ -33,6 +34,7 @@ export function buildReportData(folder: RunSnapshot, recordings: RecordingSource
       folder,
       agents.map((a) => a.label),
     ),
+    unknown_scores: folder.run?.unknown_scores ?? (folder.episodes.some((e) => !knewBaselines(e)) ? UNKNOWN_SCORES_REASON : null),
     episodes: [...folder.episodes.map(episodeRow), ...folder.superseded.map(playedAgainRow), ...inProgressRows(folder)],
     recordings,
   };

@@ -21,7 +21,7 @@ export function gameCharts(rows: readonly ResultRow[], agents: readonly string[]
   const games = [...new Set(gameRows.map((r) => r.game))];
   if (games.length === 0) return el('p', { class: 'empty' }, 'No finished episode yet.');
   const withIntervals = rows.some((r) => r.interval !== null);
-  const scaleMax = niceCeiling(Math.max(1, ...gameRows.map((r) => Math.max(r.mean, r.interval?.high ?? 0))));
+  const scaleMax = niceCeiling(Math.max(1, ...gameRows.map((r) => Math.max(r.mean ?? 0, r.interval?.high ?? 0))));
   return el(
     'div',
     { class: 'charts' },
@@ -55,12 +55,17 @@ function chart(game: string, name: string, rows: readonly ResultRow[], agents: r
       svg(
         'title',
         {},
-        `${row.agent}: mean ${format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`,
+        `${row.agent}: mean ${row.mean === null ? 'unknown' : format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`,
       ),
       svg('text', { x: LABEL - 6, y: y + BAR / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'label' }, row.agent),
-      svg('rect', { x: LABEL, y, width: Math.max(1, x(row.mean) - LABEL), height: BAR, fill: colour, rx: 2 }),
+      // An unknown mean gets no bar: a bar of 0 would say 0.
+      row.mean !== null && svg('rect', { x: LABEL, y, width: Math.max(1, x(row.mean) - LABEL), height: BAR, fill: colour, rx: 2 }),
       row.interval && whisker(x(row.interval.low), x(row.interval.high), y + BAR / 2),
-      svg('text', { x: WIDTH - VALUE + 6, y: y + BAR / 2, 'dominant-baseline': 'middle', class: 'value' }, format.score(row.mean)),
+      svg(
+        'text',
+        { x: WIDTH - VALUE + 6, y: y + BAR / 2, 'dominant-baseline': 'middle', class: 'value' },
+        row.mean === null ? 'unknown' : format.score(row.mean),
+      ),
     );
   });
   const axisY = TOP + rows.length * (BAR + GAP);

@@ -76,7 +76,7 @@ class ReportPage {
     const data = this.data;
     replaceChildren(this.header, runHeader(data, this.live && data.run.status === 'running'), problem && el('p', { class: 'note' }, problem));
     const nameOf = (gameId: string) => this.gameName(gameId);
-    replaceChildren(this.results, resultsTable(data.results, nameOf));
+    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf));
     replaceChildren(
       this.charts,
       gameCharts(

@@ -11,7 +11,7 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
-import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
+import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
 import { agentSetups } from './runFolder.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
@@ -45,7 +45,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
       logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
     }
   }
-  const built = tableRows(input.agentLabels, input.episodes);
+  const built = tableRows(input.agentLabels, input.episodes, serviceCardsOf(input.report));
   const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
