@@ -299,3 +299,28 @@ describe('report.html opened from disk in Chromium', () => {
     await page.close();
   });
 });
+
+describe('report.html of a run whose scores are unknown', () => {
+  it('shows "unknown" with the reason once, and no bar, where the service gave no baselines; the service’s score beside it', async () => {
+    // Competition mode on the toolkit dialect: the games carry no baselines and the open card cannot be read.
+    writeFileSync(
+      join(dir, 'unknown.yaml'),
+      'name: unknown\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: false\n' +
+        'target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\n',
+    );
+    const unknown = await runExperiment(await loadExperiment(join(dir, 'unknown.yaml')), { out: join(dir, 'unknown') });
+    await writeReport(unknown.runDir);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watch = watchPage(page);
+    await page.goto(pathToFileURL(join(unknown.runDir, 'report.html')).href);
+    const row = page.locator('[data-testid=results] tr[data-agent="random"][data-game="total"] td');
+    await row.first().waitFor();
+    const cells = await row.allInnerTexts();
+    // agent, game, episodes, card score, service score, mean score, …
+    expect(cells.slice(3, 6)).toEqual(['unknown', '0.00', 'unknown']);
+    expect(await page.locator('[data-testid=unknown-scores]').innerText()).toMatch(/no level baselines/);
+    expect(await page.locator('figure.chart rect').count()).toBe(0);
+    expect(watch.errors).toEqual([]);
+    await page.close();
+  });
+});
