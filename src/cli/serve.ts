@@ -77,7 +77,7 @@ export function register(program: Command): void {
     .addOption(
       new Option(
         '--dialect <name>',
-        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse run entries, full_reset always false)",
+        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse cards, per-game plays, closed cards gone, full_reset always false, any key)",
       )
         .choices([...DIALECTS])
         .default('arcbench'),
