@@ -52,7 +52,7 @@ export type { FrameResponse, ActionInput, GameAction, GameActionId, GameDescript
 export { ArcbenchError, isArcbenchError } from './errors.ts';
 export { ApiError, API_ERROR_CODES } from './protocol/index.ts';
 export type { ApiErrorCode } from './protocol/index.ts';
-export { TransportError } from './client/transport.ts';
+export { AnswerOutOfStepError, TransportError } from './client/transport.ts';
 export type { TransportErrorKind } from './client/transport.ts';
 export { AgentLoadError } from './agent/pluginLoader.ts';
 export { RunNotStartedError } from './runner/runNotStarted.ts';

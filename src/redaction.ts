@@ -17,6 +17,29 @@ export function looksSecret(name: string): boolean {
 }
 
 /**
+ * Key prefixes the model providers and code hosts issue (OpenAI `sk-`, `sk-proj-`, Anthropic `sk-ant-`,
+ * xAI `xai-`, Groq `gsk_`, Hugging Face `hf_`, GitHub `ghp_`/`github_pat_`, GitLab `glpat-`, Google
+ * `AIza`, AWS `AKIA`, Slack `xox?-`, Stripe-style `sk_`/`rk_`).
+ */
+const KEY_PREFIX = /^(sk-|sk_|rk_|xai-|gsk_|hf_|ghp_|gho_|ghs_|github_pat_|glpat-|AIza|AKIA|xox[abprs]-)/;
+
+/**
+ * A value that reads like a key, whatever field it was typed in: a provider's key prefix, or a long run
+ * of letters and digits (both) without spaces. Errors that describe a value they found say "a value that
+ * looks like a key" instead of echoing it: a key pasted into the wrong field must not reach a terminal or a CI log.
+ */
+export function looksLikeSecretValue(value: string): boolean {
+  const text = value.trim();
+  if (KEY_PREFIX.test(text)) return true;
+  return text.length >= 20 && /^[A-Za-z0-9_\-.+/=]+$/.test(text) && /[0-9]/.test(text) && /[A-Za-z]/.test(text);
+}
+
+/** How an error sentence shows a string it found: quoted, or, when it looks like a key, not at all. */
+export function shownValue(value: string): string {
+  return looksLikeSecretValue(value) ? 'a value that looks like a key (not shown)' : JSON.stringify(value);
+}
+
+/**
  * The answer for each field name met so far: run.json repeats the same few dozen names thousands of
  * times, and the regex was a third of what redacting a 2,000-episode report cost.
  */

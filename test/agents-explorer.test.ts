@@ -23,7 +23,7 @@ describe('explorer', () => {
     const { report } = await runExperiment(await loadExperiment(join(dir, 'versus.yaml')), { out: join(dir, 'out') });
     const random = localScoreOf(report, 'random');
     const explorer = localScoreOf(report, 'explorer');
-    expect(explorer.score).toBeGreaterThan(2 * random.score);
+    expect(explorer.score).toBeGreaterThan(2 * random.score!);
     expect(explorer.total_levels_completed).toBeGreaterThan(random.total_levels_completed);
   });
 

@@ -61,6 +61,48 @@ describe('compareRuns', () => {
     expect(regressions(compareRuns(baseline, worse, { threshold: 10.5 }))).toEqual([]);
   });
 
+  it('worse within the threshold: the notes say why it is no regression', () => {
+    const worse = run(
+      'worse',
+      ['explorer', 'random'],
+      episodes(
+        'explorer',
+        'crat-1',
+        SCORES_A.map((s) => s - 10),
+      ),
+      episodes(
+        'explorer',
+        'lamp-1',
+        SCORES_B.map((s) => s - 10),
+      ),
+      episodes('random', 'crat-1', [1, 0, 2, 0]),
+    );
+    const text = renderComparisonTerminal(compareRuns(baseline, worse, { threshold: 10.5 }));
+    expect(text).toContain(
+      '- explorer total: worse (−10.00 [−10.00, −10.00]) but no regression: the interval does not clear the threshold (its upper end −10.00 is not below −10.5)',
+    );
+    expect(text).toContain('- no regression (agent totals;');
+    // Past the threshold, no such sentence: it is a regression.
+    expect(renderComparisonTerminal(compareRuns(baseline, worse, { threshold: 9.5 }))).not.toContain('but no regression');
+  });
+
+  it('warns when the agent behind a label changed between the runs, and only then', () => {
+    const setups = { explorer: { use: 'explorer', params: { max_clicks: 5, depth: 2 } }, random: { use: 'random', params: {} } };
+    const before = { ...baseline, setups };
+    const same = { ...baseline, name: 'same', setups: { ...setups, explorer: { use: 'explorer', params: { depth: 2, max_clicks: 5 } } } };
+    expect(compareRuns(before, same).notes).toEqual([]);
+    const changed = {
+      ...baseline,
+      name: 'changed',
+      setups: { explorer: { use: 'explorer', params: { max_clicks: 9, depth: 2 } }, random: { use: './agents/mine.ts', params: {} } },
+    };
+    expect(compareRuns(before, changed).notes).toEqual([
+      'warning: explorer is another agent in the candidate (params max_clicks 5 → 9); its rows compare two agents',
+      'warning: random is another agent in the candidate (use random → ./agents/mine.ts); its rows compare two agents',
+    ]);
+    expect(renderComparisonTerminal(compareRuns(before, changed))).toContain('- warning: random is another agent in the candidate');
+  });
+
   it('better when the whole interval is above zero; no significant change when it spans zero', () => {
     const mixed = run(
       'mixed',

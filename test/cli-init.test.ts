@@ -37,6 +37,19 @@ describe('arcbench init', () => {
     expect(existsSync(join(dir, 'lab', 'first', 'my-agent.ts'))).toBe(true);
   });
 
+  // Node's recursive mkdir spun forever (deaf to SIGTERM) where mkdir answers ENOENT under an existing folder.
+  it('says a folder under /proc or under a file cannot be made, and exits 2', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    for (const [folder, code] of [
+      ['/proc/arcbench-init', 'ENOENT'],
+      [join(dir, 'a-file', 'lab'), 'ENOTDIR'],
+    ] as const) {
+      const result = spawnSync(process.execPath, [CLI, 'init', folder], { cwd: dir, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`arcbench init: cannot create ${folder} (${code}); give init another folder\n`);
+    }
+  });
+
   it('writes nothing when one of its files is there already, and exits 2', () => {
     writeFileSync(join(dir, 'my-agent.ts'), 'my own work\n');
     const result = init();

@@ -48,5 +48,8 @@ describe('arcbench command line', () => {
     const result = arcbench('run', '--help');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/Usage: arcbench run \[options\] \[config\]/);
+    // The first try the README shows (`arcbench run --agent random --game crat`) is in the help too.
+    expect(result.stdout).toMatch(/^ {2}--agent <list> /m);
+    expect(result.stdout).toMatch(/^ {2}--game <list> /m);
   });
 });

@@ -199,6 +199,44 @@ describe('sparse answers', () => {
     expect(transport.stats().missingFields).toEqual(['scorecard.total_actions', 'game.baseline_actions']);
   });
 
+  it('reads the per-game path answered with the game’s plays (the toolkit) as run entries, and warns of nothing', async () => {
+    const plays = {
+      won: 0,
+      played: 1,
+      total_actions: 9,
+      levels_completed: 1,
+      cards: {
+        [GAME]: {
+          actions: [4, 5],
+          actions_by_level: [[4], [3, 2]],
+          guids: [GUID_A, GUID_A],
+          levels_completed: [0, 1],
+          resets: [1, 0],
+          states: ['GAME_OVER', 'NOT_FINISHED'],
+          total_actions: 9,
+          total_plays: 2,
+        },
+      },
+    };
+    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(plays))));
+    const warnings: string[] = [];
+    const transport = http(server.url, { logger: { warn: (_fields, message) => warnings.push(message), debug: () => undefined } });
+    const card = await transport.getScorecard(CARD, GAME);
+    expect(card).toEqual({
+      environments: [
+        {
+          id: GAME,
+          runs: [
+            { guid: GUID_A, actions: 4, resets: 1, levels_completed: 0 },
+            { guid: GUID_A, actions: 5, resets: 0, levels_completed: 1 },
+          ],
+        },
+      ],
+    });
+    expect(warnings).toEqual([]);
+    expect(transport.stats().missingFields).toEqual([]);
+  });
+
   it('still refuses a field that is present with the wrong type, naming it', async () => {
     const server = await rawServer((_request, _index, socket) =>
       socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify({ ...sparseCard, score: 'high' }))),

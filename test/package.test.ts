@@ -135,6 +135,25 @@ describe.concurrent('the installed package', { timeout: 180_000 }, () => {
 
   const readRun = (folder: string): RunJson => JSON.parse(readFileSync(join(project, folder, 'run.json'), 'utf8')) as RunJson;
 
+  // The README's sentence on install size, against this install (less @types/node, which the test adds).
+  // Dependencies move within their ranges, so a margin: the figures were 85 packages and 56 MB long after they
+  // had grown to 97 and 91.
+  it("matches the README's install size: packages, megabytes on disk, and the openai SDK's share", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const said = /adds (\d+) packages, (\d+) MB on disk[\s\S]*?the openai SDK \((\d+) MB/.exec(readme);
+    expect(said, 'the README states the install size and the openai SDK share').not.toBeNull();
+    const [packages, megabytes, openai] = [Number(said![1]), Number(said![2]), Number(said![3])];
+    const lock = JSON.parse(readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const added = ['node_modules/@types/node', 'node_modules/undici-types'];
+    const installed = Object.keys(lock.packages).filter((path) => path !== '' && !added.includes(path)).length;
+    expect(Math.abs(installed - packages), `${installed} packages installed, the README says ${packages}`).toBeLessThanOrEqual(5);
+    const kilobytes = async (...paths: string[]) => Number((await run('du', ['-sk', '-c', ...paths], project)).trim().split('\n').at(-1)!.split('\t')[0]);
+    const onDisk = ((await kilobytes('node_modules')) - (await kilobytes(...added))) / 1024;
+    expect(Math.abs(onDisk - megabytes) / megabytes, `${onDisk.toFixed(0)} MB on disk, the README says ${megabytes}`).toBeLessThan(0.2);
+    const sdk = (await kilobytes('node_modules/openai')) / 1024;
+    expect(Math.abs(sdk - openai) / openai, `the openai SDK takes ${sdk.toFixed(0)} MB, the README says ${openai}`).toBeLessThan(0.25);
+  });
+
   it("imports from 'arcbench' in plain Node (.mjs)", async () => {
     expect(JSON.parse(await run(process.execPath, ['plain.mjs'], project))).toEqual({
       agent: true,

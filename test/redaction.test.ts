@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { looksSecret, REDACTED, Redactor, redactSecretFields } from '../src/redaction.ts';
+import { describeFound } from '../src/protocol/zodIssues.ts';
+import { looksLikeSecretValue, looksSecret, REDACTED, Redactor, redactSecretFields } from '../src/redaction.ts';
 
 /** What the copy should be, written the slow, obvious way. */
 function expected(value: unknown, redactor: Redactor): unknown {
@@ -55,6 +56,21 @@ describe('Redactor.value', () => {
       expect(looksSecret('OPENAI_API_KEY')).toBe(true);
       expect(looksSecret('max_output_tokens')).toBe(true);
       expect(looksSecret('tokens_in')).toBe(false);
+    }
+  });
+});
+
+describe('values that look like keys', () => {
+  it('an error that describes a value it found never echoes a key, whatever its length (property)', () => {
+    const prefix = fc.constantFrom('sk-', 'sk-proj-', 'sk-ant-', 'xai-', 'gsk_', 'hf_', 'ghp_', 'github_pat_', 'AIza', 'AKIA');
+    const rest = fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/);
+    fc.assert(fc.property(prefix, rest, (p, r) => !describeFound(p + r).includes(p + r) && looksLikeSecretValue(p + r)));
+  });
+
+  it('shows the words a config holds, so the user sees what was read', () => {
+    for (const word of ['reference', 'crat', 'lamp,crat', 'soon', 'https://example.org', 'ls20-016295f7601e', 'explorer-default']) {
+      expect(looksLikeSecretValue(word)).toBe(false);
+      expect(describeFound(word)).toBe(JSON.stringify(word));
     }
   });
 });

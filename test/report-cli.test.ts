@@ -57,6 +57,24 @@ describe('report.html from the command line', () => {
     expect((await arcbench('report')).code).toBe(2);
   });
 
+  it('an output path in a folder that does not exist: one sentence and exit 2, for report --out, schema --out and compare --html', async () => {
+    // The run folder of the first test.
+    const out = join(dir, 'run');
+    const nowhere = join(dir, 'no-such-folder', 'page.html');
+    for (const [flag, args] of [
+      ['--out', ['report', out, '--out', nowhere]],
+      ['--out', ['schema', '--out', nowhere]],
+      ['--html', ['compare', out, out, '--html', nowhere]],
+    ] as const) {
+      const result = await arcbench(...args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        `arcbench ${args[0]}: ${flag} ${nowhere}: the folder ${join(dir, 'no-such-folder')} does not exist; create it first or choose another path`,
+      );
+      expect(existsSync(nowhere)).toBe(false);
+    }
+  });
+
   it("finds the page's front end in its sources and in a build under dist/, as the package ships it", () => {
     const sources = join(ROOT, 'src', 'report');
     expect(pageEntry(sources)).toBe(join(sources, 'page', 'main.ts'));

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gameCatalog } from '../src/games/catalog.ts';
 import { PALETTE_RGB } from '../src/protocol/index.ts';
 import { actionLabel } from '../src/report/page/actionLabel.ts';
 import { writeReport } from '../src/report/writeReport.ts';
@@ -61,12 +62,15 @@ async function entriesOf(episode: EpisodeRecord): Promise<RecordingEntry[]> {
   return entries;
 }
 
+/** A game as the page names it: title and id. */
+const gameName = (id: string) => `${gameCatalog().find((game) => game.info.id === id)!.info.title} (${id})`;
+
 const text = (page: Page, testId: string) => page.locator(`[data-testid=${testId}]`).innerText();
 
 async function replay(page: Page, episode: EpisodeRecord): Promise<void> {
   const row = page.locator(`tr[data-agent="${episode.agent}"][data-game="${episode.game_id}"][data-episode="${episode.episode}"]`);
   await row.getByRole('button', { name: 'replay' }).click();
-  await expect.poll(() => page.locator('.replay-title').innerText()).toContain(`${episode.agent} · ${episode.game_id} · episode ${episode.episode}`);
+  await expect.poll(() => page.locator('.replay-title').innerText()).toContain(`${episode.agent} · ${gameName(episode.game_id)} · episode ${episode.episode}`);
 }
 
 describe('report.html opened from disk in Chromium', () => {
@@ -207,10 +211,11 @@ describe('report.html opened from disk in Chromium', () => {
         const cells = await page.locator(`[data-testid=results] tr[data-agent="${row.agent}"][data-game="${row.game}"] td`).allInnerTexts();
         expect(cells).toEqual([
           row.agent,
-          row.game,
+          row.game === 'total' ? row.game : gameName(row.game),
           String(row.episodes),
-          row.card_score.toFixed(2),
-          row.mean_score.toFixed(2),
+          row.card_score!.toFixed(2),
+          row.service_score!.toFixed(2),
+          row.mean_score!.toFixed(2),
           shown(row.interval),
           `${row.levels_completed}/${row.level_count}`,
           row.actions.toLocaleString('en-US'),
@@ -291,6 +296,31 @@ describe('report.html opened from disk in Chromium', () => {
     expect(statSync(path).size).toBeGreaterThan(10_000);
     expect(readFileSync(path).subarray(1, 4).toString()).toBe('PNG');
     if (process.env.ARCBENCH_SCREENSHOT) copyFileSync(path, process.env.ARCBENCH_SCREENSHOT);
+    await page.close();
+  });
+});
+
+describe('report.html of a run whose scores are unknown', () => {
+  it('shows "unknown" with the reason once, and no bar, where the service gave no baselines; the service’s score beside it', async () => {
+    // Competition mode on the toolkit dialect: the games carry no baselines and the open card cannot be read.
+    writeFileSync(
+      join(dir, 'unknown.yaml'),
+      'name: unknown\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: false\n' +
+        'target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\n',
+    );
+    const unknown = await runExperiment(await loadExperiment(join(dir, 'unknown.yaml')), { out: join(dir, 'unknown') });
+    await writeReport(unknown.runDir);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watch = watchPage(page);
+    await page.goto(pathToFileURL(join(unknown.runDir, 'report.html')).href);
+    const row = page.locator('[data-testid=results] tr[data-agent="random"][data-game="total"] td');
+    await row.first().waitFor();
+    const cells = await row.allInnerTexts();
+    // agent, game, episodes, card score, service score, mean score, …
+    expect(cells.slice(3, 6)).toEqual(['unknown', '0.00', 'unknown']);
+    expect(await page.locator('[data-testid=unknown-scores]').innerText()).toMatch(/no level baselines/);
+    expect(await page.locator('figure.chart rect').count()).toBe(0);
+    expect(watch.errors).toEqual([]);
     await page.close();
   });
 });

@@ -3,8 +3,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agent/defineAgent.ts';
+import { closestWord, editDistance } from '../src/protocol/closestWord.ts';
 import { ConfigError, loadExperiment } from '../src/runner/config/loader.ts';
 import { experimentJsonSchema } from '../src/runner/config/schema.ts';
 import { planEpisodes, resolvePlan } from '../src/runner/plan.ts';
@@ -48,6 +50,43 @@ describe('experiment validation', () => {
     const message = await configError(file);
     expect(message).toContain('keys.yaml: target.server.backend: is not a known key');
     expect(message).toContain('keys.yaml: budget: is not a known key');
+  });
+
+  it('says "did you mean" for an unknown key close to a known one, and only then', async () => {
+    const file = writeConfig('typo.yaml', 'name: t\nagents: [{ use: random }]\nepisods: 2\nbudgets: { max_action: 3, colour: 1 }\n');
+    const message = await configError(file);
+    expect(message).toContain('typo.yaml: episods: is not a known key; did you mean `episodes`?');
+    expect(message).toContain('typo.yaml: budgets.max_action: is not a known key; did you mean `max_actions`?');
+    expect(message).toContain('typo.yaml: budgets.colour: is not a known key; remove it or check its spelling');
+  });
+
+  it('suggests, for any one-letter slip in a known key, that key (property)', () => {
+    const known = ['name', 'agents', 'games', 'episodes', 'seed', 'concurrency', 'budgets', 'timeouts', 'recordings', 'output'];
+    const slip = fc
+      .tuple(fc.constantFrom(...known), fc.nat(), fc.constantFrom('drop', 'double'))
+      .map(([word, at, how]) => {
+        const i = at % word.length;
+        return { word, typo: how === 'drop' ? word.slice(0, i) + word.slice(i + 1) : word.slice(0, i + 1) + word.slice(i) };
+      })
+      .filter(({ typo }) => !known.includes(typo) && typo.length >= 3);
+    fc.assert(fc.property(slip, ({ word, typo }) => closestWord(typo, known) === word));
+    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => editDistance(a, b) === editDistance(b, a)));
+  });
+
+  it('never echoes a value that looks like a key, whatever field it was typed in', async () => {
+    const key = 'sk-proj-Ab12Cd34';
+    for (const [name, yaml] of [
+      ['target', `target: "${key}"\n`],
+      ['seed', `seed: "${key}"\n`],
+      ['use', ''],
+    ] as const) {
+      const agents = name === 'use' ? `agents: [{ use: "${key}" }]` : 'agents: [{ use: random }]';
+      const message = await configError(writeConfig(`secret-${name}.yaml`, `name: s\n${agents}\n${yaml}`));
+      expect(message).not.toContain(key);
+      expect(message).toContain('looks like a key (not shown)');
+    }
+    // A value that is no key is still shown, so the user sees what was read.
+    expect(await configError(writeConfig('plain.yaml', 'name: p\nagents: [{ use: random }]\nseed: "soon"\n'))).toContain('found "soon"');
   });
 
   it('expands ${VAR} from the environment and says which variable is missing', async () => {

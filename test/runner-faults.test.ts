@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ScorecardAnswer } from '../src/protocol/index.ts';
+import type { FrameResponse, ScorecardAnswer } from '../src/protocol/index.ts';
+import { RunLedger } from '../src/runner/episode/runLedger.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
@@ -74,16 +75,22 @@ function expectFaithful({ report, episodes, cards, lost }: CaseResult, orphans =
   expect(report.totals.episodes, 'no episode lost').toBe(report.totals.planned_episodes);
   expect(episodes).toHaveLength(report.totals.planned_episodes);
   const served = cards.reduce((sum, card) => sum + card.total_actions!, 0);
-  expect(served, "no action replayed: the server counted the runner's actions plus the lost answers").toBe(report.totals.actions + lost);
+  // Lost answers the runner knows of (out of step) are in its count; the others it cannot know landed.
+  const unknownToRunner = lost - report.totals.answers_lost;
+  expect(unknownToRunner).toBeGreaterThanOrEqual(0);
+  expect(served, "no action replayed: the server counted the runner's actions plus the lost answers it could not count").toBe(
+    report.totals.actions + unknownToRunner,
+  );
   const open = cards.filter((card) => card.published_at == null);
   expect(open, 'every card the server opened is closed, but for lost opens').toHaveLength(orphans);
   for (const card of open) expect(card.total_actions).toBe(0);
   expect(report.totals.unconfirmed_card_opens).toBeGreaterThanOrEqual(orphans);
   for (const agent of report.agents) {
     expect(agent.scorecard, 'the card was closed and read').not.toBeNull();
-    expect(agent.score_differences!.length > 0, `score differences ${JSON.stringify(agent.score_differences)} exactly when an answer was lost (${lost})`).toBe(
-      lost > 0,
-    );
+    expect(
+      agent.score_differences!.length > 0,
+      `score differences ${JSON.stringify(agent.score_differences)} exactly when an answer was lost that the runner could not count (${unknownToRunner})`,
+    ).toBe(unknownToRunner > 0);
   }
 }
 
@@ -171,7 +178,12 @@ describe('the runner through a faulty network', () => {
     };
     const result = await runThroughFaults('duplicate', plan);
     expectOneLostAction(result, /^transport_protocol$/);
-    expect(result.episodes.find((e) => e.outcome === 'error')!.error!.message).toMatch(/belongs to another request/);
+    const failed = result.episodes.find((e) => e.outcome === 'error')!;
+    expect(failed.error!.message).toMatch(/belongs to another request/);
+    // The action reached the server, which counted it: so does the runner, and the scores agree.
+    expect(failed.answers_lost).toBe(1);
+    expect(result.report.totals.answers_lost).toBe(1);
+    expect(result.report.agents[0]!.score_differences).toEqual([]);
   });
 
   const isOpen = (r: WireRequest) => r.path === '/api/scorecard/open';
@@ -202,5 +214,23 @@ describe('the runner through a faulty network', () => {
     expectFaithful(result);
     expect(result.report.agents[0]!.close_error).toBeNull();
     expect(result.report.status).toBe('completed');
+  });
+});
+
+describe('an action whose answer was lost out of step', () => {
+  const frame = (fields: Partial<FrameResponse>) => ({ guid: 'g', levels_completed: 0, state: 'NOT_FINISHED', full_reset: false, ...fields }) as FrameResponse;
+
+  it('counts as the service counted it: a game action as one action, a RESET as a level or a full reset by the rules', () => {
+    const ledger = new RunLedger(() => 0);
+    ledger.recordReset(frame({ full_reset: true }));
+    ledger.recordAction(frame({}));
+    ledger.recordLostAnswer(2, 'g'); // one action on the level
+    ledger.recordLostAnswer(0, 'g'); // mid-level: a level reset, 1 action and 1 reset
+    ledger.recordLostAnswer(0, 'g'); // right after it: a full reset, a new run
+    expect(ledger.recordedRuns().map((r) => [r.actions, r.resets, r.levels_completed])).toEqual([
+      [3, 1, 0],
+      [0, 0, 0],
+    ]);
+    expect(ledger.answersLost).toBe(3);
   });
 });

@@ -192,8 +192,8 @@ describe('resume after kill -9', () => {
     reference = localScores(result.report);
 
     serve = startArcbench(['serve', '--port', '0', '--backends', String(BACKENDS), '--log-level', 'silent'], dir);
-    await waitUntil(() => /listening on (http:\/\/\S+)/.test(serve!.output().stdout), 'arcbench serve to listen');
-    serverUrl = /listening on (http:\/\/\S+)/.exec(serve.output().stdout)![1]!;
+    await waitUntil(() => /^(http:\/\/\S+)$/m.test(serve!.output().stdout), 'arcbench serve to listen');
+    serverUrl = /^(http:\/\/\S+)$/m.exec(serve.output().stdout)![1]!;
   }, 60_000);
 
   afterAll(async () => {

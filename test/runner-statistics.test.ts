@@ -103,7 +103,7 @@ describe('the regression gate (done when)', () => {
 
     const written = readFileSync(summary, 'utf8');
     expect(written.startsWith('# earlier steps\n## arcbench run: weakened\n')).toBe(true);
-    expect(written).toContain('| agent | game | episodes | card score | mean score | 95% CI | levels | actions | wins | errors |');
+    expect(written).toContain('| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |');
     expect(written).toContain('### Against the baseline');
     expect(written).toMatch(/\| explorer \| \*\*total\*\* \|.*\*\*worse\*\* \|/);
   });
@@ -149,11 +149,13 @@ describe('statistics in every run', () => {
       expect(row.mean_score).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 10);
       // The card keeps the best episode: at least the mean, and exactly the best episode's score.
       expect(row.card_score).toBeCloseTo(Math.max(...scores), 10);
-      expect(row.interval!.low).toBeLessThanOrEqual(row.mean_score);
-      expect(row.interval!.high).toBeGreaterThanOrEqual(row.mean_score);
+      // Beside it, the service's own score on the card it returned: the same.
+      expect(row.service_score).toBeCloseTo(row.card_score!, 9);
+      expect(row.interval!.low).toBeLessThanOrEqual(row.mean_score!);
+      expect(row.interval!.high).toBeGreaterThanOrEqual(row.mean_score!);
     }
     expect(readFileSync(join(baselineDir, 'table.md'), 'utf8')).toContain(
-      '| agent | game | episodes | card score | mean score | 95% CI | levels | actions | wins | errors |',
+      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |',
     );
   });
 

@@ -110,8 +110,8 @@ describe('one request budget for all workers', () => {
     const perMinute = 1200;
     const serve = startArcbench(['serve', '--port', '0', '--rate-limit', String(perMinute), '--log-level', 'info'], dir);
     try {
-      await waitUntil(() => /listening on (http:\S+)/.test(serve.output().stdout), 'serve to listen');
-      const url = /listening on (http:\S+)/.exec(serve.output().stdout)![1]!;
+      await waitUntil(() => /^(http:\S+)$/m.test(serve.output().stdout), 'serve to listen');
+      const url = /^(http:\S+)$/m.exec(serve.output().stdout)![1]!;
       const file = writeConfig('budget', [
         `target: { url: "${url}", api_key: budget-key }`,
         `rate_limit: { requests: ${perMinute}, interval_ms: 60000 }`,

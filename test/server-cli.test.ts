@@ -2,8 +2,10 @@
  * `arcbench serve` as a user runs it: a real process, its URL read from stdout, a request, SIGTERM and a
  * clean exit; and a malformed keys file refused with exit 2 and a message naming the line.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sendRequest } from './support/httpDriver.ts';
@@ -20,7 +22,7 @@ function runServe(args: string[], env: Record<string, string> = {}) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const match = /^arcbench serve: listening on (http:\/\/\S+)$/m.exec(stdout);
+      const match = /^(http:\/\/\S+)\n/.exec(stdout);
       if (match?.[1] !== undefined) resolve(match[1]);
     });
     exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
@@ -45,8 +47,27 @@ describe('arcbench serve', () => {
       serve.child.kill('SIGTERM');
     }
     expect(await serve.exited).toBe(0);
-    expect(serve.output().stdout.trim().split('\n')).toHaveLength(1);
+    // The URL alone on the one line, so `url=$(arcbench serve | head -1)` works.
+    expect(serve.output().stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
   }, 30_000);
+
+  it('exits 2 for a port in use, as `arcbench view` does', async () => {
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      const serve = runServe(['--port', port, '--log-level', 'silent']);
+      serve.url.catch(() => undefined);
+      expect(await serve.exited).toBe(2);
+      expect(serve.output().stderr).toContain('the port is in use; pick another --port');
+      const view = spawnSync(process.execPath, [BIN, 'view', tempDir('view'), '--port', port], { encoding: 'utf8', timeout: 20_000 });
+      expect(view.status).toBe(2);
+      expect(view.stderr).toContain(`port ${port} is in use`);
+    } finally {
+      taken.close();
+    }
+  }, 40_000);
 
   it('takes --dialect toolkit, --affinity-grace, --retain-closed and the connection limits', async () => {
     const serve = runServe([

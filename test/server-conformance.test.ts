@@ -7,3 +7,12 @@ defineConformanceSuite('HTTP server', async (service) => {
   const server = await startServer({ backends: [service] });
   return { driver: createHttpDriver(server.url), dispose: () => server.close() };
 });
+
+defineConformanceSuite(
+  'HTTP server, toolkit dialect',
+  async (service) => {
+    const server = await startServer({ backends: [service], dialect: 'toolkit' });
+    return { driver: createHttpDriver(server.url), dispose: () => server.close() };
+  },
+  'toolkit',
+);

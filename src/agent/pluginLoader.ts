@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ArcbenchError } from '../errors.ts';
+import { looksLikeSecretValue } from '../redaction.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,7 +71,9 @@ export function loadAgent(use: string, baseDir: string, options: ProcessAgentOpt
   const file = agentModuleFile(use, baseDir);
   if (file === undefined) {
     return Promise.reject(
-      new AgentLoadError(`no agent named "${use}"; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts, .js or .py file, or an executable)`),
+      new AgentLoadError(
+        `${looksLikeSecretValue(use) ? 'use holds a value that looks like a key (not shown), not an agent' : `no agent named "${use}"`}; built-ins: ${BUILT_IN_AGENTS.join(', ')} (or give a path to a .ts, .js or .py file, or an executable)`,
+      ),
     );
   }
   let loading = cache.get(file);

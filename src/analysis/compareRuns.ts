@@ -5,6 +5,7 @@
  */
 import { emptyUsage, sumUsage, type UsageTotals } from '../agent/usage.ts';
 import { ArcbenchError } from '../errors.ts';
+import { agentChangeNotes } from './agentChanges.ts';
 import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
 import { type GamePairing, pairGame } from './pairing.ts';
@@ -41,7 +42,7 @@ export interface RunComparison {
   readonly threshold: number;
   /** Per agent: its game rows, then its total row. */
   readonly rows: readonly ComparisonRow[];
-  /** What was left out of the comparison, as sentences (agents or games in only one run). */
+  /** Sentences: an agent whose label stayed while the agent changed, and what was left out (agents or games in only one run). */
   readonly notes: readonly string[];
 }
 
@@ -114,6 +115,12 @@ function row(agent: string, game: string, inputs: readonly GameInput[], threshol
   };
 }
 
+/** Why a run has episodes without a score (RunEpisodes.unscored). */
+const UNKNOWN_WHY = 'the service gave no level baselines for them';
+
+/** An agent's games with an episode of unknown score in the run. */
+const unscoredGames = (run: RunEpisodes, agent: string) => new Set((run.unscored ?? []).filter((e) => e.agent === agent).map((e) => e.game));
+
 const listed = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
 
 /**
@@ -128,7 +135,7 @@ export function compareRuns(baseline: RunEpisodes, candidate: RunEpisodes, optio
       `the runs share no agent label (baseline: ${listed(baseline.agents)}; candidate: ${listed(candidate.agents)}); compare runs of the same config, or give the agents the same labels`,
     );
   }
-  const notes: string[] = [];
+  const notes: string[] = agentChangeNotes(agents, baseline.setups, candidate.setups);
   const onlyIn = (run: RunEpisodes, other: RunEpisodes) => run.agents.filter((agent) => !other.agents.includes(agent));
   if (onlyIn(baseline, candidate).length > 0) notes.push(`only in the baseline, not compared: ${onlyIn(baseline, candidate).join(', ')}`);
   if (onlyIn(candidate, baseline).length > 0) notes.push(`only in the candidate, not compared: ${onlyIn(candidate, baseline).join(', ')}`);
@@ -139,8 +146,12 @@ export function compareRuns(baseline: RunEpisodes, candidate: RunEpisodes, optio
   for (const agent of agents) {
     const b = baselineEpisodes.get(agent) ?? new Map<string, ScoredEpisode[]>();
     const c = candidateEpisodes.get(agent) ?? new Map<string, ScoredEpisode[]>();
-    const games = [...b.keys()].filter((game) => c.has(game));
-    const leftOut = [...new Set([...b.keys(), ...c.keys()])].filter((game) => !games.includes(game)).sort();
+    const unknownIn = { baseline: unscoredGames(baseline, agent), candidate: unscoredGames(candidate, agent) };
+    for (const [which, unknown] of Object.entries(unknownIn))
+      if (unknown.size > 0) notes.push(`${agent}: scores unknown in the ${which} (${UNKNOWN_WHY}), not compared: ${[...unknown].sort().join(', ')}`);
+    const unknown = new Set([...unknownIn.baseline, ...unknownIn.candidate]);
+    const games = [...b.keys()].filter((game) => c.has(game) && !unknown.has(game));
+    const leftOut = [...new Set([...b.keys(), ...c.keys()])].filter((game) => !games.includes(game) && !unknown.has(game)).sort();
     if (leftOut.length > 0) notes.push(`${agent}: played in one run only, not compared: ${leftOut.join(', ')}`);
     if (games.length === 0) {
       notes.push(`${agent}: no game with finished episodes in both runs`);

@@ -59,9 +59,23 @@ function unpairedNotes(comparison: RunComparison): string[] {
 
 const belowWhat = (threshold: number) => (threshold === 0 ? 'below zero' : `below −${threshold} points`);
 
+/**
+ * A shown row that is worse (its interval below zero) but within the threshold: the table says `worse`
+ * and the gate "no regression", so a sentence says why both hold.
+ */
+function withinThresholdNotes(comparison: RunComparison, view: ComparisonView): string[] {
+  return shownRows(comparison, view)
+    .filter((row) => row.verdict === 'worse' && !row.regression && row.difference.interval !== null)
+    .map(
+      (row) =>
+        `${row.agent} ${row.game}: worse (${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}) but no regression: ` +
+        `the interval does not clear the threshold (its upper end ${formatSigned(row.difference.interval!.high)} is not below −${comparison.threshold})`,
+    );
+}
+
 /** Sentences under the table: unpaired rows, what was left out, and the gate's reading. */
 export function comparisonNotes(comparison: RunComparison, view: ComparisonView = {}): string[] {
-  const notes = [...unpairedNotes(comparison), ...comparison.notes];
+  const notes = [...unpairedNotes(comparison), ...comparison.notes, ...withinThresholdNotes(comparison, view)];
   const failing = regressions(comparison, view);
   const scope = view.perGame === true ? 'agent totals and games' : 'agent totals';
   notes.push(

@@ -16,12 +16,22 @@ export interface ScoredEpisode {
   readonly usage?: UsageTotals;
 }
 
+/** What a label stood for in a run: the agent it used and its params (run.json's agents[].use and params). */
+export interface AgentSetup {
+  readonly use: string;
+  readonly params: unknown;
+}
+
 export interface RunEpisodes {
   /** How the run is named in output: its folder, usually. */
   readonly name: string;
   /** Agent labels in the run's order (an agent may have no finished episode). */
   readonly agents: readonly string[];
   readonly episodes: readonly ScoredEpisode[];
+  /** Finished episodes whose score is unknown (the service gave no level baselines for their game): not in `episodes`. */
+  readonly unscored?: ReadonlyArray<{ readonly agent: string; readonly game: string }>;
+  /** Per label, the agent behind it, when known: a comparison warns when it changed between the runs. */
+  readonly setups?: Readonly<Record<string, AgentSetup>>;
 }
 
 /** The row label of an agent's total over its games. Game ids never take this form (slug-hex). */
@@ -53,7 +63,8 @@ export function episodesByAgentAndGame(episodes: readonly ScoredEpisode[]): Map<
 
 /**
  * One agent of a run under another label, alone: so that two agents (of one run or of two) compare as
- * if they were one agent in two runs. Their episode seeds differ, so they compare unpaired.
+ * if they were one agent in two runs. Their episode seeds differ, so they compare unpaired; their setups
+ * are left out, since two different agents are the point.
  */
 export function oneAgentAs(run: RunEpisodes, agent: string, label: string): RunEpisodes {
   return {

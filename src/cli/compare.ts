@@ -10,6 +10,7 @@ import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
 import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { checkOutputPath } from './outputPath.ts';
 import { reportFailure } from './reportFailure.ts';
 import { addGateOptions, type GateCommandOptions } from './gateOptions.ts';
 
@@ -41,7 +42,8 @@ seed pair. Others are compared as independent samples, and the output says so.
 Two agents, of one run or of two: arcbench compare RUN RUN --baseline-agent random --candidate-agent explorer
 Verdicts: better / worse (the whole 95% interval above / below zero), no significant change, identical.
 Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a regression under
---fail-on-regression; 2 the runs cannot be compared (no common agent or game) or a folder is unreadable.`,
+--fail-on-regression; 2 the runs cannot be compared (no common agent or game), a folder is unreadable, or
+--html names a folder that does not exist.`,
     )
     .action(async (baseline: string, candidate: string, options: CompareCommandOptions) => {
       process.exit(await compareCommand(baseline, candidate, options));
@@ -50,6 +52,7 @@ Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a r
 
 async function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): Promise<number> {
   try {
+    if (options.html !== undefined) checkOutputPath('--html', options.html);
     let baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
     let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
     if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {

@@ -4,10 +4,11 @@
  * It never overwrites a file.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../packageFiles.ts';
+import { makeFolder } from '../runner/results/makeFolder.ts';
 import { EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 
 const TEMPLATES = new URL('templates/', PACKAGE_ROOT);
@@ -49,7 +50,14 @@ function initCommand(folder: string, python: boolean): number {
     return EXIT_USAGE;
   }
   const schema = schemaInProject(target);
-  mkdirSync(target, { recursive: true });
+  try {
+    makeFolder(target);
+  } catch (error) {
+    process.stderr.write(
+      `arcbench init: cannot create ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give init another folder\n`,
+    );
+    return EXIT_USAGE;
+  }
   for (const { file } of STARTERS) {
     const template = readFileSync(new URL(file, templates), 'utf8');
     const text = file === EXPERIMENT && schema !== undefined ? `# yaml-language-server: $schema=${schema}\n${template}` : template;

@@ -1,6 +1,7 @@
 /** `arcbench report <run-dir>`: writes the run folder's report.html again (e.g. after a run was killed). */
 import { type Command, Option } from 'commander';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { checkOutputPath, OutputPathError } from './outputPath.ts';
 import { RunFolderError } from '../report/runSnapshot.ts';
 import { writeReport } from '../report/writeReport.ts';
 
@@ -12,7 +13,7 @@ export function register(program: Command): void {
     .addOption(new Option('--out <file>', 'where to write the page (default: <run-dir>/report.html)'))
     .addHelpText(
       'after',
-      '\nBig runs embed the best and the worst episode of every agent on every game and as many others as fit;\n`arcbench view <run-dir>` replays every recording.\nExit codes: 0 written; 1 writing failed; 2 not a run folder or bad usage.',
+      '\nBig runs embed the best and the worst episode of every agent on every game and as many others as fit;\n`arcbench view <run-dir>` replays every recording.\nExit codes: 0 written; 1 writing failed; 2 not a run folder, an --out in a folder that does not exist, or bad usage.',
     )
     .action(async (runDir: string, options: { out?: string }) => {
       process.exit(await reportCommand(runDir, options));
@@ -21,12 +22,13 @@ export function register(program: Command): void {
 
 async function reportCommand(runDir: string, options: { out?: string }): Promise<number> {
   try {
+    if (options.out !== undefined) checkOutputPath('--out', options.out);
     const written = await writeReport(runDir, { out: options.out });
     const embedded = written.recordings === 0 ? 'no recordings' : `${written.embedded} of ${written.recordings} recordings embedded`;
     process.stdout.write(`${written.path}: ${(written.bytes / 2 ** 20).toFixed(1)} MB, ${embedded}\n`);
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof RunFolderError) {
+    if (error instanceof RunFolderError || error instanceof OutputPathError) {
       process.stderr.write(`arcbench report: ${error.message}\n`);
       return EXIT_USAGE;
     }

@@ -6,11 +6,18 @@ import { ConfigError } from '../runner/config/loader.ts';
 import { RunFolderError } from '../runner/results/runReport.ts';
 import { isServiceFailure, RunNotStartedError } from '../runner/runNotStarted.ts';
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
+import { OutputPathError } from './outputPath.ts';
 
 /** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
 export function reportFailure(command: string, error: unknown): number {
   // Bad input of the user's (a config, a plugin, a run folder, runs that share nothing): exit 2.
-  if (error instanceof ConfigError || error instanceof AgentLoadError || error instanceof RunFolderError || error instanceof RunsNotComparableError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof AgentLoadError ||
+    error instanceof RunFolderError ||
+    error instanceof RunsNotComparableError ||
+    error instanceof OutputPathError
+  ) {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }

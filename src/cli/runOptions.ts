@@ -64,14 +64,14 @@ export function addRunOptions(command: Command): Command {
     .addOption(
       new Option('--games <list>', 'games to play instead of the config’s: ids, slug prefixes or tags, e.g. lamp,crat').argParser(commaList('--games')),
     )
-    .addOption(new Option('--game <list>', 'the same as --games').argParser(commaList('--game')).hideHelp())
+    .addOption(new Option('--game <list>', 'the same as --games').argParser(commaList('--game')))
     .addOption(
       new Option(
         '--agents <list>',
         'with a config: keep only the agents with these labels; without one: the agents to play (built-in names or plugin paths)',
       ).argParser(commaList('--agents')),
     )
-    .addOption(new Option('--agent <list>', 'the same as --agents').argParser(commaList('--agent')).hideHelp())
+    .addOption(new Option('--agent <list>', 'the same as --agents').argParser(commaList('--agent')))
     .addOption(new Option('--episodes <n>', 'episodes per (agent, game), overrides the config').argParser(integerOption('--episodes', 1, 100_000)))
     .addOption(
       new Option('--max-actions <n>', 'counted actions per episode, overrides budgets.max_actions').argParser(integerOption('--max-actions', 1, 100_000_000)),

@@ -5,6 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { experimentJsonSchema } from '../runner/config/schema.ts';
+import { EXIT_USAGE } from './commandSupport.ts';
+import { checkOutputPath, OutputPathError } from './outputPath.ts';
 
 export function register(program: Command): void {
   program
@@ -14,7 +16,17 @@ export function register(program: Command): void {
     .addHelpText('after', '\nIn a YAML file: # yaml-language-server: $schema=./arcbench.schema.json')
     .action((options: { out?: string }) => {
       const text = `${JSON.stringify(experimentJsonSchema(), null, 2)}\n`;
-      if (options.out) writeFileSync(options.out, text);
-      else process.stdout.write(text);
+      if (options.out === undefined) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        checkOutputPath('--out', options.out);
+      } catch (error) {
+        if (!(error instanceof OutputPathError)) throw error;
+        process.stderr.write(`arcbench schema: ${error.message}\n`);
+        process.exit(EXIT_USAGE);
+      }
+      writeFileSync(options.out, text);
     });
 }

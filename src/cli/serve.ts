@@ -1,7 +1,7 @@
 /**
  * `arcbench serve`: the reference service over HTTP, for clients and agents in other processes or
- * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints one line
- * with the URL on stdout (scripts read it); logs go to stderr.
+ * languages, and for testing HttpTransport against backends behind an affinity cookie. Prints its URL
+ * alone on one stdout line (scripts read it); logs go to stderr.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
@@ -9,7 +9,7 @@ import { createServeLogger, DEFAULT_CONNECTION_LIMITS, DIALECTS, KeysError, load
 import type { Dialect } from '../reference/server/index.ts';
 import type { UserIdentity } from '../reference/referenceService.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../protocol/limits.ts';
-import { integerOption } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_USAGE, integerOption } from './commandSupport.ts';
 import { durationMs } from './duration.ts';
 
 interface ServeOptions {
@@ -77,7 +77,7 @@ export function register(program: Command): void {
     .addOption(
       new Option(
         '--dialect <name>',
-        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse run entries, full_reset always false)",
+        "answer as arcbench (the full API) or as the official toolkit's reference server (no baselines, sparse cards, per-game plays, closed cards gone, full_reset always false, any key)",
       )
         .choices([...DIALECTS])
         .default('arcbench'),
@@ -122,6 +122,10 @@ export function register(program: Command): void {
     .addOption(
       new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     )
+    .addHelpText(
+      'after',
+      '\nPrints its URL alone on one stdout line. Exit codes: 0 stopped with Ctrl+C or SIGTERM; 1 cannot listen; 2 a port in use, or bad usage.',
+    )
     .action(async (options: ServeOptions) => {
       await serve(options);
     });
@@ -149,14 +153,19 @@ async function serve(options: ServeOptions): Promise<void> {
   const logger = createServeLogger(options.logLevel, process.stderr);
   const server = await listenOrExit(options, keys, logger);
   logger.info({ url: server.url, backends: options.backends, dialect: options.dialect, keys: keys?.size ?? 'any' }, 'serving');
-  process.stdout.write(`arcbench serve: listening on ${server.url}\n`);
+  // The URL alone on stdout, as `view` prints its own: a script reads it with one line and no parsing.
+  process.stdout.write(`${server.url}\n`);
+  process.stderr.write(`arcbench serve: listening on ${server.url} (Ctrl+C to stop)\n`);
 
   stopOnSignals(server, logger);
 }
 
 type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
-/** Starts the server, or exits with a sentence: 2 for settings that cannot work together, 1 when it cannot listen. */
+/**
+ * Starts the server, or exits with a sentence: 2 for settings that cannot work together and for a port
+ * in use (the user's to change, and `view`'s code for it too), 1 when it cannot listen for another reason.
+ */
 async function listenOrExit(
   options: ServeOptions,
   keys: ReadonlyMap<string, UserIdentity> | undefined,
@@ -190,10 +199,10 @@ async function listenOrExit(
       process.stderr.write(`arcbench serve: ${error.message}\n`);
       process.exit(2);
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? 'the port is in use; pick another --port (0: any free one)' : (error as Error).message;
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const reason = inUse ? 'the port is in use; pick another --port (0: any free one)' : (error as Error).message;
     process.stderr.write(`arcbench serve: cannot listen on ${options.host}:${options.port}: ${reason}\n`);
-    process.exit(1);
+    process.exit(inUse ? EXIT_USAGE : EXIT_FAILED);
   }
 }
 

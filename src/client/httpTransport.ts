@@ -14,6 +14,7 @@ import { TransportError } from './transport.ts';
 import type { Transport, TransportStats } from './transport.ts';
 import { parseFrameAnswer, parseJsonAnswer } from './http/answerBody.ts';
 import { checkCardId, checkDescriptors, checkFrame, checkScorecard } from './http/answerCheck.ts';
+import { cardOfPlays, gameCardAnswerSchema, isPlaysAnswer } from './http/gameCardAnswer.ts';
 import type { FrameExpectation } from './http/answerCheck.ts';
 import { normaliseBaseUrl } from './http/baseUrl.ts';
 import type { ServiceBase } from './http/baseUrl.ts';
@@ -318,7 +319,10 @@ export class HttpTransport implements Transport {
   }
 
   private readScorecardAnswer(answer: RawAnswer, cardId: string, gameId: string | undefined, what: string): ScorecardAnswer {
-    const card = checkScorecard(parseJsonAnswer(answer, scorecardAnswerSchema, what), cardId, gameId, what);
+    // The per-game path holds a restricted card, or the game's plays (gameCardAnswer.ts), complete as they are.
+    const parsed = parseJsonAnswer(answer, gameId === undefined ? scorecardAnswerSchema : gameCardAnswerSchema, what);
+    if (isPlaysAnswer(parsed)) return checkScorecard(cardOfPlays(parsed), cardId, gameId, what);
+    const card = checkScorecard(parsed, cardId, gameId, what);
     this.noteMissing(missingScorecardFields(card), what);
     return card;
   }

@@ -31,6 +31,11 @@ export interface Transport {
   openScorecard(request?: OpenScorecardRequest): Promise<string>;
   /** The card as the service answers it: fields it leaves out are missing (docs/protocol.md §7a). */
   closeScorecard(cardId: string): Promise<ScorecardAnswer>;
+  /**
+   * The card, or with `gameId` the card restricted to that game. A service that answers the per-game
+   * path with the game's plays (the toolkit's server, docs/protocol.md §7a) gives only run entries without scores
+   * or baselines there: its whole card has them.
+   */
   getScorecard(cardId: string, gameId?: string): Promise<ScorecardAnswer>;
   /** RESET: a new session when `guid` is undefined, else a reset of that session (docs/protocol.md §4). */
   reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse>;
@@ -65,5 +70,16 @@ export class TransportError extends ArcbenchError {
   constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {
     super(`TRANSPORT_${kind.toUpperCase()}`, message, options);
     this.kind = kind;
+  }
+}
+
+/**
+ * A `protocol` failure where the answer that came back belongs to another request (a proxy or balancer
+ * answered twice on a connection): the request itself went out on that connection, so a game action
+ * reached the service and was counted there, though its answer is lost. The runner counts it so.
+ */
+export class AnswerOutOfStepError extends TransportError {
+  constructor(message: string) {
+    super('protocol', message);
   }
 }

@@ -206,6 +206,29 @@ export const scorecardAnswerSchema = scorecardSchema.partial().extend({
 });
 export type ScorecardAnswer = z.infer<typeof scorecardAnswerSchema>;
 
+/**
+ * The official toolkit's answer to `GET /api/scorecard/{card}/{game}` (docs/protocol.md §7a): the game's plays, one
+ * item per play in each list, with no scores and no baselines. Read as tolerantly as a card.
+ */
+const toolkitGamePlaysSchema = z.looseObject({
+  actions: z.array(count).optional(),
+  actions_by_level: z.array(z.array(count)).optional(),
+  guids: z.array(z.string()).optional(),
+  levels_completed: z.array(count).optional(),
+  resets: z.array(count).optional(),
+  states: z.array(z.string()).optional(),
+  total_actions: count.optional(),
+  total_plays: count.optional(),
+});
+export const toolkitGameCardSchema = z.looseObject({
+  won: count.optional(),
+  played: count.optional(),
+  total_actions: count.optional(),
+  levels_completed: count.optional(),
+  cards: z.record(z.string(), toolkitGamePlaysSchema),
+});
+export type ToolkitGameCardAnswer = z.infer<typeof toolkitGameCardSchema>;
+
 /** Everything of a frame response but the grids, which take the hand-written codec. */
 export const frameResponseMetaSchema = z.looseObject({
   game_id: z.string(),

@@ -7,6 +7,8 @@
  * `reportInput` keeps the value found, so a wrong type is never mistaken for a missing key.
  */
 import type { z } from 'zod';
+import { shownValue } from '../redaction.ts';
+import { closestWord } from './closestWord.ts';
 
 type Issue = z.core.$ZodIssue;
 type RawIssue = z.core.$ZodRawIssue;
@@ -29,13 +31,16 @@ const NOUNS: Record<string, string> = {
   tuple: 'a list',
 };
 
-/** How a value found in the input reads in a sentence; long strings are cut, so no big value (or secret) is echoed whole. */
+/**
+ * How a value found in the input reads in a sentence; long strings are cut and key-like ones left out,
+ * so no big value or secret (a key typed in the wrong field) is echoed.
+ */
 export function describeFound(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return value.length > 24 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'string') return value.length > 24 ? `a string of ${value.length} characters` : shownValue(value);
   return String(value);
 }
 
@@ -61,9 +66,25 @@ function ourWords(issue: RawIssue): string | undefined {
       return `expected ${issue.format === 'url' ? 'a URL' : `a ${issue.format}`}, found ${found}`;
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}, found ${found}`;
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => unknownKeyWords(key, knownKeysOf(issue.inst))).join('\n');
     default:
       return undefined;
   }
+}
+
+const UNKNOWN_KEY = 'is not a known key; remove it or check its spelling';
+
+/** One sentence per unknown key (the issue's message, a line each, read back by flatten): with the known key it is closest to. */
+function unknownKeyWords(key: string, known: readonly string[]): string {
+  const meant = closestWord(key, known);
+  return meant === undefined ? UNKNOWN_KEY : `is not a known key; did you mean \`${meant}\`?`;
+}
+
+/** The keys of the object schema that met an unknown one (zod gives the error map the schema as `inst`). */
+function knownKeysOf(inst: unknown): string[] {
+  const shape = (inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+  return shape === undefined ? [] : Object.keys(shape);
 }
 
 /** Options for every safeParse whose issues a person will read. */
@@ -99,7 +120,10 @@ function flatten(issue: Issue, prefix: Path): Array<{ path: Path; message: strin
     return [{ path, message: describeUnion(issue) }];
   }
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known key; remove it or check its spelling' }));
+    // ourWords wrote one line per key; a schema's own message (or none) says the same for each.
+    const lines = issue.message.split('\n');
+    const words = lines.length === issue.keys.length && lines.every((line) => line.startsWith('is not a known key')) ? lines : undefined;
+    return issue.keys.map((key, i) => ({ path: [...path, key], message: words?.[i] ?? UNKNOWN_KEY }));
   }
   return [{ path, message: issue.message }];
 }

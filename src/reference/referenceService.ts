@@ -165,6 +165,18 @@ export class ReferenceService {
     return card.toScorecard(game);
   }
 
+  /**
+   * The card as its public page shows it (`/scorecards/{card_id}`, the link a run prints): anyone with the
+   * id may read it, as on the hosted site; an open competition card stays hidden, as it does from its owner.
+   * Undefined when this service does not hold it.
+   */
+  publicScorecard(cardId: string): Scorecard | undefined {
+    const card = this.cards.get(cardId);
+    if (card === undefined) return undefined;
+    this.expireIfDue(card, this.now());
+    return card.competition && card.isOpen ? undefined : card.toScorecard();
+  }
+
   /** POST /api/cmd/{RESET|ACTION1..7}. */
   command(key: string | undefined, action: ActionName, body: unknown): FrameResponse {
     const caller = this.keyRing.authenticate(key);
@@ -172,6 +184,15 @@ export class ReferenceService {
     if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${printable(action)}; commands are RESET and ACTION1 to ACTION7`);
     if (actionId === 0) return this.reset(caller, resetRequest(body));
     return this.act(caller, actionId as GameActionId, actionRequest(actionId, body));
+  }
+
+  /**
+   * Whether `guid` names a live session another key started. No endpoint asks it; the toolkit dialect of
+   * the server does, as the toolkit's server refuses such a command with another code (docs/protocol.md §7a).
+   */
+  isSessionOfAnotherKey(key: string | undefined, guid: unknown): boolean {
+    const session = typeof guid === 'string' ? this.sessions.get(guid) : undefined;
+    return session !== undefined && session.owner !== this.keyRing.authenticate(key).owner;
   }
 
   /** Closes every card past its idle or maximum lifetime; returns how many. */

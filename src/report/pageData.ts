@@ -21,9 +21,40 @@ export interface RunHeader {
   target: string | null;
   /** The run folder on the machine that wrote the report. */
   folder: string;
-  provenance: Record<string, unknown> | null;
+  provenance: ReportProvenance | null;
   config: unknown;
-  totals: Record<string, unknown> | null;
+  totals: ReportTotals | null;
+}
+
+/** A folder's commit (null outside a repository) and whether a tracked file differs from it. */
+export interface ReportGitState {
+  sha: string | null;
+  dirty: boolean | null;
+}
+
+/**
+ * run.json's provenance as the page reads it. Every field is required and named as in run.json's schema
+ * (runReport.ts): the writer assigns the schema's type to this one, so a field renamed there fails the
+ * type-check here, where a cast once hid `git` → `experiment_git` and every page said "not a git checkout".
+ */
+export interface ReportProvenance {
+  arcbench_version: string;
+  /** Only when arcbench ran from a git checkout of itself. */
+  arcbench_git: ReportGitState | null;
+  /** The experiment file's folder and its git state. */
+  experiment_git: ReportGitState & { folder: string };
+  node_version: string;
+  platform: string;
+  seed: number;
+  target: string;
+  argv: string[];
+}
+
+/** run.json's totals, the figures the page's header shows (the writer assigns the schema's type to it). */
+export interface ReportTotals {
+  episodes: number;
+  actions: number;
+  errors: number;
 }
 
 export interface AgentSummary {
@@ -40,6 +71,8 @@ export interface AgentSummary {
 
 export interface GameSummary {
   game_id: string;
+  /** The game's title, where known (the built-in catalog); the page shows it beside the id. */
+  title: string | null;
   default_fps: number;
   levels: number;
 }
@@ -49,10 +82,12 @@ export interface ResultRow {
   agent: string;
   game: string;
   episodes: number;
-  /** The card's score as the service defines it (best run per game). */
-  score: number;
-  /** The mean of the episodes' own scores. */
-  mean: number;
+  /** The card's score as the service defines it (best run per game), scored locally; null when unknown (`ReportData.unknown_scores`). */
+  score: number | null;
+  /** The service's own score for it, where the service returned a card; else null. */
+  service_score: number | null;
+  /** The mean of the episodes' own scores; null when unknown. */
+  mean: number | null;
   interval: Interval | null;
   levels: string;
   actions: number;
@@ -66,8 +101,13 @@ export interface EpisodeRow {
   agent: string;
   game_id: string;
   episode: number;
-  /** win, budget, agent_stop, …; `in progress` for a recording whose episode has not finished. */
+  /**
+   * win, budget, agent_stop, …; `in progress` for a recording whose episode has not finished, `unfinished`
+   * for one a run that has ended never finished, PLAYED_AGAIN for a record a resume played again.
+   */
   outcome: string;
+  /** The attempt that played it (1, then one more per resume); null for a recording without a record. */
+  attempt: number | null;
   score: number | null;
   levels_completed: number;
   win_levels: number;
@@ -80,6 +120,10 @@ export interface EpisodeRow {
 }
 
 export const IN_PROGRESS = 'in progress';
+/** A recording without a record in a run that has ended (killed before the episode ended, and not cut cleanly). */
+export const UNFINISHED = 'unfinished';
+/** A record the run's stop cut short (Ctrl-C, run_seconds) that a resume played again: kept, not counted. */
+export const PLAYED_AGAIN = 'cut, played again';
 
 /**
  * Where the page gets recordings: embedded in the file (gzip, base64, one `<script>` each, listed by
@@ -94,6 +138,8 @@ export interface ReportData {
   agents: AgentSummary[];
   games: GameSummary[];
   results: ResultRow[];
+  /** Why some scores are null (a game without level baselines), to say once; null when all are known. */
+  unknown_scores: string | null;
   episodes: EpisodeRow[];
   recordings: RecordingSource;
 }

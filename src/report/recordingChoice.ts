@@ -3,7 +3,7 @@
  * worst episode of every agent on every game (the two a reader looks at first), then the others in
  * episode order while the page stays under its size budget.
  */
-import type { EpisodeRow } from './pageData.ts';
+import { type EpisodeRow, PLAYED_AGAIN } from './pageData.ts';
 
 /** Compressed recording bytes a page carries beyond the always-embedded best and worst episodes. */
 export const EMBED_BUDGET_BYTES = 8 * 1024 * 1024;
@@ -12,7 +12,8 @@ export const EMBED_BUDGET_BYTES = 8 * 1024 * 1024;
 export function recordingPriority(episodes: readonly EpisodeRow[]): { ordered: string[]; required: number } {
   const withRecording = episodes.filter((e) => e.recording !== null);
   const groups = new Map<string, EpisodeRow[]>();
-  for (const episode of withRecording) {
+  // The best and worst of what counts: not a record a resume played again.
+  for (const episode of withRecording.filter((e) => e.outcome !== PLAYED_AGAIN)) {
     const key = `${episode.agent}\u0000${episode.game_id}`;
     groups.set(key, [...(groups.get(key) ?? []), episode]);
   }

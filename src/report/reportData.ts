@@ -12,12 +12,15 @@ import {
   type EpisodeRow,
   type GameSummary,
   IN_PROGRESS,
+  PLAYED_AGAIN,
   type RecordingSource,
   REPORT_FORMAT,
   type ReportData,
   type RunHeader,
+  UNFINISHED,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
+import { knewBaselines, UNKNOWN_SCORES_REASON } from '../runner/results/localScoring.ts';
 import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
@@ -32,7 +35,8 @@ export function buildReportData(folder: RunFolderSnapshot, recordings: Recording
       folder,
       agents.map((a) => a.label),
     ),
-    episodes: [...folder.episodes.map(episodeRow), ...inProgressRows(folder)],
+    unknown_scores: folder.run?.unknown_scores ?? (folder.episodes.some((e) => !knewBaselines(e)) ? UNKNOWN_SCORES_REASON : null),
+    episodes: [...folder.episodes.map(episodeRow), ...folder.superseded.map(playedAgainRow), ...inProgressRows(folder)],
     recordings,
   };
 }
@@ -86,13 +90,14 @@ function gameSummaries(folder: RunFolderSnapshot): GameSummary[] {
   const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
     const episode = folder.episodes.find((e) => e.game_id === id);
-    return { game_id: id, default_fps: catalogFps(id) ?? DEFAULT_FPS, levels: episode?.win_levels ?? 0 };
+    const known = catalogInfo(id);
+    return { game_id: id, title: known?.title ?? null, default_fps: known?.defaultFps ?? DEFAULT_FPS, levels: episode?.win_levels ?? 0 };
   });
 }
 
-/** The frame rate of a game of the built-in catalog (a run on the reference service). */
-function catalogFps(gameId: string): number | undefined {
-  return gameCatalog().find((game) => game.info.id === gameId)?.info.defaultFps;
+/** A game of the built-in catalog (a run on the reference service): its title and frame rate. */
+function catalogInfo(gameId: string): { title: string; defaultFps: number } | undefined {
+  return gameCatalog().find((game) => game.info.id === gameId)?.info;
 }
 
 function episodeRow(episode: EpisodeRecord): EpisodeRow {
@@ -109,12 +114,22 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
     wall_seconds: episode.wall_seconds,
     error: episode.error?.message ?? null,
     recording: episode.recording,
+    attempt: episode.attempt,
   };
 }
 
-/** Recordings on disk that no finished episode names: episodes being played right now. */
+/** A record a later attempt played again: shown as such, with no score of its own (the new record has it). */
+function playedAgainRow(episode: EpisodeRecord): EpisodeRow {
+  return { ...episodeRow(episode), outcome: PLAYED_AGAIN, score: null, error: episode.superseded?.reason ?? null };
+}
+
+/**
+ * Recordings on disk that no record names: episodes being played right now, or, once the run has
+ * ended, episodes it never finished (their process was killed).
+ */
 function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
-  const finished = new Set(folder.episodes.map((e) => e.recording));
+  const finished = new Set([...folder.episodes, ...folder.superseded].map((e) => e.recording));
+  const outcome = folderStatus(folder) === 'running' ? IN_PROGRESS : UNFINISHED;
   const rows: EpisodeRow[] = [];
   for (const file of folder.recordingFiles) {
     const path = recordingPath(file);
@@ -122,7 +137,8 @@ function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
     if (finished.has(path) || parts === undefined) continue;
     rows.push({
       ...parts,
-      outcome: IN_PROGRESS,
+      outcome,
+      attempt: null,
       score: null,
       levels_completed: 0,
       win_levels: 0,

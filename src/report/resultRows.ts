@@ -5,14 +5,16 @@
  * the episodes by the runner's own table code.
  */
 import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
-import { episodeScore } from '../runner/results/localScoring.ts';
-import { tableRows } from '../runner/results/resultsTable.ts';
+import { ownScore } from '../runner/results/localScoring.ts';
+import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
 import type { TableRow } from '../runner/results/runReport.ts';
 import type { ResultRow } from './pageData.ts';
 import type { RunFolderSnapshot } from './runSnapshot.ts';
 
 export function resultRows(snapshot: RunFolderSnapshot, agentLabels: readonly string[]): ResultRow[] {
-  const rows = snapshot.run?.table ?? (snapshot.episodes.length === 0 ? [] : tableRows(agentLabels, snapshot.episodes));
+  const rows =
+    snapshot.run?.table ??
+    (snapshot.episodes.length === 0 ? [] : tableRows(agentLabels, snapshot.episodes, snapshot.run ? serviceCardsOf(snapshot.run) : undefined));
   return rows.map(resultRow);
 }
 
@@ -22,6 +24,7 @@ function resultRow(row: TableRow): ResultRow {
     game: row.game,
     episodes: row.episodes,
     score: row.card_score,
+    service_score: row.service_score ?? null,
     mean: row.mean_score,
     interval: row.interval,
     levels: `${row.levels_completed}/${row.level_count}`,
@@ -31,7 +34,7 @@ function resultRow(row: TableRow): ResultRow {
   };
 }
 
-/** An episode's own score as the runner recorded it, or (a log of an older version) scored here the same way. */
-export function scoreOf(episode: EpisodeRecord): number {
-  return typeof episode.score === 'number' ? episode.score : episodeScore(episode);
+/** An episode's own score as the runner recorded it, or (a log of an older version) scored here the same way; null when unknown. */
+export function scoreOf(episode: EpisodeRecord): number | null {
+  return ownScore(episode);
 }

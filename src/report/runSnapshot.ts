@@ -21,6 +21,8 @@ export interface RunFolderSnapshot {
   run: RunReport | null;
   /** The current record of each finished episode (not those a resume played again). */
   episodes: readonly EpisodeRecord[];
+  /** Old records a later attempt played again (cut short by the run's stop, or failed and retried). */
+  superseded: readonly EpisodeRecord[];
   /** File names under recordings/, sorted. */
   recordingFiles: string[];
 }
@@ -43,10 +45,15 @@ export function readRunFolderSnapshot(dirArgument: string): RunFolderSnapshot {
   const recordingFiles = listRecordings(dir);
   if (existsSync(join(dir, RUN_FILE))) {
     const folder = readRunFolder(dir);
-    return { dir, run: folder.report, episodes: folder.episodes, recordingFiles };
+    return { dir, run: folder.report, episodes: folder.episodes, superseded: supersededOf(folder.records), recordingFiles };
   }
   const path = join(dir, EPISODES_FILE);
-  return { dir, run: null, episodes: currentEpisodes(parseEpisodeLines(readFileSync(path, 'utf8'), path).records), recordingFiles };
+  const records = parseEpisodeLines(readFileSync(path, 'utf8'), path).records;
+  return { dir, run: null, episodes: currentEpisodes(records), superseded: supersededOf(records), recordingFiles };
+}
+
+function supersededOf(records: readonly EpisodeRecord[]): EpisodeRecord[] {
+  return records.filter((record) => record.superseded !== undefined);
 }
 
 function listRecordings(dir: string): string[] {

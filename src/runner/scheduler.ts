@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { TransportError, TransportStats } from '../client/transport.ts';
 import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
-import { GameBaselines } from './episode/gameBaselines.ts';
+import { baselineNotices, GameBaselines } from './episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
 import { type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
 import type { Plan } from './plan.ts';
@@ -104,9 +104,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   const { experiment, plan, target, stop, recorder, logger } = run;
   const { config } = experiment;
   const competition = config.scorecard.competition_mode;
-  const baselines = new GameBaselines(target.transport, !competition, (gameId, why) =>
-    logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
-  );
+  const baselines = new GameBaselines(target.transport, !competition, baselineNotices(logger));
   let runSequence = run.firstRunSequence ?? 0;
   stop.signal.addEventListener(
     'abort',

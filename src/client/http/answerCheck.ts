@@ -9,7 +9,7 @@
  */
 import type { FrameResponse, GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';
 import { isGameId, isSameGame, isUuid, shownId } from '../../protocol/index.ts';
-import { TransportError } from '../transport.ts';
+import { AnswerOutOfStepError, TransportError } from '../transport.ts';
 
 /** What a frame answer must name: the game and action sent, and the session when one was named. */
 export interface FrameExpectation {
@@ -68,8 +68,7 @@ export function checkDescriptors(games: readonly GameDescriptor[], requested: st
 }
 
 function mismatch(what: string, answered: string, sent: string): TransportError {
-  return new TransportError(
-    'protocol',
+  return new AnswerOutOfStepError(
     `${what}: the answer belongs to another request (it names ${answered}; the request was for ${sent}). A proxy or load balancer ` +
       'mixed up answers on a connection: that connection was closed and nothing of the answer was used; an action may or may not have been applied.',
   );

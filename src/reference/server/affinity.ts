@@ -20,6 +20,8 @@ export interface AffinityOptions {
   rotateEvery?: number;
   graceMs?: number;
   now?: () => number;
+  /** False: route by cookie but set none (a server with no balancer in front, docs/protocol.md §7a). Default true. */
+  issueCookies?: boolean;
 }
 
 export function installAffinity(app: FastifyInstance, backends: readonly ReferenceService[], options: AffinityOptions): AffinityRouter {
@@ -36,6 +38,7 @@ export function installAffinity(app: FastifyInstance, backends: readonly Referen
     done();
   });
 
+  if (options.issueCookies === false) return router;
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.affinity !== null) reply.header('set-cookie', AffinityRouter.setCookieHeaders(router.respond(request.affinity)));
     done(null, payload);

@@ -7,7 +7,7 @@ import type { ReferenceService } from '../referenceService.ts';
 import { installAffinity } from './affinity.ts';
 import type { AffinityRouter } from './affinityRouter.ts';
 import { createBackends } from './backends.ts';
-import { answerShaper } from './dialect.ts';
+import { dialectBehaviour } from './dialect.ts';
 import { installConnectionCap, resolveConnectionLimits, timeoutServerOptions } from './connectionLimits.ts';
 import { installGracefulClose } from './gracefulClose.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorMapping } from './errorMapping.ts';
@@ -16,6 +16,7 @@ import { serverLogger } from './logging.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_SWEEP_INTERVAL_MS, type ServerOptions } from './options.ts';
 import { installRateLimit } from './rateLimit.ts';
 import { installRoutes } from './routes.ts';
+import { installScorecardPage } from './scorecardPage.ts';
 import { installSweep } from './sweep.ts';
 
 export interface AssembledServer {
@@ -42,11 +43,18 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
 
   installConnectionCap(app, limits);
   installJsonBody(app);
-  installErrorMapping(app, bodyLimit);
+  const dialect = dialectBehaviour(options.dialect);
+  installErrorMapping(app, bodyLimit, dialect.requestError);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
-  const affinity = installAffinity(app, backends, { rotateEvery: options.rotateAffinity, graceMs: options.affinityGraceMs, now: options.now });
+  const affinity = installAffinity(app, backends, {
+    rotateEvery: options.rotateAffinity,
+    graceMs: options.affinityGraceMs,
+    now: options.now,
+    issueCookies: dialect.issuesAffinityCookies(backends.length),
+  });
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
-  installRoutes(app, answerShaper(options.dialect));
+  installRoutes(app, dialect);
+  installScorecardPage(app, backends);
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
   installGracefulClose(app);
   return { app, backends, affinity };

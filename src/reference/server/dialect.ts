@@ -1,56 +1,56 @@
 /**
- * How the server words its answers. `arcbench` is the full API of docs/protocol.md §2–§5. `toolkit` speaks it as
- * the official toolkit's own reference server does (docs/protocol.md §7a), so a client can be tested against that
- * sparser server without it, as `--backends` emulates the hosted balancer: games carry no
- * `baseline_actions` and come unsorted, run entries leave out `id`, `number_of_levels` and
- * `number_of_environments`, and every frame says `full_reset: false`. What the service does is the same
- * in both; only the answers lose detail.
+ * How the server speaks. `arcbench` is the full API of docs/protocol.md §2–§6. `toolkit` speaks it as the
+ * official toolkit's own reference server does (docs/protocol.md §7a, toolkitDialect.ts), so a client can be
+ * tested against that server without it, as `--backends` emulates the hosted balancer. What the service
+ * does is the same in both: the same games, sessions, counts and scores; only what a client sees of
+ * them differs (answers, error codes, keys, cookies).
  */
-import type { FrameResponse, GameDescriptor, Scorecard } from '../../protocol/index.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActionName, FrameResponse, GameDescriptor, Scorecard } from '../../protocol/index.ts';
+import type { ReferenceService } from '../referenceService.ts';
+import { apiKeyOf } from './apiKey.ts';
+import { type RequestErrorSender, sendError } from './errorMapping.ts';
+import { toolkitDialect } from './toolkitDialect.ts';
 
 export const DIALECTS = ['arcbench', 'toolkit'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-/** Turns the service's answers into the dialect's. Each function may change the (fresh) value it gets. */
-export interface AnswerShaper {
+/** The dialect's side of every endpoint: each calls the request's backend and words its answer. */
+export interface DialectBehaviour {
+  /** The key the service is asked with. */
+  apiKey(request: FastifyRequest): string | undefined;
+  /** Whether answers carry the balancer's affinity cookies, with this many backends behind the server. */
+  issuesAffinityCookies(backendCount: number): boolean;
+  healthcheck(reply: FastifyReply): unknown;
+  /** Answers a request the routes could not take: a body that is not JSON, an unknown path, a wrong method. */
+  requestError: RequestErrorSender;
   games(list: GameDescriptor[]): unknown;
   game(descriptor: GameDescriptor): unknown;
-  scorecard(card: Scorecard): unknown;
-  frame(response: FrameResponse): FrameResponse;
+  /** GET /api/scorecard/{card}. */
+  readCard(backend: ReferenceService, key: string | undefined, cardId: string): unknown;
+  /** GET /api/scorecard/{card}/{game}. */
+  readGameCard(backend: ReferenceService, key: string | undefined, cardId: string, gameId: string): unknown;
+  /** The answer of POST /api/scorecard/close. */
+  closedCard(card: Scorecard): unknown;
+  /** POST /api/cmd/{action}. */
+  command(backend: ReferenceService, key: string | undefined, action: ActionName, body: unknown): FrameResponse;
 }
 
-const asIs: AnswerShaper = {
+const arcbenchDialect: DialectBehaviour = {
+  apiKey: apiKeyOf,
+  issuesAffinityCookies: () => true,
+  healthcheck: () => ({ status: 'ok' }),
+  requestError: sendError,
   games: (list) => list,
   game: (descriptor) => descriptor,
-  scorecard: (card) => card,
-  frame: (response) => response,
+  readCard: (backend, key, cardId) => backend.getScorecard(key, cardId),
+  readGameCard: (backend, key, cardId, gameId) => backend.getScorecard(key, cardId, gameId),
+  closedCard: (card) => card,
+  command: (backend, key, action, body) => backend.command(key, action, body),
 };
 
-const RUN_FIELDS_THE_TOOLKIT_LEAVES_OUT = ['id', 'number_of_levels', 'number_of_environments'] as const;
-
-const toolkit: AnswerShaper = {
-  // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
-  games: (list) => list.map(withoutBaselines).reverse(),
-  game: withoutBaselines,
-  scorecard(card) {
-    for (const environment of card.environments) {
-      for (const run of environment.runs) for (const field of RUN_FIELDS_THE_TOOLKIT_LEAVES_OUT) delete (run as Record<string, unknown>)[field];
-    }
-    return card;
-  },
-  frame(response) {
-    response.full_reset = false;
-    return response;
-  },
-};
-
-function withoutBaselines(descriptor: GameDescriptor): unknown {
-  const { baseline_actions: _dropped, ...rest } = descriptor;
-  return rest;
-}
-
-export function answerShaper(dialect: Dialect = 'arcbench'): AnswerShaper {
-  if (dialect === 'arcbench') return asIs;
-  if (dialect === 'toolkit') return toolkit;
+export function dialectBehaviour(dialect: Dialect = 'arcbench'): DialectBehaviour {
+  if (dialect === 'arcbench') return arcbenchDialect;
+  if (dialect === 'toolkit') return toolkitDialect;
   throw new RangeError(`dialect must be one of ${DIALECTS.join(', ')}, got ${String(dialect)}`);
 }

@@ -13,26 +13,34 @@ export function sendError(reply: FastifyReply, status: number, code: ApiErrorCod
   return reply.code(status).type('application/json; charset=utf-8').send({ error: code, message });
 }
 
-export function installErrorMapping(app: FastifyInstance, bodyLimitBytes: number): void {
+/** How a request the routes could not take (bad body, unknown path, wrong method) is answered: sendError, or the dialect's own. */
+export type RequestErrorSender = (reply: FastifyReply, status: number, code: string, message: string) => FastifyReply;
+
+export function installErrorMapping(app: FastifyInstance, bodyLimitBytes: number, sendRequestError: RequestErrorSender = sendError): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (isApiError(error)) return sendError(reply, error.status, error.code, error.message, error.retryAfterSeconds);
     const status = statusOf(error);
     if (status !== undefined && status >= 400 && status < 500) {
-      return sendError(reply, status, 'VALIDATION_ERROR', describeRequestError(error as FastifyError, request, bodyLimitBytes));
+      return sendRequestError(reply, status, 'VALIDATION_ERROR', describeRequestError(error as FastifyError, request, bodyLimitBytes));
     }
     request.log.error({ err: error }, 'unexpected error while answering a request');
     return sendError(reply, 500, 'SERVER_ERROR', 'internal server error; the server log has the details');
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, 'SERVER_ERROR', `no endpoint ${request.method} ${pathOf(request.url)}; the API is under /api (games, scorecard, cmd, healthcheck)`),
+    sendRequestError(
+      reply,
+      404,
+      'SERVER_ERROR',
+      `no endpoint ${request.method} ${pathOf(request.url)}; the API is under /api (games, scorecard, cmd, healthcheck)`,
+    ),
   );
 }
 
 /** Answers a request that matched a path but not its method. */
-export function methodNotAllowed(allowed: readonly string[]) {
+export function methodNotAllowed(allowed: readonly string[], sendRequestError: RequestErrorSender = sendError) {
   return (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(
+    sendRequestError(
       reply.header('allow', allowed.join(', ')),
       405,
       'VALIDATION_ERROR',

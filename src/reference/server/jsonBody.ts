@@ -4,7 +4,6 @@
  * fastify, so a text/plain body never reaches the service as a string.
  */
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../protocol/index.ts';
 
 export function installJsonBody(app: FastifyInstance): void {
   const secureParse = app.getDefaultJsonParser('error', 'error');
@@ -17,12 +16,20 @@ export function installJsonBody(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A 400 for the error mapping's request errors (answered as VALIDATION_ERROR, or as the dialect answers
+ * a request it cannot parse), not an ApiError of the service: the service never saw the request.
+ */
 function describe(body: string): Error {
-  if (body.trim().length === 0) return validationError('the request body is empty; send a JSON object ({} at least)');
+  if (body.trim().length === 0) return badRequest('the request body is empty; send a JSON object ({} at least)');
   try {
     JSON.parse(body);
   } catch (error) {
-    return validationError(`the request body is not valid JSON: ${(error as Error).message}`);
+    return badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
   }
-  return validationError('the request body must not contain __proto__ or constructor.prototype keys');
+  return badRequest('the request body must not contain __proto__ or constructor.prototype keys');
+}
+
+function badRequest(message: string): Error {
+  return Object.assign(new Error(message), { statusCode: 400 });
 }

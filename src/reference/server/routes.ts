@@ -6,8 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ACTION_NAMES, encodeFrameResponse } from '../../protocol/index.ts';
-import { apiKeyOf } from './apiKey.ts';
-import type { AnswerShaper } from './dialect.ts';
+import type { DialectBehaviour } from './dialect.ts';
 import { methodNotAllowed } from './errorMapping.ts';
 
 export const HEALTHCHECK_PATH = '/api/healthcheck';
@@ -17,38 +16,40 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 // Methods a wrong-method request may use and still get a helpful 405 instead of a 404.
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
-/** `shape` words the answers in the server's dialect (dialect.ts). */
-export function installRoutes(app: FastifyInstance, shape: AnswerShaper): void {
+/** `dialect`: how the server speaks (dialect.ts): its keys, answers and refusals. */
+export function installRoutes(app: FastifyInstance, dialect: DialectBehaviour): void {
   const route = (method: 'GET' | 'POST', url: string, handler: Handler) => {
     app.route({ method, url, handler });
     // GET routes answer HEAD too (fastify exposes it), so HEAD is not "another" method for them.
     const others = ALL_METHODS.filter((m) => m !== method && !(method === 'GET' && m === 'HEAD'));
-    app.route({ method: [...others], url, handler: methodNotAllowed([method]) });
+    app.route({ method: [...others], url, handler: methodNotAllowed([method], dialect.requestError) });
   };
   // The path parameters of our routes; fastify sets each one a route's path names.
   const params = (request: FastifyRequest) => request.params as Record<'game_id' | 'card_id', string>;
 
+  const keyOf = (request: FastifyRequest) => dialect.apiKey(request);
+
   // A health probe carries no key and touches no backend state.
-  route('GET', HEALTHCHECK_PATH, async () => ({ status: 'ok' }));
+  route('GET', HEALTHCHECK_PATH, async (_request, reply) => dialect.healthcheck(reply));
 
   // Needs no key (the official toolkit asks for one when it has none); a static path wins over :game_id.
   route('GET', '/api/games/anonkey', async (request) => request.backend.anonymousKey());
-  route('GET', '/api/games', async (request) => shape.games(request.backend.listGames(apiKeyOf(request))));
-  route('GET', '/api/games/:game_id', async (request) => shape.game(request.backend.getGame(apiKeyOf(request), params(request).game_id)));
+  route('GET', '/api/games', async (request) => dialect.games(request.backend.listGames(keyOf(request))));
+  route('GET', '/api/games/:game_id', async (request) => dialect.game(request.backend.getGame(keyOf(request), params(request).game_id)));
 
-  route('POST', '/api/scorecard/open', async (request) => request.backend.openScorecard(apiKeyOf(request), request.body));
-  route('POST', '/api/scorecard/close', async (request) => shape.scorecard(request.backend.closeScorecard(apiKeyOf(request), request.body)));
-  route('GET', '/api/scorecard/:card_id', async (request) => shape.scorecard(request.backend.getScorecard(apiKeyOf(request), params(request).card_id)));
+  route('POST', '/api/scorecard/open', async (request) => request.backend.openScorecard(keyOf(request), request.body));
+  route('POST', '/api/scorecard/close', async (request) => dialect.closedCard(request.backend.closeScorecard(keyOf(request), request.body)));
+  route('GET', '/api/scorecard/:card_id', async (request) => dialect.readCard(request.backend, keyOf(request), params(request).card_id));
   route('GET', '/api/scorecard/:card_id/:game_id', async (request) => {
     const { card_id, game_id } = params(request);
-    return shape.scorecard(request.backend.getScorecard(apiKeyOf(request), card_id, game_id));
+    return dialect.readGameCard(request.backend, keyOf(request), card_id, game_id);
   });
 
   // The game commands are the hot path, and all of it is synchronous: a plain handler that sends
   // spares the promise fastify would otherwise wait on. (A throw still becomes the error answer.)
   for (const action of ACTION_NAMES) {
     route('POST', `/api/cmd/${action}`, (request, reply) => {
-      const response = shape.frame(request.backend.command(apiKeyOf(request), action, request.body));
+      const response = dialect.command(request.backend, keyOf(request), action, request.body);
       reply.type('application/json; charset=utf-8').send(encodeFrameResponse(response));
     });
   }

@@ -1,6 +1,7 @@
 /**
  * One bar chart per game comparing the agents' mean episode scores, with the confidence interval as a
- * whisker when the run recorded one. Inline SVG: no library, no network.
+ * whisker when the run recorded one. Every chart has the same scale, so that bars compare across games
+ * too, and the note under them says so. Inline SVG: no library, no network.
  */
 import { TOTAL_ROW, type ResultRow } from '../pageData.ts';
 import { el, svg } from './dom.ts';
@@ -15,31 +16,33 @@ const VALUE = 44;
 const TOP = 8;
 const AXIS = 22;
 
-export function gameCharts(rows: readonly ResultRow[], agents: readonly string[]): HTMLElement {
-  const games = [...new Set(rows.filter((r) => r.game !== TOTAL_ROW).map((r) => r.game))];
+export function gameCharts(rows: readonly ResultRow[], agents: readonly string[], nameOf: (game: string) => string = String): HTMLElement {
+  const gameRows = rows.filter((r) => r.game !== TOTAL_ROW);
+  const games = [...new Set(gameRows.map((r) => r.game))];
   if (games.length === 0) return el('p', { class: 'empty' }, 'No finished episode yet.');
   const withIntervals = rows.some((r) => r.interval !== null);
+  const scaleMax = niceCeiling(Math.max(1, ...gameRows.map((r) => Math.max(r.mean ?? 0, r.interval?.high ?? 0))));
   return el(
     'div',
     { class: 'charts' },
     ...games.map((game) =>
       chart(
         game,
+        nameOf(game),
         rows.filter((r) => r.game === game),
         agents,
+        scaleMax,
       ),
     ),
     el(
       'p',
-      { class: 'note' },
-      withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).',
+      { class: 'note', 'data-testid': 'charts-note' },
+      `${withIntervals ? 'Bars: mean episode score; whiskers: its 95% interval.' : 'Bars: mean episode score (no intervals in this run).'} Every chart has the same scale, 0 to ${trimNumber(scaleMax)}.`,
     ),
   );
 }
 
-function chart(game: string, rows: readonly ResultRow[], agents: readonly string[]): HTMLElement {
-  const top = Math.max(1, ...rows.map((r) => Math.max(r.mean, r.interval?.high ?? 0)));
-  const scaleMax = niceCeiling(top);
+function chart(game: string, name: string, rows: readonly ResultRow[], agents: readonly string[], scaleMax: number): HTMLElement {
   const plot = WIDTH - LABEL - VALUE;
   const x = (value: number) => LABEL + (Math.max(0, value) / scaleMax) * plot;
   const height = TOP + rows.length * (BAR + GAP) + AXIS;
@@ -52,12 +55,17 @@ function chart(game: string, rows: readonly ResultRow[], agents: readonly string
       svg(
         'title',
         {},
-        `${row.agent}: mean ${format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`,
+        `${row.agent}: mean ${row.mean === null ? 'unknown' : format.score(row.mean)}${row.interval ? `, interval ${format.score(row.interval.low)}–${format.score(row.interval.high)}` : ''}`,
       ),
       svg('text', { x: LABEL - 6, y: y + BAR / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'label' }, row.agent),
-      svg('rect', { x: LABEL, y, width: Math.max(1, x(row.mean) - LABEL), height: BAR, fill: colour, rx: 2 }),
+      // An unknown mean gets no bar: a bar of 0 would say 0.
+      row.mean !== null && svg('rect', { x: LABEL, y, width: Math.max(1, x(row.mean) - LABEL), height: BAR, fill: colour, rx: 2 }),
       row.interval && whisker(x(row.interval.low), x(row.interval.high), y + BAR / 2),
-      svg('text', { x: WIDTH - VALUE + 6, y: y + BAR / 2, 'dominant-baseline': 'middle', class: 'value' }, format.score(row.mean)),
+      svg(
+        'text',
+        { x: WIDTH - VALUE + 6, y: y + BAR / 2, 'dominant-baseline': 'middle', class: 'value' },
+        row.mean === null ? 'unknown' : format.score(row.mean),
+      ),
     );
   });
   const axisY = TOP + rows.length * (BAR + GAP);
@@ -72,7 +80,7 @@ function chart(game: string, rows: readonly ResultRow[], agents: readonly string
   return el(
     'figure',
     { class: 'chart', 'data-game': game },
-    el('figcaption', {}, game),
+    el('figcaption', {}, name),
     svg(
       'svg',
       { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', 'aria-label': `mean episode score per agent on ${game}` },

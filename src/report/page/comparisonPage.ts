@@ -30,7 +30,7 @@ export function mountComparison(root: HTMLElement, data: ComparisonData, generat
         `baseline ${data.baseline} · candidate ${data.candidate} · threshold ${data.threshold} points · written ${format.timestamp(generatedAt)}`,
       ),
     ),
-    el('section', {}, el('h2', {}, 'Differences'), comparisonTable(data.rows), ...data.notes.map((note) => el('p', { class: 'note' }, note))),
+    el('section', {}, el('h2', {}, 'Differences'), comparisonTable(data.rows, data.threshold), ...data.notes.map((note) => el('p', { class: 'note' }, note))),
     el(
       'section',
       {},
@@ -61,7 +61,10 @@ function signed(value: number): string {
   return `${value > 0 ? '+' : '−'}${rounded.replace('-', '')}`;
 }
 
-function comparisonTable(rows: readonly ComparisonRow[]): HTMLElement {
+/** Worse (its interval below zero) but not by more than the threshold: the verdict and the gate both hold. */
+const withinThreshold = (row: ComparisonRow) => row.verdict === 'worse' && !row.regression;
+
+function comparisonTable(rows: readonly ComparisonRow[], threshold: number): HTMLElement {
   const head = ['agent', 'game', 'baseline mean', 'candidate mean', 'difference', '95% interval', 'episodes', 'pairing', 'verdict'];
   return el(
     'table',
@@ -91,8 +94,11 @@ function comparisonTable(rows: readonly ComparisonRow[]): HTMLElement {
             {},
             el(
               'span',
-              { class: `outcome verdict-${format.slug(row.verdict)}${row.regression ? ' regression' : ''}` },
-              row.regression ? `${row.verdict} (regression)` : row.verdict,
+              {
+                class: `outcome verdict-${format.slug(row.verdict)}${row.regression ? ' regression' : ''}`,
+                title: withinThreshold(row) ? `the interval does not lie wholly below −${threshold} points, the threshold` : '',
+              },
+              row.regression ? `${row.verdict} (regression)` : withinThreshold(row) ? `${row.verdict} (within the threshold: no regression)` : row.verdict,
             ),
           ),
         ),

@@ -14,10 +14,22 @@ interface Column {
   cell(row: EpisodeRow): string | Node;
 }
 
-const COLUMNS: Column[] = [
+/** The columns; the game's and the episode number's cells depend on the page (titles, links). */
+const columns = (options: EpisodeListOptions): Column[] => [
   { key: 'agent', title: 'agent', numeric: false, value: (r) => r.agent, cell: (r) => r.agent },
-  { key: 'game', title: 'game', numeric: false, value: (r) => r.game_id, cell: (r) => r.game_id },
-  { key: 'episode', title: '#', numeric: true, value: (r) => r.episode, cell: (r) => String(r.episode) },
+  { key: 'game', title: 'game', numeric: false, value: (r) => r.game_id, cell: (r) => options.nameOf(r.game_id) },
+  {
+    key: 'episode',
+    title: '#',
+    numeric: true,
+    value: (r) => r.episode,
+    cell: (r) => {
+      const link = options.linkOf(r);
+      return link === null
+        ? String(r.episode)
+        : el('a', { href: `#${link}`, class: 'episode-link', title: 'link to this episode in the viewer' }, String(r.episode));
+    },
+  },
   {
     key: 'outcome',
     title: 'outcome',
@@ -39,6 +51,10 @@ export interface EpisodeListOptions {
   /** Whether the row's recording can be opened here, and if not, why (a tooltip). */
   playable(row: EpisodeRow): { ok: boolean; why: string };
   onReplay(row: EpisodeRow): void;
+  /** The game as the page names it (title and id). */
+  nameOf(gameId: string): string;
+  /** The URL fragment that opens the row in the viewer (without `#`), or null when it has no recording to open. */
+  linkOf(row: EpisodeRow): string | null;
 }
 
 export class EpisodeList {
@@ -53,8 +69,10 @@ export class EpisodeList {
   private rows: EpisodeRow[] = [];
   private sortKey = 'agent';
   private descending = false;
+  private readonly columns: Column[];
 
   constructor(private readonly options: EpisodeListOptions) {
+    this.columns = columns(options);
     const bar = el('div', { class: 'filters' });
     for (const name of Object.keys(this.filters) as Filter[]) {
       this.filters[name].addEventListener('change', () => this.render());
@@ -67,7 +85,11 @@ export class EpisodeList {
   update(rows: EpisodeRow[]): void {
     this.rows = rows;
     for (const name of Object.keys(this.filters) as Filter[])
-      refillSelect(this.filters[name], [...new Set(rows.map(FILTER_VALUE[name]))].sort(), name === 'outcome' ? format.outcome : String);
+      refillSelect(
+        this.filters[name],
+        [...new Set(rows.map(FILTER_VALUE[name]))].sort(),
+        name === 'outcome' ? format.outcome : name === 'game' ? this.options.nameOf : String,
+      );
     this.render();
   }
 
@@ -76,7 +98,7 @@ export class EpisodeList {
     const shown = this.rows.filter((row) =>
       (Object.keys(this.filters) as Filter[]).every((name) => chosen(name) === '' || FILTER_VALUE[name](row) === chosen(name)),
     );
-    const column = COLUMNS.find((c) => c.key === this.sortKey) ?? COLUMNS[0]!;
+    const column = this.columns.find((c) => c.key === this.sortKey) ?? this.columns[0]!;
     const order = this.descending ? -1 : 1;
     // Ties keep agent, game, episode order, so a sort by outcome still reads in a stable order.
     return shown.sort(
@@ -89,7 +111,7 @@ export class EpisodeList {
     replaceChildren(this.count, `${rows.length} of ${this.rows.length} episodes`);
     replaceChildren(
       this.table,
-      el('thead', {}, el('tr', {}, ...COLUMNS.map((c) => this.header(c)), el('th', {}, 'replay'))),
+      el('thead', {}, el('tr', {}, ...this.columns.map((c) => this.header(c)), el('th', {}, 'replay'))),
       el('tbody', {}, ...rows.map((row) => this.row(row))),
     );
   }
@@ -125,7 +147,7 @@ export class EpisodeList {
     return el(
       'tr',
       { 'data-agent': row.agent, 'data-game': row.game_id, 'data-episode': row.episode, 'data-outcome': row.outcome },
-      ...COLUMNS.map((c) => el('td', { class: c.numeric ? 'num' : '' }, c.cell(row))),
+      ...this.columns.map((c) => el('td', { class: c.numeric ? 'num' : '' }, c.cell(row))),
       el('td', {}, button),
     );
   }

@@ -43,6 +43,11 @@ export function outcome(value: string): string {
   return OUTCOME_WORDS[value] ?? value;
 }
 
+/** A game as the page names it: its title and id (`Flood (flod-5d9a2f1e)`), or the id alone when the title is unknown. */
+export function gameName(id: string, title: string | null | undefined): string {
+  return title ? `${title} (${id})` : id;
+}
+
 /** A CSS class fragment from any word: `in progress` → `in-progress`. */
 export function slug(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]+/g, '-');

@@ -36,11 +36,19 @@ export class GridCanvas {
     if (click !== null) this.markClick(click.x, click.y);
   }
 
-  /** A ring around the clicked cell and short ticks towards it, in black over white so it shows on any colour. */
+  /**
+   * A ring around the clicked cell, short ticks towards it, and the cell's own outline, in black over
+   * white so it shows on any colour. At the grid's edge (x or y 0 or 63) the ring and the ticks on that
+   * side fall off the canvas; the outline, inside the cell, is always whole.
+   */
   private markClick(x: number, y: number): void {
     const cx = (x + 0.5) * CELL_PIXELS;
     const cy = (y + 0.5) * CELL_PIXELS;
     const ctx = this.context;
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(x * CELL_PIXELS, y * CELL_PIXELS, CELL_PIXELS, CELL_PIXELS);
+    ctx.fillStyle = '#000000';
+    ctx.fillRect(x * CELL_PIXELS + 2, y * CELL_PIXELS + 2, CELL_PIXELS - 4, CELL_PIXELS - 4);
     for (const [colour, width] of [
       ['#ffffff', 5],
       ['#000000', 2],

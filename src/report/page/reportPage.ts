@@ -1,12 +1,15 @@
 /**
  * The report of one run: header, results, charts, episodes, replay viewer and run details. With a
  * `live_url` (the `view` server, while the run is going) the page polls it and updates in place; the
- * episode filters, the sort and the viewer's place survive the updates.
+ * episode filters, the sort and the viewer's place survive the updates. Every episode and every step
+ * has a URL (`#episode=<agent>/<game>/<n>&step=<k>`, see episodeLink.ts) that opens the viewer there.
  */
-import { IN_PROGRESS, type EpisodeRow, type ReportData } from '../pageData.ts';
+import { IN_PROGRESS, PLAYED_AGAIN, UNFINISHED, type EpisodeRow, type ReportData } from '../pageData.ts';
 import { gameCharts } from './charts.ts';
 import { el, replaceChildren } from './dom.ts';
 import { EpisodeList } from './episodes.ts';
+import { episodeKey, linkTo, readLink } from './episodeLink.ts';
+import * as format from './format.ts';
 import { loadRecordingText, parseRecording } from './recording.ts';
 import { resultsTable } from './results.ts';
 import { runDetails, runHeader } from './summary.ts';
@@ -16,8 +19,12 @@ const POLL_MS = 2000;
 
 export function mountReport(root: HTMLElement, data: ReportData, liveUrl: string | null): void {
   const page = new ReportPage(root, data, liveUrl !== null);
-  const first = firstToReplay(data.episodes, (row) => page.playable(row).ok);
-  if (first !== undefined) void page.replay(first, { userAsked: false });
+  // A link opens its episode at its step; without one, the page opens on the best episode.
+  if (!page.openLink()) {
+    const first = firstToReplay(data.episodes, (row) => page.playable(row).ok);
+    if (first !== undefined) void page.replay(first, { userAsked: false });
+  }
+  window.addEventListener('hashchange', () => page.openLink());
   if (liveUrl !== null) followLive(page, liveUrl);
 }
 
@@ -32,14 +39,27 @@ class ReportPage {
   private readonly episodes: EpisodeList;
   /** The episode in the viewer. */
   open: EpisodeRow | null = null;
+  /** The address bar follows the viewer once the reader chose an episode (not the one the page opened on). */
+  private urlFollows = false;
 
   constructor(
     root: HTMLElement,
     public data: ReportData,
     private readonly live: boolean,
   ) {
-    this.viewer = new ReplayViewer((gameId) => this.data.games.find((g) => g.game_id === gameId)?.default_fps ?? 5);
-    this.episodes = new EpisodeList({ playable: (row) => this.playable(row), onReplay: (row) => void this.replay(row) });
+    this.viewer = new ReplayViewer(
+      (gameId) => this.data.games.find((g) => g.game_id === gameId)?.default_fps ?? 5,
+      // The address bar follows the viewer, so that it can be copied at any step.
+      (link) => {
+        if (this.urlFollows) history.replaceState(null, '', `#${link}`);
+      },
+    );
+    this.episodes = new EpisodeList({
+      playable: (row) => this.playable(row),
+      onReplay: (row) => void this.replay(row),
+      nameOf: (gameId) => this.gameName(gameId),
+      linkOf: (row) => (this.playable(row).ok ? linkTo(row) : null),
+    });
     const section = (id: string, title: string, ...content: Node[]) => el('section', { id }, el('h2', {}, title), ...content);
     root.append(
       this.header,
@@ -55,12 +75,14 @@ class ReportPage {
   render(problem?: string): void {
     const data = this.data;
     replaceChildren(this.header, runHeader(data, this.live && data.run.status === 'running'), problem && el('p', { class: 'note' }, problem));
-    replaceChildren(this.results, resultsTable(data.results));
+    const nameOf = (gameId: string) => this.gameName(gameId);
+    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf));
     replaceChildren(
       this.charts,
       gameCharts(
         data.results,
         data.agents.map((a) => a.label),
+        nameOf,
       ),
     );
     replaceChildren(this.recordingsNote, recordingsSentence(data));
@@ -74,20 +96,42 @@ class ReportPage {
     return { ok: false, why: `not embedded in this file; to replay it: arcbench view ${this.data.run.folder}` };
   }
 
+  gameName(gameId: string): string {
+    return format.gameName(gameId, this.data.games.find((g) => g.game_id === gameId)?.title);
+  }
+
+  /** Opens the episode and step the page's URL names; false when it names none this page can open. */
+  openLink(): boolean {
+    const link = readLink(location.hash);
+    if (link === undefined) return false;
+    const row = this.data.episodes.find((r) => episodeKey(r) === link.episode && this.playable(r).ok);
+    if (row === undefined) {
+      replaceChildren(this.replayStatus, `The link names episode ${link.episode}, which this page cannot replay.`);
+      return false;
+    }
+    void this.replay(row, { step: link.step });
+    return true;
+  }
+
   /** Opens the episode's recording in the viewer; `follow` reloads the open one (it grew) in place. */
-  async replay(row: EpisodeRow, options: { follow?: boolean; userAsked?: boolean } = {}): Promise<void> {
+  async replay(row: EpisodeRow, options: { follow?: boolean; userAsked?: boolean; step?: number } = {}): Promise<void> {
     const { follow = false, userAsked = true } = options;
     if (!follow) {
       this.open = row;
+      this.urlFollows ||= userAsked;
       replaceChildren(this.replayStatus, `Loading ${row.recording}…`);
     }
     try {
       const recording = parseRecording(await loadRecordingText(this.data.recordings, row.recording!));
       if (follow) this.viewer.extend(recording);
-      else this.viewer.show({ agent: row.agent, gameId: row.game_id, episode: row.episode, outcome: row.outcome }, recording);
-      replaceChildren(this.replayStatus, `${row.recording} · ${recording.steps.length} steps${row.outcome === IN_PROGRESS ? ' · still being played' : ''}`);
+      else {
+        const title = { agent: row.agent, gameId: row.game_id, gameName: this.gameName(row.game_id), episode: row.episode, outcome: row.outcome };
+        this.viewer.show(title, recording, { ...(options.step !== undefined ? { step: options.step } : {}), linkOf: (step) => linkTo(row, step) });
+      }
+      replaceChildren(this.replayStatus, `${row.recording} · ${recording.steps.length} steps${STATUS_NOTES[row.outcome] ?? ''}`);
       if (!follow && userAsked) {
-        this.viewer.element.scrollIntoView({ block: 'nearest' });
+        // The viewer's top at the window's: the whole grid and its controls in sight.
+        this.viewer.element.scrollIntoView({ block: 'start' });
         this.viewer.element.focus({ preventScroll: true });
       }
     } catch (error) {
@@ -123,10 +167,17 @@ function followLive(page: ReportPage, liveUrl: string): void {
   setTimeout(() => void poll(), POLL_MS);
 }
 
+/** What the replay status adds for an episode that did not end as episodes do. */
+const STATUS_NOTES: Record<string, string> = {
+  [IN_PROGRESS]: ' · still being played',
+  [PLAYED_AGAIN]: " · cut short by the run's stop (Ctrl-C or run_seconds); a resume played it again, and that record counts",
+  [UNFINISHED]: ' · the run ended before this episode did (its process was killed); it has no record',
+};
+
 /** The page opens on the best finished episode it can replay (else any it can). */
 function firstToReplay(rows: readonly EpisodeRow[], canPlay: (row: EpisodeRow) => boolean): EpisodeRow | undefined {
   const playable = rows.filter(canPlay);
-  const finished = playable.filter((row) => row.outcome !== IN_PROGRESS);
+  const finished = playable.filter((row) => STATUS_NOTES[row.outcome] === undefined);
   const pool = finished.length > 0 ? finished : playable;
   return [...pool].sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || b.levels_completed - a.levels_completed)[0];
 }

@@ -1,20 +1,20 @@
 /** The run's header (name, status, key figures) and its details (agents, provenance, config). */
-import type { ReportData } from '../pageData.ts';
+import { IN_PROGRESS, type ReportData, type ReportGitState } from '../pageData.ts';
 import { el } from './dom.ts';
 import * as format from './format.ts';
 
 export function runHeader(data: ReportData, live: boolean): HTMLElement {
   const run = data.run;
-  const totals = run.totals ?? {};
-  const episodes = typeof totals.episodes === 'number' ? totals.episodes : data.episodes.filter((e) => e.outcome !== 'in progress').length;
-  const actions = typeof totals.actions === 'number' ? totals.actions : data.episodes.reduce((sum, e) => sum + e.actions, 0);
+  const totals = run.totals;
+  const episodes = totals?.episodes ?? data.episodes.filter((e) => e.outcome !== IN_PROGRESS).length;
+  const actions = totals?.actions ?? data.episodes.reduce((sum, e) => sum + e.actions, 0);
   const facts = [
     `started ${format.timestamp(run.started_at)}`,
     run.finished_at !== null && `took ${format.seconds(format.elapsed(run.started_at, run.finished_at))}`,
     run.target !== null && `target ${run.target}`,
     `${format.count(episodes)} episodes`,
     `${format.count(actions)} actions`,
-    typeof totals.errors === 'number' && `${totals.errors} errors`,
+    totals !== null && `${totals.errors} errors`,
   ].filter((fact): fact is string => typeof fact === 'string');
   return el(
     'header',
@@ -79,18 +79,24 @@ function agentsTable(data: ReportData): HTMLElement {
 }
 
 function provenanceList(data: ReportData): HTMLElement {
-  const provenance = data.run.provenance ?? {};
-  const git = provenance.git as { sha?: string | null; dirty?: boolean | null } | undefined;
+  const provenance = data.run.provenance;
   const entries: Array<[string, string]> = [
     ['folder', data.run.folder],
     ['config file', data.run.config_file ?? '–'],
-    ['git', git?.sha ? `${git.sha.slice(0, 12)}${git.dirty ? ' (uncommitted changes)' : ''}` : 'not a git checkout'],
-    ['arcbench', String(provenance.arcbench_version ?? '–')],
-    ['node', String(provenance.node_version ?? '–')],
-    ['platform', String(provenance.platform ?? '–')],
-    ['seed', String(provenance.seed ?? '–')],
-    ['command', Array.isArray(provenance.argv) ? `arcbench ${provenance.argv.join(' ')}` : '–'],
+    ['git', provenance === null ? '–' : gitLine(provenance.experiment_git)],
+    [
+      'arcbench',
+      provenance === null ? '–' : `${provenance.arcbench_version}${provenance.arcbench_git ? ` (checkout ${gitLine(provenance.arcbench_git)})` : ''}`,
+    ],
+    ['node', provenance?.node_version ?? '–'],
+    ['platform', provenance?.platform ?? '–'],
+    ['seed', provenance === null ? '–' : String(provenance.seed)],
+    ['command', provenance === null ? '–' : `arcbench ${provenance.argv.join(' ')}`],
     ['report written', format.timestamp(data.generated_at)],
   ];
   return el('dl', { class: 'provenance', 'data-testid': 'provenance' }, ...entries.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]));
+}
+
+function gitLine(git: ReportGitState): string {
+  return git.sha ? `${git.sha.slice(0, 12)}${git.dirty ? ' (uncommitted changes)' : ''}` : 'not a git checkout';
 }

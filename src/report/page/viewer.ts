@@ -13,8 +13,17 @@ import type { Recording, ReplayStep } from './recording.ts';
 export interface ReplayTitle {
   agent: string;
   gameId: string;
+  /** The game as the page names it (title and id). */
+  gameName: string;
   episode: number;
   outcome: string;
+}
+
+export interface ShowOptions {
+  /** The step to open at (clamped); default the first. */
+  step?: number;
+  /** The URL fragment (without `#`) that opens this recording at a step. */
+  linkOf?: (step: number) => string;
 }
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
@@ -32,12 +41,18 @@ export class ReplayViewer {
   private readonly readout = el('dl', { class: 'readout' });
   private readonly event = el('p', { class: 'event', 'data-testid': 'event' });
   private readonly reasoning = el('details', { class: 'reasoning' });
+  private readonly stepLink = el('a', { class: 'step-link', 'data-testid': 'step-link', hidden: true }, 'link to this step');
+  private linkOf: ((step: number) => string) | undefined;
   private recording: Recording | null = null;
   private step = 0;
   private gridIndex = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly fpsOf: (gameId: string) => number) {
+  /** `onStep`: told the step on screen after every move, with its link (the page keeps its URL there). */
+  constructor(
+    private readonly fpsOf: (gameId: string) => number,
+    private readonly onStep: (link: string) => void = () => {},
+  ) {
     for (const value of SPEEDS) this.speed.append(el('option', { value, selected: value === 1 }, `${value}×`));
     this.scrubber.addEventListener('input', () => this.goTo(Number(this.scrubber.value)));
     this.playButton.addEventListener('click', () => this.togglePlay());
@@ -58,7 +73,7 @@ export class ReplayViewer {
       el('label', { class: 'speed' }, 'speed ', this.speed, ' ', this.fps),
     );
     const canvasBox = el('div', { class: 'canvas-box' }, this.grid.canvas);
-    const side = el('div', { class: 'side' }, this.readout, this.event, this.reasoning);
+    const side = el('div', { class: 'side' }, this.readout, this.stepLink, this.event, this.reasoning);
     this.element = el(
       'div',
       { class: 'viewer', 'data-testid': 'viewer', tabindex: 0 },
@@ -72,15 +87,16 @@ export class ReplayViewer {
     document.addEventListener('keydown', (event) => this.onKey(event));
   }
 
-  /** Shows a recording from its first step. */
-  show(title: ReplayTitle, recording: Recording): void {
+  /** Shows a recording from its first step, or the step asked for. */
+  show(title: ReplayTitle, recording: Recording, options: ShowOptions = {}): void {
     this.pause();
     this.recording = recording;
-    replaceChildren(this.heading, `${title.agent} · ${title.gameId} · episode ${title.episode} · ${format.outcome(title.outcome)}`);
+    this.linkOf = options.linkOf;
+    replaceChildren(this.heading, `${title.agent} · ${title.gameName} · episode ${title.episode} · ${format.outcome(title.outcome)}`);
     this.element.dataset.recordingGame = recording.gameId;
     this.showFps();
     this.refreshScrubber();
-    this.goTo(0);
+    this.goTo(options.step ?? 0);
   }
 
   private showFps(): void {
@@ -137,6 +153,14 @@ export class ReplayViewer {
     replaceChildren(this.event, what?.text ?? '');
     this.event.className = `event event-${what?.kind ?? 'none'}`;
     this.renderReasoning(action.reasoning);
+    this.stepLink.hidden = this.linkOf === undefined;
+    if (this.linkOf !== undefined) this.stepLink.setAttribute('href', `#${this.linkOf(this.step)}`);
+    // While playing, the page's URL follows at the pause: browsers throttle a page that rewrites it many times a second.
+    if (!this.playing()) this.reportStep();
+  }
+
+  private reportStep(): void {
+    if (this.linkOf !== undefined) this.onStep(this.linkOf(this.step));
   }
 
   private renderReasoning(reasoning: unknown): void {
@@ -175,9 +199,11 @@ export class ReplayViewer {
   }
 
   pause(): void {
+    const wasPlaying = this.playing();
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     replaceChildren(this.playButton, '▶ play');
+    if (wasPlaying) this.reportStep();
   }
 
   private schedule(): void {

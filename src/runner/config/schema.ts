@@ -57,7 +57,9 @@ const serverTargetSchema = z.strictObject({
   dialect: z
     .enum(DIALECTS)
     .default('arcbench')
-    .describe("`toolkit`: answer as the official toolkit's sparser server does (no baselines, sparse run entries, full_reset always false)."),
+    .describe(
+      "`toolkit`: answer as the official toolkit's sparser server does (no baselines, sparse cards, per-game plays, closed cards gone, full_reset always false, any key).",
+    ),
 });
 
 const targetSchema = z

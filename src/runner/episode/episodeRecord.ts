@@ -32,11 +32,17 @@ export interface EpisodeRecord {
   stop_reason?: string;
   stop_details?: unknown;
   error?: { kind: string; message: string; status?: number; code?: string; stack?: string };
+  /** Counted actions, as the service counts them: those whose answer was lost included (`answers_lost`). */
   actions: number;
+  /**
+   * Actions that reached the service but whose answer was lost (another request's answer came in its
+   * place): counted in `actions` and in the runs as the service counted them. Absent when none.
+   */
+  answers_lost?: number;
   resets: number;
   levels_completed: number;
-  /** The episode's own score: its best run, scored with the service's scoring code (0 to 115). */
-  score: number;
+  /** The episode's own score: its best run, scored with the service's scoring code (0 to 115); null when its baselines are unknown. */
+  score: number | null;
   win_levels: number;
   final_state: string | null;
   runs: RecordedRun[];

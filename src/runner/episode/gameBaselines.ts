@@ -1,9 +1,11 @@
 /**
  * Each game's level baselines, which per-level budgets and local scores need. The game list gives them
  * when the service has them. Some services do not (the official toolkit's server, docs/protocol.md §7a); their
- * scorecard's run entry of a game still does, so the runner reads `GET /api/scorecard/{card}/{game}`
- * after that game's first RESET, once per game for the whole run. Where neither gives them (competition
- * mode hides an open card) they stay unknown, and the run says so.
+ * scorecard's run entries of a game still do from its first RESET on, so the runner reads the card after
+ * that RESET, once per game for the whole run: `GET /api/scorecard/{card}/{game}` first (a small answer
+ * where it is a restricted card), then the whole card (the toolkit answers the per-game path with plays
+ * that carry none). Where neither gives them (competition mode hides an open card) they stay unknown,
+ * and the run says so.
  */
 import type { Transport } from '../../client/transport.ts';
 import { ArcbenchError } from '../../errors.ts';
@@ -17,18 +19,34 @@ export class BaselinesUnknownError extends ArcbenchError {
   }
 }
 
+/** What the run is told about a game's baselines, once per game. */
+export interface BaselineNotices {
+  /** The baselines stay unknown, with why. */
+  unknown(gameId: string, why: string): void;
+  /** The card's level count is not the game's `win_levels`: a sentence saying which one scores. */
+  levelCountDiffers?(gameId: string, sentence: string): void;
+}
+
+/** The notices as warnings in the run's log. */
+export function baselineNotices(logger: { warn(fields: object, message: string): void }): BaselineNotices {
+  return {
+    unknown: (gameId, why) =>
+      logger.warn({ game: gameId, why }, 'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed'),
+    levelCountDiffers: (gameId, sentence) => logger.warn({ game: gameId }, sentence),
+  };
+}
+
 export class GameBaselines {
   /** Per game: its baselines, or undefined once the scorecard proved to have none. */
   readonly #known = new Map<string, number[] | undefined>();
   /** Reads under way, so episodes of one game starting together ask once. */
   readonly #reading = new Map<string, Promise<number[] | undefined>>();
-
   constructor(
     private readonly transport: Transport,
     /** False in competition mode: an open card cannot be read there. */
     private readonly canReadOpenCards: boolean,
-    /** Told once per game whose baselines stay unknown, with why. */
-    private readonly onUnknown: (gameId: string, why: string) => void,
+    /** Told once per game (baselineNotices: the run's log). */
+    private readonly notices: BaselineNotices,
   ) {}
 
   /** `game`'s baselines, once a RESET of it on `cardId` has answered `frame`; undefined when unknown. */
@@ -45,35 +63,42 @@ export class GameBaselines {
   }
 
   private async read(gameId: string, cardId: string, frame: FrameResponse): Promise<number[] | undefined> {
-    let card: ScorecardAnswer;
+    let found: number[] | undefined;
     try {
-      card = await this.transport.getScorecard(cardId, gameId);
+      found = baselinesIn(await this.transport.getScorecard(cardId, gameId), gameId);
+      found ??= baselinesIn(await this.transport.getScorecard(cardId), gameId);
     } catch (error) {
       // Not remembered: a later episode of the game may read the card.
-      this.onUnknown(gameId, `reading the scorecard for them failed (${(error as Error).message})`);
+      this.notices.unknown(gameId, `reading the scorecard for them failed (${(error as Error).message})`);
       return undefined;
     }
-    const found = baselinesIn(card, gameId, frame.win_levels);
-    if (found === undefined) return this.unknown(gameId, 'neither the game list nor the scorecard has them');
+    if (found === undefined)
+      return this.unknown(gameId, 'neither the game list nor the scorecard has them (neither its answer for the game nor the whole card)');
+    if (found.length !== frame.win_levels) {
+      this.notices.levelCountDiffers?.(
+        gameId,
+        `the service's scorecard gives ${found.length} level baseline(s) for ${gameId} while its frames say win_levels ${frame.win_levels}; ` +
+          `local scores use the card's ${found.length} level(s), as the service scores its card`,
+      );
+    }
     this.#known.set(gameId, found);
     return found;
   }
 
   private unknown(gameId: string, why: string): undefined {
-    if (!this.#known.has(gameId)) this.onUnknown(gameId, why);
+    if (!this.#known.has(gameId)) this.notices.unknown(gameId, why);
     this.#known.set(gameId, undefined);
     return undefined;
   }
 }
 
-/** The baselines of a run entry of `gameId` whose level count agrees with the game's. */
-function baselinesIn(card: ScorecardAnswer, gameId: string, winLevels: number): number[] | undefined {
+/** The baselines of the first run entry of `gameId` that carries some. */
+function baselinesIn(card: ScorecardAnswer, gameId: string): number[] | undefined {
   for (const environment of card.environments ?? []) {
     if (!isSameGame(gameId, environment.id)) continue;
     for (const run of environment.runs ?? []) {
       const baselines = run.level_baseline_actions;
-      const levels = run.number_of_levels ?? winLevels;
-      if (baselines !== undefined && baselines.length > 0 && baselines.length === levels) return [...baselines];
+      if (baselines !== undefined && baselines.length > 0) return [...baselines];
     }
   }
   return undefined;

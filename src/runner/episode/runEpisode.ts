@@ -11,7 +11,7 @@ import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } 
 import { createRng } from '../../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
 import { actAtOnce, answersAtOnce } from '../../client/inProcessTransport.ts';
-import { type Transport, TransportError } from '../../client/transport.ts';
+import { AnswerOutOfStepError, type Transport, TransportError } from '../../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
 import { actionInputOf, makeAction } from '../../protocol/index.ts';
 import { redactSecretFields } from '../../redaction.ts';
@@ -19,7 +19,7 @@ import type { ResolvedAgent } from '../config/loader.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../../recording/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
-import { episodeScore } from '../results/localScoring.ts';
+import { episodeScore, knewBaselines } from '../results/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
@@ -263,8 +263,13 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
       throw new AgentContractError(`agent "${play.spec.agent.label}" sent a game action after GAME_OVER; return reset() or stop() once the game is over`);
     }
     const sent = withStepUsage(play, action);
-    const answer = send(play, sent);
-    frame = isThenable(answer) ? await answer : answer;
+    try {
+      const answer = send(play, sent);
+      frame = isThenable(answer) ? await answer : answer;
+    } catch (error) {
+      if (error instanceof AnswerOutOfStepError) ledger.recordLostAnswer(action.id, record.guid!);
+      throw error;
+    }
     const recorded = answered(play, sent, frame);
     if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
@@ -339,7 +344,8 @@ function summarise(play: EpisodePlay, started: number): void {
   record.actions = record.runs.reduce((sum, run) => sum + run.actions, 0);
   record.resets = record.runs.reduce((sum, run) => sum + run.resets, 0);
   record.levels_completed = record.runs.reduce((best, run) => Math.max(best, run.levels_completed), 0);
-  record.score = episodeScore(record);
+  if (play.ledger.answersLost > 0) record.answers_lost = play.ledger.answersLost;
+  record.score = knewBaselines(record) ? episodeScore(record) : null;
   record.wall_seconds = (Date.now() - started) / 1000;
 }
 

@@ -33,6 +33,8 @@ export interface RecordedRun {
 
 export class RunLedger {
   private readonly runs: RunProgress[] = [];
+  /** Actions counted though their answer was lost after they reached the service (recordLostAnswer). */
+  answersLost = 0;
 
   /** `nextSequence` numbers runs across the experiment, in the order they began. */
   /**
@@ -112,6 +114,22 @@ export class RunLedger {
     }
     if (response.state === 'WIN') run.state = 'WIN';
     else if (response.state === 'GAME_OVER') run.state = 'GAME_OVER';
+  }
+
+  /**
+   * An action that reached the service but whose answer was lost (another request's answer came in its
+   * place): the service counted it like any other, so it is counted here too, the same way, with its
+   * effect unknown (no level taken as completed by it). The episode ends on it.
+   */
+  recordLostAnswer(actionId: number, guid: string): void {
+    this.answersLost += 1;
+    if (actionId === 0) {
+      this.recordReset({ guid, full_reset: false, levels_completed: 0 } as FrameResponse);
+      return;
+    }
+    const run = this.current();
+    run.actions += 1;
+    run.actionsOnLevel += 1;
   }
 
   recordedRuns(): RecordedRun[] {

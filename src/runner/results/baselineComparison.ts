@@ -5,6 +5,7 @@
 import { compareRuns, RunsNotComparableError } from '../../analysis/compareRuns.ts';
 import { type ComparisonDocument, comparisonDocument } from '../../analysis/gate.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { AgentSetup } from '../../analysis/episodeSample.ts';
 import { type RunFolder, runEpisodesOf, runEpisodesOfFolder } from './runFolder.ts';
 
 export interface BaselineOptions {
@@ -22,10 +23,11 @@ export type BaselineOutcome = { readonly document: ComparisonDocument; readonly 
 
 export function compareWithBaseline(
   baseline: BaselineOptions,
-  candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[] },
+  candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[]; setups?: Readonly<Record<string, AgentSetup>> },
 ): BaselineOutcome {
   try {
-    const comparison = compareRuns(runEpisodesOfFolder(baseline.folder, baseline.name), runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), {
+    const candidateRun = { ...runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), setups: candidate.setups };
+    const comparison = compareRuns(runEpisodesOfFolder(baseline.folder, baseline.name), candidateRun, {
       threshold: baseline.threshold ?? 0,
     });
     return {

@@ -13,12 +13,11 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
-import { gamesWithoutBaselines, scoreDifferences, scoreEpisodes } from './localScoring.ts';
+import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
 import {
   type AgentResult,
   type AttemptEntry,
   type CardEntry,
-  type LocalScore,
   type PlanFingerprint,
   type Provenance,
   RUN_FORMAT,
@@ -107,15 +106,12 @@ function cardsWithDifferences(run: RunReportInput, score: CardScorer): CardEntry
   });
 }
 
-function withoutRuns(card: ScoredCard): LocalScore {
-  return { ...card, environments: card.environments.map(({ runs: _runs, ...environment }) => environment) };
-}
-
 function agentResults(run: RunReportInput, cards: readonly CardEntry[], score: CardScorer): AgentResult[] {
   const { experiment, episodes } = run;
   return experiment.agents.map((agent) => {
     const mine = episodes.filter((e) => e.agent === agent.label);
     const latest = cards.findLast((card) => card.agent === agent.label);
+    const scored = score(mine);
     return {
       label: agent.label,
       use: agent.use,
@@ -125,7 +121,7 @@ function agentResults(run: RunReportInput, cards: readonly CardEntry[], score: C
       scorecard_url: scorecardPage(run.pageRoot, latest?.card_id ?? ''),
       scorecard: latest?.scorecard ?? null,
       close_error: latest === undefined ? 'never opened' : latest.close_error,
-      local_score: withoutRuns(score(mine).local),
+      local_score: localScoreOf(scored.local, scored.withoutBaselines),
       score_differences: latest?.score_differences ?? null,
       ...usageOf(mine),
     };
@@ -153,6 +149,7 @@ function totals(run: RunReportInput, cards: readonly CardEntry[]): RunReport['to
     errors: episodes.filter((e) => e.outcome === 'error').length,
     close_errors: cards.filter((c) => c.state === 'close_failed').length,
     actions: episodes.reduce((sum, e) => sum + e.actions, 0),
+    answers_lost: episodes.reduce((sum, e) => sum + (e.answers_lost ?? 0), 0),
     requests: run.attempts.reduce((sum, a) => sum + a.requests, 0),
     retries: Object.values(retries).reduce((a, b) => a + b, 0),
     retries_by_cause: retries,
@@ -171,6 +168,7 @@ export function buildRunReport(run: RunReportInput): RunReport {
   const score = rememberingScorer(run);
   const cards = cardsWithDifferences(run, score);
   const sums = totals(run, cards);
+  const withoutBaselines = gamesWithoutBaselines(run.episodes);
   const report: RunReport = {
     format: RUN_FORMAT,
     name: experiment.config.name,
@@ -184,7 +182,8 @@ export function buildRunReport(run: RunReportInput): RunReport {
     provenance: run.provenance,
     plan: run.fingerprint,
     games: plan.games.map((g) => g.game_id),
-    games_without_baselines: gamesWithoutBaselines(run.episodes),
+    games_without_baselines: withoutBaselines,
+    ...(withoutBaselines.length === 0 ? {} : { unknown_scores: UNKNOWN_SCORES_REASON }),
     agents: agentResults(run, cards, score),
     cards,
     attempts: [...run.attempts],

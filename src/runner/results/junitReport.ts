@@ -9,6 +9,7 @@ import type { ComparisonRow } from '../../analysis/compareRuns.ts';
 import { TOTAL } from '../../analysis/episodeSample.ts';
 import { formatInterval, formatScore, formatSigned } from '../../analysis/format.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import { UNKNOWN_SCORES_REASON } from './localScoring.ts';
 import type { RunReport, TableRow } from './runReport.ts';
 
 // The package is CommonJS (module.exports = the builder), which Node hands over as the default import;
@@ -41,8 +42,13 @@ function regressionFailure(row: ComparisonRow, baseline: string | undefined): st
   return `regressed against ${baseline ?? 'the baseline'}: mean score ${formatScore(row.baseline.mean)} → ${formatScore(row.candidate.mean)}, difference ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}`;
 }
 
+const describeScores = (row: TableRow) =>
+  row.mean_score === null || row.card_score === null
+    ? `scores unknown (${UNKNOWN_SCORES_REASON.replace(/^unknown: /, '')})`
+    : `mean score ${formatScore(row.mean_score)} ${formatInterval(row.interval)}, card score ${formatScore(row.card_score)}`;
+
 const describeRow = (row: TableRow) =>
-  `mean score ${formatScore(row.mean_score)} ${formatInterval(row.interval)}, card score ${formatScore(row.card_score)}, levels ${row.levels_completed}/${row.level_count}, ${row.episodes} episode(s), ${row.wins} win(s), ${row.errors} error(s)`;
+  `${describeScores(row)}${row.service_score == null ? '' : `, service score ${formatScore(row.service_score)}`}, levels ${row.levels_completed}/${row.level_count}, ${row.episodes} episode(s), ${row.wins} win(s), ${row.errors} error(s)`;
 
 const describeComparison = (row: ComparisonRow) =>
   `against the baseline: ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}, ${row.verdict} (${row.pairing})`;

@@ -6,10 +6,25 @@ import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../../p
 import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../reference/scoring.ts';
 import type { EpisodeRecord } from '../episode/runEpisode.ts';
 import { type RecordedRun, runEntryOf } from '../episode/runLedger.ts';
+import type { LocalScore } from './runReport.ts';
 
 /** Whether the episode knew its game's level baselines (records written before the field existed did). */
 export function knewBaselines(episode: EpisodeRecord): boolean {
   return episode.baselines_known !== false;
+}
+
+/**
+ * Said once wherever a score is unknown (run.json, tables, junit.xml, the report, compare): where the
+ * service gives no level baselines for a game, its scores cannot be computed here, and they are shown as
+ * unknown (null in JSON), never as 0.
+ */
+export const UNKNOWN_SCORES_REASON =
+  "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
+
+/** An episode's own score, or null when its game's baselines were unknown (from the log, else scored here). */
+export function ownScore(episode: EpisodeRecord): number | null {
+  if (!knewBaselines(episode)) return null;
+  return typeof episode.score === 'number' ? episode.score : episodeScore(episode);
 }
 
 /** Game ids among the episodes whose level baselines no episode knew. */
@@ -78,6 +93,24 @@ export function scoreEpisodes(episodes: readonly EpisodeRecord[], unplayed: read
   return scoreCard(environments);
 }
 
+/**
+ * A locally scored card as run.json keeps it (LocalScore): without each environment's runs, and with
+ * null for every score that depends on a game in `withoutBaselines` (the card's, the game's, the tags').
+ */
+export function localScoreOf(card: ScoredCard, withoutBaselines: ReadonlySet<string>): LocalScore {
+  const anyUnknown = card.environments.some((environment) => withoutBaselines.has(environment.id));
+  return {
+    ...card,
+    score: anyUnknown ? null : card.score,
+    environments: card.environments.map(({ runs: _runs, ...environment }) => ({
+      ...environment,
+      score: withoutBaselines.has(environment.id) ? null : environment.score,
+    })),
+    // A tag pools the levels of its games; which games a tag holds is not kept here, so any unknown game leaves every pool unknown.
+    tags_scores: card.tags_scores.map((tag) => ({ ...tag, score: anyUnknown ? null : tag.score })),
+  };
+}
+
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /**
@@ -88,9 +121,10 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer, withoutBaselines: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   // Without a game's baselines its local scores are not computed, nor (if it was never played) its
-  // level count: only what is known compares.
+  // level count: a score the service gives differs from an unknown one; counts compare as they are.
   const scoresKnown = withoutBaselines.size === 0;
-  if (scoresKnown && card.score != null && !close(local.score, card.score)) problems.push(`score: local ${local.score}, service ${card.score}`);
+  if (card.score != null && !(scoresKnown && close(local.score, card.score)))
+    problems.push(`score: local ${scoresKnown ? local.score : 'unknown'}, service ${card.score}`);
   for (const key of ['total_actions', 'total_levels_completed', 'total_levels', 'total_environments', 'total_environments_completed'] as const) {
     if (key === 'total_levels' && !scoresKnown) continue;
     if (card[key] != null && local[key] !== card[key]) problems.push(`${key}: local ${local[key]}, service ${card[key]}`);
@@ -103,8 +137,9 @@ export function scoreDifferences(local: ScoredCard, card: ScorecardAnswer, witho
       problems.push(`${env.id}: missing from the service's scorecard`);
       continue;
     }
-    if (!withoutBaselines.has(env.id) && other.score != null && !close(env.score, other.score))
-      problems.push(`${env.id}.score: local ${env.score}, service ${other.score}`);
+    const known = !withoutBaselines.has(env.id);
+    if (other.score != null && !(known && close(env.score, other.score)))
+      problems.push(`${env.id}.score: local ${known ? env.score : 'unknown'}, service ${other.score}`);
     if (other.actions != null && env.actions !== other.actions) problems.push(`${env.id}.actions: local ${env.actions}, service ${other.actions}`);
     if (other.levels_completed != null && env.levels_completed !== other.levels_completed)
       problems.push(`${env.id}.levels_completed: local ${env.levels_completed}, service ${other.levels_completed}`);

@@ -10,14 +10,16 @@ import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysi
 import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { gamesWithoutBaselines, scoreEpisodes } from './localScoring.ts';
+import { gamesWithoutBaselines, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
 import { runEpisodesOf } from './runFolder.ts';
-import type { TableRow } from './runReport.ts';
+import type { RunReport, TableRow } from './runReport.ts';
+import type { ScorecardAnswer } from '../../protocol/index.ts';
 
 export type { TableRow } from './runReport.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
-const NUMERIC = [false, false, true, true, true, true, true, true, true, true];
+/** Beside the local card score, wherever the service returned a card: its own score. */
+const SERVICE_HEADER = 'service score';
 const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
 
 /** Usage columns appear only in runs where some agent called a model. */
@@ -25,44 +27,88 @@ const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.c
 
 const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
 
-export function tableRows(agentLabels: readonly string[], episodes: readonly EpisodeRecord[]): TableRow[] {
+/** Per agent label, every card the service returned for it (one per attempt or shard). */
+export type ServiceCards = ReadonlyMap<string, readonly ScorecardAnswer[]>;
+
+/** The service cards of run.json's agents, from every card of every attempt. */
+export function serviceCardsOf(report: Pick<RunReport, 'cards'>): ServiceCards {
+  const byAgent = new Map<string, ScorecardAnswer[]>();
+  for (const card of report.cards) {
+    if (card.scorecard === null) continue;
+    const list = byAgent.get(card.agent);
+    if (list === undefined) byAgent.set(card.agent, [card.scorecard]);
+    else list.push(card.scorecard);
+  }
+  return byAgent;
+}
+
+/**
+ * The service's score for a game: its environment's score (its best run) on the agent's cards, the best
+ * of them when several cards hold the game (a resumed or sharded run), as one card of all would say.
+ */
+function serviceGameScore(cards: readonly ScorecardAnswer[], game: string): number | null {
+  const scores = cards.flatMap((card) => card.environments?.filter((env) => env.id === game && env.score != null).map((env) => env.score!) ?? []);
+  return scores.length === 0 ? null : Math.max(...scores);
+}
+
+/** The service's score for the agent in total: the mean of its game scores, as a card's; null when a game has none. */
+function serviceTotalScore(gameScores: readonly (number | null)[]): number | null {
+  if (gameScores.length === 0 || gameScores.some((score) => score === null)) return null;
+  return (gameScores as number[]).reduce((sum, score) => sum + score, 0) / gameScores.length;
+}
+
+/**
+ * Rows per agent and game, then the agent's total. Scores are null where they are unknown (a game
+ * without baselines; in total, any game); `service_score` is the service's own beside them.
+ */
+export function tableRows(agentLabels: readonly string[], episodes: readonly EpisodeRecord[], serviceCards: ServiceCards = new Map()): TableRow[] {
   const scored = episodesByAgentAndGame(runEpisodesOf('run', agentLabels, episodes).episodes);
   const rows: TableRow[] = [];
   for (const label of agentLabels) {
     const mine = episodes.filter((e) => e.agent === label);
     const card = scoreEpisodes(mine);
     const unknown = new Set(gamesWithoutBaselines(mine));
+    const service = serviceCards.get(label) ?? [];
+    const serviceScores: (number | null)[] = [];
     const byGame = scored.get(label) ?? new Map<string, ScoredEpisode[]>();
     const stats = summarizeScores(new Map([...byGame].map(([game, list]) => [game, list.map((e) => e.score)])));
-    for (const [game, estimate] of stats.games) {
+    const games = [...new Set(mine.map((e) => e.game_id))].sort();
+    for (const game of games) {
       const ofGame = mine.filter((e) => e.game_id === game);
       const environment = card.environments.find((env) => env.id === game);
+      const known = !unknown.has(game);
+      const estimate = known ? stats.games.get(game) : undefined;
+      const serviceScore = serviceGameScore(service, game);
+      serviceScores.push(serviceScore);
       rows.push({
         agent: label,
         game,
         episodes: ofGame.length,
-        card_score: environment?.score ?? 0,
-        mean_score: estimate.value,
-        interval: estimate.interval,
+        card_score: known ? (environment?.score ?? 0) : null,
+        service_score: serviceScore,
+        mean_score: estimate?.value ?? null,
+        interval: estimate?.interval ?? null,
         levels_completed: environment?.levels_completed ?? 0,
         level_count: environment?.level_count ?? ofGame[0]!.baselines.length,
-        ...(unknown.has(game) ? { baselines_known: false } : {}),
+        ...(known ? {} : { baselines_known: false }),
         actions: ofGame.reduce((sum, e) => sum + e.actions, 0),
         wins: count(ofGame, 'win'),
         errors: count(ofGame, 'error'),
         usage: sumUsage(ofGame.map((e) => e.usage)),
       });
     }
+    const allKnown = unknown.size === 0;
     rows.push({
       agent: label,
       game: TOTAL,
       episodes: mine.length,
-      card_score: card.score,
-      mean_score: stats.total?.value ?? 0,
-      interval: stats.total?.interval ?? null,
+      card_score: allKnown ? card.score : null,
+      service_score: serviceTotalScore(serviceScores),
+      mean_score: allKnown ? (stats.total?.value ?? 0) : null,
+      interval: allKnown ? (stats.total?.interval ?? null) : null,
       levels_completed: card.total_levels_completed,
       level_count: card.total_levels,
-      ...(unknown.size > 0 ? { baselines_known: false } : {}),
+      ...(allKnown ? {} : { baselines_known: false }),
       actions: mine.reduce((sum, e) => sum + e.actions, 0),
       wins: count(mine, 'win'),
       errors: count(mine, 'error'),
@@ -72,50 +118,51 @@ export function tableRows(agentLabels: readonly string[], episodes: readonly Epi
   return rows;
 }
 
-/** Scores of a game whose level baselines are unknown are not computed: the table says so. */
-const scoresKnown = (row: TableRow) => row.baselines_known !== false;
-
 /** Said under a table with an unknown score. */
-const UNKNOWN_NOTE =
-  "unknown: the service gives no level baselines for a game (neither in its game list nor in its scorecard), so its scores can't be computed here";
+const note = (rows: readonly TableRow[]) => (rows.some((row) => row.card_score === null || row.mean_score === null) ? `\n${UNKNOWN_SCORES_REASON}\n` : '');
 
-const note = (rows: readonly TableRow[]) => (rows.every(scoresKnown) ? '' : `\n${UNKNOWN_NOTE}\n`);
+const scoreCell = (score: number | null | undefined) => (score == null ? 'unknown' : formatScore(score));
 
-function cells(row: TableRow, usage: boolean): string[] {
-  const known = scoresKnown(row);
+/** The service's column shows where the service returned a card for some row. */
+const showsService = (rows: readonly TableRow[]) => rows.some((row) => row.service_score != null);
+
+function cells(row: TableRow, shown: { usage: boolean; service: boolean }): string[] {
   const base = [
     row.agent,
     row.game,
     String(row.episodes),
-    known ? formatScore(row.card_score) : 'unknown',
-    known ? formatScore(row.mean_score) : 'unknown',
-    known ? formatInterval(row.interval) : 'unknown',
+    scoreCell(row.card_score),
+    ...(shown.service ? [row.service_score == null ? '–' : formatScore(row.service_score)] : []),
+    scoreCell(row.mean_score),
+    row.mean_score === null ? 'unknown' : formatInterval(row.interval),
     `${row.levels_completed}/${row.level_count}`,
     String(row.actions),
     String(row.wins),
     String(row.errors),
   ];
-  return usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
+  return shown.usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
 }
 
-/** The header and which columns are numbers, with the usage columns when the rows have usage. */
-function columns(rows: readonly TableRow[]): { head: string[]; numeric: boolean[]; usage: boolean } {
-  const usage = showsUsage(rows);
-  return usage ? { head: [...HEADER, ...USAGE_HEADER], numeric: [...NUMERIC, true, true, true], usage } : { head: HEADER, numeric: NUMERIC, usage };
+/** The header and which columns are numbers, with the service's and the usage columns when the rows have them. */
+function columns(rows: readonly TableRow[]): { head: string[]; numeric: boolean[]; shown: { usage: boolean; service: boolean } } {
+  const shown = { usage: showsUsage(rows), service: showsService(rows) };
+  const head = [...HEADER.slice(0, 4), ...(shown.service ? [SERVICE_HEADER] : []), ...HEADER.slice(4), ...(shown.usage ? USAGE_HEADER : [])];
+  const numeric = head.map((_, i) => i >= 2);
+  return { head, numeric, shown };
 }
 
 export function renderTerminalTable(rows: readonly TableRow[]): string {
-  const { head, numeric, usage } = columns(rows);
+  const { head, numeric, shown } = columns(rows);
   const table = new Table({ head, colAligns: numeric.map((n) => (n ? 'right' : 'left')), style: { head: [], border: [] } });
-  for (const row of rows) table.push(cells(row, usage));
+  for (const row of rows) table.push(cells(row, shown));
   return table.toString() + note(rows);
 }
 
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
-  const { head, numeric, usage } = columns(rows);
+  const { head, numeric, shown } = columns(rows);
   const lines = [`| ${head.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
   for (const row of rows) {
-    const c = cells(row, usage);
+    const c = cells(row, shown);
     lines.push(`| ${(row.game === TOTAL ? c.map((v, i) => (i === 0 ? v : `**${v}**`)) : c).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n${note(rows)}`;

@@ -3,8 +3,9 @@
  * A folder is one run's state, so a new run never writes into a used one: it is refused, or with
  * `force` moved aside (renamed, never deleted).
  */
-import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeFolder } from './makeFolder.ts';
 import { RunFolderError } from './runReport.ts';
 import { RECORDINGS_FOLDER } from './runFolderFiles.ts';
 
@@ -72,8 +73,8 @@ export function createRunDirectory(options: { out?: string; output: string; name
     dir = freeName(resolve(options.output, `${runTimestamp(options.at)}-${options.name}`));
   }
   try {
-    mkdirSync(dir, { recursive: true });
-    if (options.recordings) mkdirSync(join(dir, RECORDINGS_FOLDER), { recursive: true });
+    makeFolder(dir);
+    if (options.recordings) makeFolder(join(dir, RECORDINGS_FOLDER));
   } catch (error) {
     // A parent that is a file, a folder we may not write: a sentence and exit 2, not a stack trace.
     const { code, message } = error as NodeJS.ErrnoException;

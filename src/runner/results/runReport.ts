@@ -31,7 +31,12 @@ const count = z.number().int().min(0);
  * overall, without each environment's list of runs (one per episode, in episodes.jsonl already; kept
  * here they made run.json of a 10,000-episode run ten megabytes, rewritten on every card).
  */
-export type LocalScore = Omit<ScoredCard, 'environments'> & { environments: Omit<EnvironmentEntry, 'runs'>[] };
+export type LocalScore = Omit<ScoredCard, 'environments' | 'score' | 'tags_scores'> & {
+  /** Null when a game's baselines are unknown (localScoring.ts UNKNOWN_SCORES_REASON). */
+  score: number | null;
+  environments: Array<Omit<EnvironmentEntry, 'runs' | 'score'> & { score: number | null }>;
+  tags_scores: Array<Omit<ScoredCard['tags_scores'][number], 'score'> & { score: number | null }>;
+};
 
 /** Model usage summed over calls (src/agent/usage.ts); cost null when one call's cost is unknown. */
 export const usageSchema = z.object({
@@ -179,7 +184,10 @@ const runTotalsSchema = z.looseObject({
   superseded_episodes: count,
   errors: count,
   close_errors: count,
+  /** Counted actions of the episodes, as the service counts them (answers_lost included). */
   actions: count,
+  /** Actions that reached the service but whose answer was lost (out of step): counted in `actions`. */
+  answers_lost: count.default(0),
   requests: count,
   retries: count,
   retries_by_cause: z.record(z.string(), count),
@@ -203,10 +211,12 @@ export const tableRowSchema = z.looseObject({
   /** A game id, or "total". */
   game: z.string(),
   episodes: count,
-  /** The scorecard's score: per game the best run's, in total the mean over games. */
-  card_score: z.number(),
-  /** Mean of the episodes' own scores (in total: the mean over games of the game means). */
-  mean_score: z.number(),
+  /** The card's score scored locally: per game the best run's, in total the mean over games; null when unknown (baselines). */
+  card_score: z.number().nullable(),
+  /** The service's own score: per game its environment's on the agent's cards (the best, over several), in total their mean; null without. */
+  service_score: z.number().nullable().optional(),
+  /** Mean of the episodes' own scores (in total: the mean over games of the game means); null when unknown. */
+  mean_score: z.number().nullable(),
   /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
   interval: intervalSchema.nullable(),
   levels_completed: count,
@@ -251,8 +261,10 @@ export const runReportSchema = z.looseObject({
   provenance: provenanceSchema,
   plan: planFingerprintSchema.extend({ planned_episodes: count }),
   games: z.array(z.string()),
-  /** Games whose level baselines the service gave nowhere: their local scores are not computed (0). */
+  /** Games whose level baselines the service gave nowhere: their local scores are not computed (null). */
   games_without_baselines: z.array(z.string()).default([]),
+  /** Why some scores are null, said once; absent when every score is known. */
+  unknown_scores: z.string().optional(),
   agents: z.array(agentResultSchema),
   cards: z.array(cardEntrySchema),
   attempts: z.array(attemptSchema).min(1),

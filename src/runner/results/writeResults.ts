@@ -11,8 +11,9 @@ import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
-import { renderMarkdownTable, renderTerminalTable, type TableRow, tableRows } from './resultsTable.ts';
+import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
+import { agentSetups } from './runFolder.ts';
 import { type RunReport, writeRunReport } from './runReport.ts';
 import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, JUNIT_FILE, TABLE_FILE } from './runFolderFiles.ts';
 
@@ -45,7 +46,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
       logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
     }
   }
-  const built = tableRows(input.agentLabels, input.episodes);
+  const built = tableRows(input.agentLabels, input.episodes, serviceCardsOf(input.report));
   const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
@@ -55,7 +56,9 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   writeFileSync(join(runDir, TABLE_FILE), `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
-    input.baseline === undefined ? null : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes });
+    input.baseline === undefined
+      ? null
+      : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes, setups: agentSetups(report) });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
     writeFileSync(join(runDir, COMPARISON_JSON_FILE), `${JSON.stringify(baseline.document, null, 2)}\n`);

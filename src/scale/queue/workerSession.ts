@@ -6,7 +6,7 @@
  * worker's episodes stop at their next step; when it says the run ended (or this worker leaves), the
  * worker finishes its jobs, closes its cards, reports its request counts and signs off.
  */
-import { GameBaselines } from '../../runner/episode/gameBaselines.ts';
+import { baselineNotices, GameBaselines } from '../../runner/episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Job, Worker } from 'bullmq';
@@ -189,12 +189,7 @@ export class WorkerSession {
 
   #gameBaselines(): GameBaselines {
     const { experiment, target } = this.#parts;
-    this.#baselines ??= new GameBaselines(target.transport, !experiment.config.scorecard.competition_mode, (gameId, why) =>
-      this.#parts.settings.logger.warn(
-        { game: gameId, why },
-        'level baselines unknown: per-level budgets cannot apply and local scores of this game are not computed',
-      ),
-    );
+    this.#baselines ??= new GameBaselines(target.transport, !experiment.config.scorecard.competition_mode, baselineNotices(this.#parts.settings.logger));
     return this.#baselines;
   }
   #nextSequence(): number {

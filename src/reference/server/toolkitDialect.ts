@@ -1,0 +1,99 @@
+/**
+ * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
+ * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
+ * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
+ * closed cards gone; frames that always say `full_reset: false` and always carry a reasoning; any key,
+ * none too; no cookies from a single backend; some refusals under other codes; HTML pages for requests
+ * it cannot route or parse.
+ */
+import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import type { FastifyReply } from 'fastify';
+import { apiKeyOf } from './apiKey.ts';
+import type { DialectBehaviour } from './dialect.ts';
+import { toolkitGameCard } from './toolkitGameCard.ts';
+
+/** Who a request without a key (or with an empty one) is served as: the toolkit accepts those. */
+export const TOOLKIT_STAND_IN_KEY = 'toolkit-request-without-key';
+
+const CARD_FIELDS_LEFT_OUT = ['open_at', 'last_update', 'published_at', 'user_id', 'user_name'] as const;
+const RUN_FIELDS_LEFT_OUT = ['id', 'number_of_levels', 'number_of_environments'] as const;
+
+export const toolkitDialect: DialectBehaviour = {
+  apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
+  issuesAffinityCookies: (backendCount) => backendCount > 1,
+  healthcheck: (reply) => reply.type('text/plain; charset=utf-8').send('okay'),
+  requestError: htmlErrorPage,
+  // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
+  games: (list) => list.map(withoutBaselines).reverse(),
+  game: withoutBaselines,
+  readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),
+  readGameCard: (backend, key, cardId, gameId) => toolkitGameCard(stillOpen(backend.getScorecard(key, cardId, gameId), cardId), gameId),
+  closedCard: sparseCard,
+  command(backend, key, action, body) {
+    refuseAsTheToolkit(action, body);
+    const fields = body as { game_id: string; guid?: unknown };
+    let response: FrameResponse;
+    try {
+      response = backend.command(key, action, body);
+    } catch (error) {
+      if (isApiError(error) && error.code === 'SERVER_ERROR' && backend.isSessionOfAnotherKey(key, fields.guid))
+        throw new ApiError(400, 'VALIDATION_ERROR', `session ${String(fields.guid)} belongs to another API key; send the key that started it`);
+      throw error;
+    }
+    response.full_reset = false;
+    if (response.action_input.reasoning === undefined) response.action_input = { ...response.action_input, reasoning: null };
+    // The toolkit names the game as the RESET did: a bare slug stays one.
+    if (action === 'RESET' && !fields.game_id.includes('-')) response.game_id = fields.game_id;
+    return response;
+  },
+};
+
+/**
+ * What the toolkit refuses before looking at the game, with its codes: a RESET that names neither a
+ * card nor a session, an action without a session. Other malformed bodies go to the service as usual.
+ */
+function refuseAsTheToolkit(action: string, body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const { game_id, guid, card_id } = body as Record<string, unknown>;
+  if (typeof game_id !== 'string' || guid != null) return;
+  if (action !== 'RESET') throw new ApiError(400, 'SERVER_ERROR', `${action} needs the guid of a session; start one with RESET and a card_id`);
+  if (card_id == null) throw new ApiError(400, 'SERVER_ERROR', 'RESET without a guid needs the card_id of an open scorecard');
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+};
+
+/** The toolkit's web framework answers a request it cannot route or parse with an HTML page, not `{error, message}`. */
+function htmlErrorPage(reply: FastifyReply, status: number, _code: string, message: string): FastifyReply {
+  const reason = REASONS[status] ?? 'Error';
+  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>\n<html lang=en>\n<title>${status} ${reason}</title>\n<h1>${reason}</h1>\n<p>${text}</p>\n`);
+}
+
+/** The toolkit forgets a card when it closes. */
+function stillOpen(card: Scorecard, cardId: string): Scorecard {
+  if (card.published_at != null) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${cardId} not found (closed cards are dropped)`);
+  return card;
+}
+
+function sparseCard(card: Scorecard): unknown {
+  const sparse = card as Record<string, unknown>;
+  for (const field of CARD_FIELDS_LEFT_OUT) delete sparse[field];
+  for (const environment of card.environments) {
+    for (const run of environment.runs) for (const field of RUN_FIELDS_LEFT_OUT) delete (run as Record<string, unknown>)[field];
+  }
+  return sparse;
+}
+
+function withoutBaselines(descriptor: GameDescriptor): unknown {
+  const { baseline_actions: _dropped, ...rest } = descriptor;
+  return rest;
+}
