@@ -26,6 +26,13 @@ const BACKENDS = 3;
 const GAMES = ['flod', 'lamp'];
 const EPISODES = 3;
 const PLANNED = 2 * GAMES.length * EPISODES;
+/**
+ * How long a run may take to reach its trap: up to all its episodes, in a process that starts tsx and the
+ * runner, and the recording thread. With another test file running beside this one on a loaded 2-core
+ * machine, the last episode's trap has taken over 30 s (waitUntil's default); a test gets 150 s in all.
+ */
+const REACH_MS = 60_000;
+const TEST_MS = 150_000;
 
 interface Trap {
   game: string;
@@ -118,7 +125,7 @@ const afterCardsOpened: Scenario = {
   trap: { game: 'flod', episode: 0, step: 0, mode: 'freeze' },
   concurrency: 2,
   async reach(run, out, marker) {
-    await waitUntil(() => existsSync(marker), 'the trap at the first episode');
+    await waitUntil(() => existsSync(marker), 'the trap at the first episode', REACH_MS);
     expect(readReport(out).cards.map((c) => c.state)).toEqual(['open', 'open']);
     await killNow(run);
   },
@@ -131,11 +138,11 @@ const midEpisodes: Scenario = {
   trap: { game: 'lamp', episode: 1, step: 5, mode: 'wait' },
   concurrency: 1,
   async reach(run, out, marker) {
-    await waitUntil(() => existsSync(marker), 'the trap in episode 1 of lamp');
-    await waitUntil(() => lines(join(out, 'episodes.jsonl')) > 0, 'the episodes before the trap in episodes.jsonl');
+    await waitUntil(() => existsSync(marker), 'the trap in episode 1 of lamp', REACH_MS);
+    await waitUntil(() => lines(join(out, 'episodes.jsonl')) > 0, 'the episodes before the trap in episodes.jsonl', REACH_MS);
     // The in-flight episode's recording is made by the recording thread: it is there to stay once made.
     const trapRecording = (f: string) => f.startsWith('lamp') && f.includes('.trap.1.');
-    await waitUntil(() => readdirSync(join(out, 'recordings')).some(trapRecording), "the trap episode's recording");
+    await waitUntil(() => readdirSync(join(out, 'recordings')).some(trapRecording), "the trap episode's recording", REACH_MS);
     expect(lines(join(out, 'episodes.jsonl'))).toBeLessThan(PLANNED);
     await killNow(run);
   },
@@ -148,7 +155,7 @@ const whileWritingReport: Scenario = {
   concurrency: 1,
   bigReport: true,
   async reach(run, out, marker) {
-    await waitUntil(() => existsSync(marker), 'the trap in the last episode');
+    await waitUntil(() => existsSync(marker), 'the trap in the last episode', REACH_MS);
     const { pid } = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number };
     const pipe = await blockNextReportWrite(out, pid);
     try {
@@ -212,14 +219,17 @@ describe('resume after kill -9', () => {
     const description = scenario.bigReport ? 'x'.repeat(1_200_000) : undefined;
     const config = join(dir, `${name}.yaml`);
     writeFileSync(config, experimentYaml({ target, marker, trap: scenario.trap, concurrency: scenario.concurrency, description }));
+    const run = startArcbench(['run', config, '--out', out], dir);
     try {
-      const run = startArcbench(['run', config, '--out', out], dir);
       await scenario.reach(run, out, marker, proxy);
 
       const resumed = await runArcbench(resumeForm === 'resume' ? ['resume', out] : ['run', config, '--resume', out], dir);
       expect(resumed.code, resumed.stderr).toBe(0);
       await checkFinished(out, over, resumed.stderr);
     } finally {
+      // A run whose kill point was never reached (a failed wait) would otherwise freeze or wait on for ever.
+      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+      await run.exited;
       await proxy?.close();
     }
   }
@@ -263,7 +273,7 @@ describe('resume after kill -9', () => {
     async (_name, scenario, form) => {
       await killAndResume(scenario, 'in-process', form);
     },
-    90_000,
+    TEST_MS,
   );
 
   it.each([
@@ -276,7 +286,7 @@ describe('resume after kill -9', () => {
     async (_name, scenario, form) => {
       await killAndResume(scenario, 'http', form);
     },
-    90_000,
+    TEST_MS,
   );
 
   it('plays an episode that was in flight at the kill again from a new RESET', async () => {
