@@ -24,6 +24,7 @@ const SAMPLES: Record<string, (Class: AnyErrorClass) => ArcbenchError[]> = {
   AgentContractError: (C) => [new C('a sentence')],
   AgentLoadError: (C) => [new C('a sentence')],
   AgentProcessError: (C) => [new C('a sentence')],
+  AnswerOutOfStepError: (C) => [new C('a sentence')],
   ApiError: (C) => API_ERROR_CODES.map((code) => new C(400, code, 'a sentence')),
   BaselinesUnknownError: (C) => [new C('a sentence')],
   ConfigError: (C) => [new C('a sentence')],
@@ -33,6 +34,7 @@ const SAMPLES: Record<string, (Class: AnyErrorClass) => ArcbenchError[]> = {
   KeysError: (C) => [new C('a sentence')],
   MergeError: (C) => [new C('a sentence')],
   MissingVariableError: (C) => [new C(['a line'])],
+  OutputPathError: (C) => [new C('a sentence')],
   ModelCallError: (C) => [new C('a sentence')],
   QueueRunError: (C) => [new C('a sentence')],
   QueueUnreachableError: (C) => [new C('a sentence')],
@@ -49,6 +51,7 @@ const CODES: Record<string, string[]> = {
   AgentContractError: ['AGENT_CONTRACT'],
   AgentLoadError: ['AGENT_LOAD_FAILED'],
   AgentProcessError: ['AGENT_PROCESS_FAILED'],
+  AnswerOutOfStepError: ['TRANSPORT_ANSWER_OUT_OF_STEP'],
   ApiError: [...API_ERROR_CODES],
   BaselinesUnknownError: ['BASELINES_UNKNOWN'],
   ConfigError: ['CONFIG_INVALID'],
@@ -58,6 +61,7 @@ const CODES: Record<string, string[]> = {
   KeysError: ['KEYS_FILE'],
   MergeError: ['RUN_MERGE_INVALID'],
   MissingVariableError: ['CONFIG_MISSING_VARIABLE'],
+  OutputPathError: ['OUTPUT_PATH_INVALID'],
   ModelCallError: ['MODEL_CALL_FAILED'],
   QueueRunError: ['QUEUE_RUN_INVALID'],
   QueueUnreachableError: ['QUEUE_UNREACHABLE'],
@@ -189,13 +193,14 @@ describe('the error classes', () => {
     }
   });
 
-  it('are not instances of their sibling classes', () => {
+  it('are instances of their ancestors only, not of their sibling classes', () => {
     for (const [name, Class] of host) {
       const [error] = instancesOf(name, Class);
       for (const [other, OtherClass] of host) {
         if (other === name || other === 'ArcbenchError') continue;
-        expect(error instanceof OtherClass, `${name} instanceof ${other}`).toBe(false);
-        expect(error instanceof (copy.get(other) as ErrorClass), `${name} instanceof the copy's ${other}`).toBe(false);
+        const ancestor = Object.prototype.isPrototypeOf.call(OtherClass, Class);
+        expect(error instanceof OtherClass, `${name} instanceof ${other}`).toBe(ancestor);
+        expect(error instanceof (copy.get(other) as ErrorClass), `${name} instanceof the copy's ${other}`).toBe(ancestor);
       }
     }
   });

@@ -67,8 +67,8 @@ export type TransportErrorKind = 'ambiguous' | 'unreachable' | 'protocol' | 'int
  */
 export class TransportError extends ArcbenchError {
   readonly kind: TransportErrorKind;
-  constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown }) {
-    super(`TRANSPORT_${kind.toUpperCase()}`, message, options);
+  constructor(kind: TransportErrorKind, message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? `TRANSPORT_${kind.toUpperCase()}`, message, options);
     this.kind = kind;
   }
 }
@@ -80,6 +80,7 @@ export class TransportError extends ArcbenchError {
  */
 export class AnswerOutOfStepError extends TransportError {
   constructor(message: string) {
-    super('protocol', message);
+    // Its own code, so callers can tell it from other protocol failures; its kind says what is known.
+    super('protocol', message, { code: 'TRANSPORT_ANSWER_OUT_OF_STEP' });
   }
 }
