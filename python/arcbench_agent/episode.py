@@ -14,15 +14,21 @@ import gc
 import inspect
 import json
 import random
+from functools import partial
 from typing import Any, Optional
 
 from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .channel import Channel
-from .grids import decode_grid
+from .grids import frame_rows, grid_cells
 
 # The keyword arguments of the official Agent's constructor, filled from the episode.
 _ROOT_URL = "arcbench://agent-protocol"
+
+
+# arcbench's own FrameData (python/compat) makes a frame's lists when an agent first reads them; the
+# real arcengine's is made whole.
+_DEFERS_FRAME = hasattr(FrameData, "defer_frame")
 
 
 def frame_data(wire: dict[str, Any]) -> FrameData:
@@ -31,9 +37,10 @@ def frame_data(wire: dict[str, Any]) -> FrameData:
         action = GameAction.from_id(action_input.get("id", 0))
     except ValueError:
         action = GameAction.RESET
-    return FrameData(
+    grids = [grid_cells(grid) for grid in wire["grids"]]
+    data = FrameData(
         game_id=wire["game_id"],
-        frame=[decode_grid(grid) for grid in wire["grids"]],
+        frame=[] if _DEFERS_FRAME else frame_rows(grids),
         state=GameState(wire["state"]),
         levels_completed=wire["levels_completed"],
         win_levels=wire["win_levels"],
@@ -42,6 +49,9 @@ def frame_data(wire: dict[str, Any]) -> FrameData:
         full_reset=wire.get("full_reset", False),
         available_actions=wire["available_actions"],
     )
+    if _DEFERS_FRAME:
+        data.defer_frame(partial(frame_rows, grids))
+    return data
 
 
 def construct(agent_class: type, start: dict[str, Any]) -> Any:

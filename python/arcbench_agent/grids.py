@@ -1,5 +1,6 @@
-"""Grids of the protocol: 4096 hex digits, one a cell, row-major (docs/agent-protocol.md §3). Decoding
-runs in C (bytes.translate), not cell by cell: it is most of the layer's time per step."""
+"""Grids of the protocol: 4096 hex digits, one a cell, row-major (docs/agent-protocol.md §3). A grid is
+checked and turned into cell values as it arrives, in C (bytes.translate); the 64 lists of 64 ints,
+which cost several times more, are made from those values only when an agent reads them."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ _HEX = b"0123456789abcdefABCDEF"
 _VALUES = bytes(range(16)) + bytes(range(10, 16))
 _TO_VALUES = bytes.maketrans(_HEX, _VALUES)
 _DIGITS = "0123456789abcdef"
+_ROW_STARTS = range(0, CELLS, SIZE)
 
 
-def decode_grid(text: str) -> list[list[int]]:
-    """64 rows of 64 ints from 4096 hex digits; ValueError for anything else."""
+def grid_cells(text: str) -> bytes:
+    """The 4096 cell values (bytes 0..15) of 4096 hex digits; ValueError for anything else."""
     if not isinstance(text, str) or len(text) != CELLS:
         found = f"{len(text)} characters" if isinstance(text, str) else type(text).__name__
         raise ValueError(f"a grid is a string of {CELLS} hex digits, found {found}")
@@ -22,8 +24,22 @@ def decode_grid(text: str) -> list[list[int]]:
         raise ValueError("a grid holds a character that is not a hex digit") from None
     if raw.translate(None, _HEX):
         raise ValueError("a grid holds a character that is not a hex digit")
-    cells = raw.translate(_TO_VALUES)
-    return [list(cells[start : start + SIZE]) for start in range(0, CELLS, SIZE)]
+    return raw.translate(_TO_VALUES)
+
+
+def grid_rows(cells: bytes) -> list[list[int]]:
+    """64 rows of 64 ints from the cell values of `grid_cells`."""
+    return [list(cells[start : start + SIZE]) for start in _ROW_STARTS]
+
+
+def frame_rows(grids: list[bytes]) -> list[list[list[int]]]:
+    """A frame's grids (cell values of `grid_cells`) as the official shape: a list of grids of rows."""
+    return [grid_rows(cells) for cells in grids]
+
+
+def decode_grid(text: str) -> list[list[int]]:
+    """64 rows of 64 ints from 4096 hex digits; ValueError for anything else."""
+    return grid_rows(grid_cells(text))
 
 
 def encode_grid(rows: list[list[int]]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 MAX_REASONING_BYTES = 16 * 1024
 GRID_SIZE = 64
@@ -184,6 +184,27 @@ class FrameData(_Fields):
         self.guid = guid
         self.full_reset = full_reset
         self.available_actions = list(available_actions or [])
+
+    # The grids as lists are made when `frame` is first read: agents read the latest frame's grids, if
+    # any, and keep every frame, so making 65 lists a grid for each would be most of arcbench's own time
+    # per step and most of the memory an episode holds. Reading and assigning `frame` work as ever.
+    _make_frame: Optional[Callable[[], list[list[list[int]]]]] = None
+
+    @property
+    def frame(self) -> list[list[list[int]]]:
+        if self._make_frame is not None:
+            self._frame = self._make_frame()
+            self._make_frame = None
+        return self._frame
+
+    @frame.setter
+    def frame(self, value: list[list[list[int]]]) -> None:
+        self._frame = value
+        self._make_frame = None
+
+    def defer_frame(self, make: Callable[[], list[list[list[int]]]]) -> None:
+        """arcbench's layer: ``frame`` is ``make()``, called when it is first read."""
+        self._make_frame = make
 
     def is_empty(self) -> bool:
         return len(self.frame) == 0
