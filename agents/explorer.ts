@@ -192,7 +192,7 @@ class LevelMap {
       level: this.level,
       root: this.#root,
       pending: this.#pending ?? null,
-      path: this.#path,
+      path: [...this.#path],
       states: [...this.#graph].map(([key, node]) => ({
         key,
         actions: node.actions.map((a) => (a.id === CLICK_ACTION_ID ? { id: a.id, x: a.x, y: a.y } : { id: a.id })),

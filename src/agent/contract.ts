@@ -85,7 +85,8 @@ export interface Agent {
   /**
    * Everything the agent needs to go on as if it had never stopped (its rng's `saveState()`, its
    * memory, its conversation), as a JSON-serialisable value. Called after every decision, between
-   * `act` returning and the action being sent: keep it cheap.
+   * `act` returning and the action being sent: keep it cheap, and return a copy, not state the agent
+   * goes on changing (the runner may hold it until after the next decision).
    */
   snapshot?(): unknown;
   /** Puts back a state `snapshot` returned, on a freshly created agent of the same episode. */

@@ -121,7 +121,12 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
   const provenance = await collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
     resumable
-      ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
+      ? resumedAttempt(resumable, plan, fingerprint, target, {
+          ...options.resume!,
+          consoleLog: options.consoleLog,
+          redactor: experiment.redactor,
+          noContinuation: noContinuation(experiment, options),
+        })
       : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
   transportLog.attach(setup.logger);
@@ -181,6 +186,8 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
     logger: setup.logger,
     cardEvents: live.journal,
     firstRunSequence: setup.firstRunSequence,
+    attempt: setup.attempt,
+    ...(setup.continuations === undefined ? {} : { continuations: setup.continuations }),
     overrides: setup.overrides,
     fingerprint: opened.fingerprint,
   };
@@ -193,6 +200,13 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
   } finally {
     clearInterval(keepAlive);
   }
+}
+
+/** Why a resume continues no episode from its checkpoint this time, if it cannot. */
+function noContinuation(experiment: Experiment, options: RunOptions): string | undefined {
+  if (options.scheduler !== undefined) return 'the worker pool does not continue episodes from their checkpoints yet';
+  if (experiment.config.scorecard.competition_mode) return 'a competition card cannot be read, so whether its last action was counted cannot be known';
+  return undefined;
 }
 
 /** The attempt's last run.json, the tables, junit.xml, the comparison and the extra files. */
