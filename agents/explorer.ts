@@ -115,7 +115,8 @@ interface SavedLevelMap {
   readonly path: readonly Step[];
   readonly states: readonly {
     readonly key: string;
-    readonly actions: readonly { id: number; x?: number; y?: number }[];
+    /** Each action as one number (actionCode): a snapshot is written after every step, and states hold up to 64 clicks. */
+    readonly actions: readonly number[];
     readonly tried: readonly [number, EdgeTarget][];
     readonly losses: readonly [number, number][];
     readonly nextUntried: number;
@@ -127,11 +128,16 @@ interface SavedExplorer {
   readonly map: SavedLevelMap | null;
 }
 
-/** An action as saved: id and, for a click, its cell (reasoning is never set by this agent). */
-function actionFromSaved(saved: { id: number; x?: number; y?: number }): AgentAction {
-  if (saved.id === 0) return reset();
-  if (saved.id === CLICK_ACTION_ID) return click(saved.x!, saved.y!);
-  return action(saved.id as Exclude<AgentAction['id'], 0 | typeof CLICK_ACTION_ID>);
+/** An action as one number: its id in the low 3 bits, a click's x and y (0..63) above (reasoning is never set by this agent). */
+function actionCode(a: AgentAction): number {
+  return a.id === CLICK_ACTION_ID ? a.id | (a.x << 3) | (a.y << 9) : a.id;
+}
+
+function actionFromCode(code: number): AgentAction {
+  const id = code & 7;
+  if (id === 0) return reset();
+  if (id === CLICK_ACTION_ID) return click((code >> 3) & 63, (code >> 9) & 63);
+  return action(id as Exclude<AgentAction['id'], 0 | typeof CLICK_ACTION_ID>);
 }
 
 /**
@@ -195,7 +201,7 @@ class LevelMap {
       path: [...this.#path],
       states: [...this.#graph].map(([key, node]) => ({
         key,
-        actions: node.actions.map((a) => (a.id === CLICK_ACTION_ID ? { id: a.id, x: a.x, y: a.y } : { id: a.id })),
+        actions: node.actions.map(actionCode),
         tried: [...node.tried],
         losses: [...node.losses],
         nextUntried: node.nextUntried,
@@ -209,7 +215,7 @@ class LevelMap {
     map.#path = [...saved.path];
     for (const state of saved.states) {
       map.#graph.set(state.key, {
-        actions: state.actions.map(actionFromSaved),
+        actions: state.actions.map(actionFromCode),
         tried: new Map(state.tried),
         losses: new Map(state.losses),
         nextUntried: state.nextUntried,

@@ -56,7 +56,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
     const { format: _format, ...head } = checkpoint;
     play.checkpoint = new CheckpointFile(settings.runDir, { ...head, recording: play.record.recording });
     play.checkpointEveryStep = true;
-    play.snapshot = start.snapshot;
+    play.snapshot = JSON.stringify(start.snapshot ?? null);
     await play.recording?.whenOpen();
     play.checkpoint.write({
       step: start.step,
@@ -64,7 +64,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
       ledger: play.ledger.saved(),
       usage: play.record.usage,
       modelCalls: play.record.model_calls ?? [],
-      snapshot: start.snapshot,
+      snapshot: play.snapshot,
     });
   }
   return { frame: start.frame, step: start.step, ...(start.pending === undefined ? {} : { pending: start.pending }) };

@@ -81,9 +81,13 @@ export interface CheckpointState {
   readonly ledger: SavedLedger;
   readonly usage: UsageTotals;
   readonly modelCalls: readonly ModelCallRecord[];
-  readonly snapshot: unknown;
-  readonly pending?: PendingAction;
+  /** The agent's snapshot as JSON text (serialised once, written in two checkpoints); 'null' for none. */
+  readonly snapshot: string;
+  readonly pending?: { readonly action: PendingAction['action']; readonly snapshot: string };
 }
+
+/** Folders made already: a checkpoint per episode must not cost a mkdir each. */
+const madeFolders = new Set<string>();
 
 /** One episode's checkpoint file. */
 export class CheckpointFile {
@@ -95,27 +99,42 @@ export class CheckpointFile {
   constructor(runDir: string, head: Omit<CheckpointHead, 'format'>) {
     if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
     const dir = join(runDir, CHECKPOINTS_FOLDER);
-    mkdirSync(dir, { recursive: true });
+    if (!madeFolders.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeFolders.add(dir);
+    }
     this.path = join(dir, checkpointFileName(head.game_id, head.agent, head.episode));
     this.#head = { format: CHECKPOINT_FORMAT, ...head };
   }
 
   /** Replaces the file whole: a process killed half way leaves the one before. */
   write(state: CheckpointState): void {
-    const checkpoint: EpisodeCheckpoint = {
+    const fields = {
       ...this.#head,
       step: state.step,
       frame: this.#frameText(state.frame),
       ledger: state.ledger,
       usage: state.usage,
       model_calls: state.modelCalls,
-      snapshot: state.snapshot ?? null,
       recording_lines: state.step + 1,
-      ...(state.pending === undefined ? {} : { pending: state.pending }),
       written_at: new Date().toISOString(),
     };
+    // The snapshots go in as the text they were serialised to once: an agent's memory can be large.
+    const pending = state.pending === undefined ? '' : `,"pending":{"action":${JSON.stringify(state.pending.action)},"snapshot":${state.pending.snapshot}}`;
+    this.#replace(`${JSON.stringify(fields).slice(0, -1)},"snapshot":${state.snapshot}${pending}}`);
+  }
+
+  /**
+   * The one checkpoint of an episode that cannot be continued: what it is and why not, for the
+   * resume's record (no frame, no state: nothing continues from it).
+   */
+  writeInFlight(): void {
+    this.#replace(JSON.stringify({ ...this.#head, step: 0, written_at: new Date().toISOString() }));
+  }
+
+  #replace(text: string): void {
     const temp = `${this.path}.tmp`;
-    writeFileSync(temp, JSON.stringify(checkpoint));
+    writeFileSync(temp, text);
     renameSync(temp, this.path);
   }
 

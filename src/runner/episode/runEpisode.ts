@@ -93,8 +93,8 @@ export interface EpisodePlay {
   /** The checkpoint file, and whether it is written after every step (only when the session can be continued). */
   checkpoint: CheckpointFile | undefined;
   checkpointEveryStep: boolean;
-  /** The agent's snapshot after its last decision. */
-  snapshot: unknown;
+  /** The agent's snapshot after its last decision, as JSON text. */
+  snapshot: string;
 }
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
@@ -130,7 +130,7 @@ export async function playEpisode(
     done: false,
     checkpoint: undefined,
     checkpointEveryStep: false,
-    snapshot: null,
+    snapshot: 'null',
   };
   if (env.restartReason !== undefined) play.record.restarted = { reason: env.restartReason };
   try {
@@ -237,7 +237,8 @@ async function startCheckpoint(play: EpisodePlay, frame: FrameResponse): Promise
     baselines_known: record.baselines_known !== false,
   });
   play.checkpointEveryStep = notContinuable === undefined;
-  play.snapshot = play.checkpointEveryStep ? agent!.snapshot!() : null;
+  if (!play.checkpointEveryStep) return play.checkpoint.writeInFlight();
+  play.snapshot = JSON.stringify(agent!.snapshot!() ?? null);
   await writeCheckpoint(play, 0, frame);
 }
 
@@ -249,13 +250,13 @@ async function writeCheckpoint(play: EpisodePlay, step: number, frame: FrameResp
 
 /** The checkpoint before the step's action goes out: the state so far, the action and the agent's snapshot after deciding it. */
 function writePending(play: EpisodePlay, step: number, frame: FrameResponse, action: AgentAction): void {
-  const snapshot = play.agent!.snapshot!();
+  const snapshot = JSON.stringify(play.agent!.snapshot!() ?? null);
   play.checkpoint!.write({ ...checkpointState(play, step, frame), pending: { action: { ...action }, snapshot } });
   play.snapshot = snapshot;
 }
 
 function checkpointState(play: EpisodePlay, step: number, frame: FrameResponse): CheckpointState {
-  return { step, frame, ledger: play.ledger.saved(), usage: play.record.usage, modelCalls: play.record.model_calls ?? [], snapshot: play.snapshot };
+  return { step, frame, ledger: play.ledger.saved(), usage: play.record.usage, modelCalls: play.record.model_calls ?? [], snapshot: play.snapshot as string };
 }
 
 /**
