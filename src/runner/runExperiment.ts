@@ -26,6 +26,7 @@ import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
+import { idleCloseWarnings } from './idleCloseWarning.ts';
 import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
@@ -140,6 +141,8 @@ function startAttempt(experiment: Experiment, opened: OpenedAttempt, options: Ru
   const { runDir, logger } = setup;
   const started = { attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length };
   logger.info({ name: config.name, target: target.description, ...started, provenance }, 'run started');
+  const planned = (label: string) => setup.toPlay.filter((spec) => spec.agent.label === label).length;
+  for (const warning of idleCloseWarnings(experiment.agents, config, planned)) logger.warn(warning);
   const attempt = attemptEntry(setup, experiment, target, provenance, opened.startedAt, options.resume?.retryErrors ?? false);
   const snapshot = {
     experiment,
