@@ -1,9 +1,10 @@
 /**
  * What an episode's checkpoint (src/runner/episode/episodeCheckpoint.ts) costs a step: the explorer
- * agent in-process, episodes played through playEpisode itself, without checkpoints, with the one
- * checkpoint per episode that in-process runs write (their sessions cannot be continued), and with the
- * two writes per step that a service URL's episodes get (forced here on the in-process service, to put
- * a figure on it against the cheapest step there is). Recordings off (the writes alone), then gzip (a
+ * agent in-process, episodes played through playEpisode itself, without checkpoints, with what
+ * in-process runs do (their sessions cannot be continued: an in-flight file only for an episode that
+ * has played a second, so none here; a file for every episode was 11–21% of a step), and with the two
+ * writes per step that a service URL's episodes get (forced here on the in-process service, to put a
+ * figure on it against the cheapest step there is). Recordings off (the writes alone), then gzip (a
  * step's checkpoint also waits for the recording thread to confirm its line). Rounds interleave the
  * modes; each figure is a median of CPU time per counted action.
  */
@@ -85,7 +86,7 @@ async function figuresFor(recordings: Recordings): Promise<BenchFigure[]> {
       note: `median of ${ROUNDS}`,
     },
     {
-      figure: `${label}: one checkpoint per episode (in-process policy), added to a step`,
+      figure: `${label}: in-process policy (in-flight file after 1 s of play), added to a step`,
       value: median(overheads.get('once')!),
       unit: '%',
       target: { op: '<=', value: 5 },

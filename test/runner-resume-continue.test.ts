@@ -26,7 +26,7 @@ const KEY = 'continue-test-key';
 const ACTIONS = 30;
 const TRAP_STEP = 7;
 
-function experimentYaml(target: string, marker: string): string {
+function experimentYaml(target: string, marker: string, decideMs = 0): string {
   return [
     'name: continued',
     `target: ${target}`,
@@ -34,7 +34,7 @@ function experimentYaml(target: string, marker: string): string {
     'agents:',
     `  - use: ${JSON.stringify(AGENT)}`,
     '    label: ck',
-    `    params: { trap: { game: flod, episode: 0, step: ${TRAP_STEP}, marker: ${JSON.stringify(marker)} } }`,
+    `    params: { trap: { game: flod, episode: 0, step: ${TRAP_STEP}, marker: ${JSON.stringify(marker)} }, decide_ms: ${decideMs} }`,
     'episodes: 1',
     'seed: 5',
     `budgets: { max_actions: ${ACTIONS} }`,
@@ -94,7 +94,8 @@ describe('resume continues an episode from its checkpoint', () => {
     if (options.hold !== undefined) writeFileSync(marker, ''); // held by the proxy, not trapped
     const proxy = await startActionLogProxy(serverUrl, options.hold);
     const target = options.inProcess ? 'reference' : `{ url: "${proxy.url}", api_key: ${KEY} }`;
-    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker));
+    // In-process, an episode says it is in flight once it has played a second: this one decides slowly.
+    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker, options.inProcess ? 200 : 0));
     try {
       const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
       if (options.hold !== undefined) await proxy.held;

@@ -13,9 +13,11 @@
  *    the new state, without `pending`. The recording then holds `step + 1` lines (the RESET's, then
  *    one per action), so a resume keeps exactly those and the recording goes on whole.
  *
- * Targets whose sessions die with the process (in-process, a server the run started) get one
- * checkpoint when the session opens and none per step: nothing can continue those sessions, and the
- * one file only tells the resume why the episode starts over (the per-step cost is in the bench).
+ * Targets whose sessions die with the process (in-process, a server the run started) get no
+ * checkpoint per step: nothing can continue those sessions. An episode of theirs that has played for a
+ * second gets one small file saying it is in flight, so that a resume can tell why it starts over;
+ * shorter ones write nothing (a file per episode was 11–21% of an in-process step: `npm run bench --
+ * checkpoints`, where the per-step cost is measured too).
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -95,6 +97,7 @@ export class CheckpointFile {
   readonly #head: CheckpointHead;
   /** The last answer's text, encoded once per answer (a `pending` write reuses it). */
   #frame: { response: FrameResponse; text: string } | undefined;
+  #written = false;
 
   constructor(runDir: string, head: Omit<CheckpointHead, 'format'>) {
     if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
@@ -136,10 +139,11 @@ export class CheckpointFile {
     const temp = `${this.path}.tmp`;
     writeFileSync(temp, text);
     renameSync(temp, this.path);
+    this.#written = true;
   }
 
   remove(): void {
-    rmSync(this.path, { force: true });
+    if (this.#written) rmSync(this.path, { force: true });
   }
 
   #frameText(frame: FrameResponse): string {

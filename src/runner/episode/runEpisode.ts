@@ -93,6 +93,8 @@ export interface EpisodePlay {
   /** The checkpoint file, and whether it is written after every step (only when the session can be continued). */
   checkpoint: CheckpointFile | undefined;
   checkpointEveryStep: boolean;
+  /** When an episode that cannot be continued writes its in-flight checkpoint (episodeCheckpoint.ts says why so late). */
+  inFlightDue: number;
   /** The agent's snapshot after its last decision, as JSON text. */
   snapshot: string;
 }
@@ -131,6 +133,7 @@ export async function playEpisode(
     checkpoint: undefined,
     checkpointEveryStep: false,
     snapshot: 'null',
+    inFlightDue: Infinity,
   };
   if (env.restartReason !== undefined) play.record.restarted = { reason: env.restartReason };
   try {
@@ -237,10 +240,16 @@ async function startCheckpoint(play: EpisodePlay, frame: FrameResponse): Promise
     baselines_known: record.baselines_known !== false,
   });
   play.checkpointEveryStep = notContinuable === undefined;
-  if (!play.checkpointEveryStep) return play.checkpoint.writeInFlight();
+  if (!play.checkpointEveryStep) {
+    play.inFlightDue = Date.now() + IN_FLIGHT_AFTER_MS;
+    return;
+  }
   play.snapshot = JSON.stringify(agent!.snapshot!() ?? null);
   await writeCheckpoint(play, 0, frame);
 }
+
+/** An episode that cannot be continued says it is in flight once it has played this long. */
+const IN_FLIGHT_AFTER_MS = 1000;
 
 /** The checkpoint after a step: once the recording thread confirms the step's line is in the file. */
 async function writeCheckpoint(play: EpisodePlay, step: number, frame: FrameResponse): Promise<void> {
@@ -320,6 +329,10 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
     // The in-process service answers in microtasks only; without a turn of the event loop now and
     // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
     if (step % 16 === 15) await yieldToEventLoop();
+    if (play.inFlightDue !== Infinity && Date.now() >= play.inFlightDue) {
+      play.inFlightDue = Infinity;
+      play.checkpoint!.writeInFlight();
+    }
     play.step = step;
     const ended = endBeforeStep(play, frame);
     if (ended !== undefined) {
