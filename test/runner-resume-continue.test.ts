@@ -9,10 +9,11 @@
  * service, the episode is played again from a new RESET and its record says why. A folder without
  * checkpoints/ (written before them) resumes as it always did.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionInputOf } from '../src/protocol/index.ts';
 import { type RecordingEntry, readRecording } from '../src/recording/recordingReader.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
@@ -26,7 +27,7 @@ const KEY = 'continue-test-key';
 const ACTIONS = 30;
 const TRAP_STEP = 7;
 
-function experimentYaml(target: string, marker: string, decideMs = 0): string {
+function experimentYaml(target: string, marker: string, decideMs = 0, recordings = 'gzip'): string {
   return [
     'name: continued',
     `target: ${target}`,
@@ -39,7 +40,7 @@ function experimentYaml(target: string, marker: string, decideMs = 0): string {
     'seed: 5',
     `budgets: { max_actions: ${ACTIONS} }`,
     'concurrency: 1',
-    'recordings: gzip',
+    `recordings: ${recordings}`,
     '',
   ].join('\n');
 }
@@ -88,23 +89,28 @@ describe('resume continues an episode from its checkpoint', () => {
   });
 
   /** Runs the experiment in a child, kills it at the scenario's point, resumes it; the folder and the proxy's log. */
-  async function killAndResume(name: string, options: { hold?: HoldPlan; inProcess?: boolean; dropCheckpoints?: boolean }) {
+  async function killAndResume(
+    name: string,
+    options: { hold?: HoldPlan; inProcess?: boolean; dropCheckpoints?: boolean; beforeResume?: (out: string, heldAnswer: string | undefined) => void },
+  ) {
     const out = join(dir, name);
     const marker = join(dir, `${name}.marker`);
     if (options.hold !== undefined) writeFileSync(marker, ''); // held by the proxy, not trapped
     const proxy = await startActionLogProxy(serverUrl, options.hold);
     const target = options.inProcess ? 'reference' : `{ url: "${proxy.url}", api_key: ${KEY} }`;
     // In-process, an episode says it is in flight once it has played a second: this one decides slowly.
-    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker, options.inProcess ? 200 : 0));
+    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker, options.inProcess ? 200 : 0, options.beforeResume ? 'jsonl' : 'gzip'));
     try {
       const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
-      if (options.hold !== undefined) await proxy.held;
+      let heldAnswer: string | undefined;
+      if (options.hold !== undefined) heldAnswer = await proxy.held;
       else await waitUntil(() => existsSync(marker) && existsSync(join(out, 'checkpoints')), 'the trap');
       run.child.kill('SIGKILL');
       expect(await run.exited).toBe('SIGKILL');
       const killedLog = [...proxy.log];
       expect(readdirSync(join(out, 'checkpoints'))).toHaveLength(1);
       if (options.dropCheckpoints) rmSync(join(out, 'checkpoints'), { recursive: true });
+      options.beforeResume?.(out, heldAnswer);
       const resumed = await runArcbench(['resume', out], dir);
       expect(resumed.code, resumed.stderr).toBe(0);
       const folder = readRunFolder(out);
@@ -162,6 +168,30 @@ describe('resume continues an episode from its checkpoint', () => {
     // Nothing more went to the first session after the kill; the new one is the uninterrupted episode.
     expect(log.filter((c) => c.guid === log[0]!.guid)).toHaveLength(TRAP_STEP + 2);
     expect(moves(log.filter((c) => c.guid === record.guid))).toEqual(moves(reference.log));
+  }, 90_000);
+
+  it('killed after the answer was recorded, before its checkpoint: goes on from the recorded answer, sending nothing twice', async () => {
+    // The state on disk when the process dies right after the recording thread wrote the answer's line:
+    // the checkpoint still has the action pending, and the recording (plain lines here) has one line more.
+    const result = await killAndResume('recorded-answer', {
+      hold: (_command, _guid, index) => (index === TRAP_STEP + 1 ? 'answer' : undefined),
+      beforeResume: (out, answer) => {
+        const [file] = readdirSync(join(out, 'recordings'));
+        const checkpoint = readFileSync(join(out, 'checkpoints', readdirSync(join(out, 'checkpoints'))[0]!), 'utf8');
+        const { pending } = JSON.parse(checkpoint) as { pending: { action: { id: number; x?: number; y?: number; reasoning?: unknown } } };
+        const answered = JSON.parse(answer!) as { game_id: string };
+        // The line as the runner writes it: the service's answer, with the action as sent.
+        const data = { ...answered, action_input: actionInputOf(answered.game_id, pending.action) };
+        appendFileSync(join(out, 'recordings', file!), `${JSON.stringify({ timestamp: new Date().toISOString(), data })}\n`);
+      },
+    });
+    const { record, log } = result;
+    expect(record.restarted).toBeUndefined();
+    expect(record.guid).toBe(log[0]!.guid);
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP + 1 } });
+    expect(moves(log)).toEqual(moves(reference.log));
+    expect(record.usage).toEqual(reference.record.usage);
+    expect(await recordingOf(result.out, record)).toHaveLength(ACTIONS + 1);
   }, 90_000);
 
   it('on the in-process service: continuing is impossible, the episode is played again and its record says why', async () => {

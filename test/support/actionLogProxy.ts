@@ -24,8 +24,8 @@ export interface ActionLogProxy {
   readonly url: string;
   /** Commands the service answered 200, in the order it answered them. */
   readonly log: LoggedCommand[];
-  /** Resolves once a command is held. */
-  readonly held: Promise<void>;
+  /** Resolves once a command is held; with `answer`, to the service's answer the client never got. */
+  readonly held: Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -35,8 +35,8 @@ export async function startActionLogProxy(upstream: string, hold: HoldPlan = () 
   const log: LoggedCommand[] = [];
   let holding = false;
   let commands = 0;
-  let onHeld: () => void = () => {};
-  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  let onHeld: (answer?: string) => void = () => {};
+  const held = new Promise<string | undefined>((resolve) => (onHeld = resolve));
   const parked: ServerResponse[] = [];
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -64,7 +64,7 @@ export async function startActionLogProxy(upstream: string, hold: HoldPlan = () 
               const guid = sent?.guid ?? (JSON.parse(text.toString('utf8')) as { guid: string }).guid;
               log.push({ command, guid, ...(sent?.x === undefined ? {} : { x: sent.x, y: sent.y }), status: 200 });
             }
-            if (mode === 'answer') return onHeld();
+            if (mode === 'answer') return onHeld(text.toString('utf8'));
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(text);
           });
