@@ -14,7 +14,7 @@ import { CHECKPOINT_FORMAT, type EpisodeCheckpoint } from '../episode/episodeChe
 import { describeEpisodeKey, episodeKey, keyOfSpec } from '../episode/episodeKey.ts';
 import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import type { CardEntry } from '../results/runReport.ts';
-import { CHECKPOINTS_FOLDER } from '../results/runFolderFiles.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from '../results/runFolderFiles.ts';
 import type { OpenTarget } from '../targets.ts';
 
 /** The hosted service closes a card after this long without a counted action (docs/protocol.md §5). */
@@ -71,7 +71,8 @@ export async function planContinuations(cards: CardEntry[], options: Continuatio
   for (const checkpoint of readCheckpoints(options.dir)) {
     const key = episodeKey(checkpoint.agent, checkpoint.game_id, checkpoint.episode);
     if (!toPlay.has(key)) {
-      rmSync(join(options.dir, CHECKPOINTS_FOLDER, `${checkpoint.game_id}.${checkpoint.agent}.${checkpoint.episode}.json`), { force: true });
+      // Its episode finished (its record is in episodes.jsonl): the process died before removing it.
+      rmSync(join(options.dir, CHECKPOINTS_FOLDER, checkpointFileName(checkpoint.game_id, checkpoint.agent, checkpoint.episode)), { force: true });
       continue;
     }
     const why = notContinuable(checkpoint, cards, options);
