@@ -21,6 +21,7 @@ import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
+import { sendRequest } from './support/httpDriver.ts';
 
 const AGENT = join(import.meta.dirname, 'fixtures', 'checkpointAgent.ts');
 const KEY = 'continue-test-key';
@@ -88,10 +89,27 @@ describe('resume continues an episode from its checkpoint', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const closing: Promise<void>[] = [];
+
+  /** Closes a card on the server itself: asked without cookies, so each try lands on the next backend. */
+  async function closeOnServer(cardId: string): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      const answer = await sendRequest(serverUrl, '/api/scorecard/close', { headers: { 'x-api-key': KEY }, json: { card_id: cardId } });
+      if (answer.status === 200) return;
+    }
+    throw new Error(`no backend closed card ${cardId}`);
+  }
+
   /** Runs the experiment in a child, kills it at the scenario's point, resumes it; the folder and the proxy's log. */
   async function killAndResume(
     name: string,
-    options: { hold?: HoldPlan; inProcess?: boolean; dropCheckpoints?: boolean; beforeResume?: (out: string, heldAnswer: string | undefined) => void },
+    options: {
+      hold?: HoldPlan;
+      inProcess?: boolean;
+      dropCheckpoints?: boolean;
+      beforeResume?: (out: string, heldAnswer: string | undefined) => void;
+      awaitBeforeResume?: () => Promise<unknown>;
+    },
   ) {
     const out = join(dir, name);
     const marker = join(dir, `${name}.marker`);
@@ -99,7 +117,7 @@ describe('resume continues an episode from its checkpoint', () => {
     const proxy = await startActionLogProxy(serverUrl, options.hold);
     const target = options.inProcess ? 'reference' : `{ url: "${proxy.url}", api_key: ${KEY} }`;
     // In-process, an episode says it is in flight once it has played a second: this one decides slowly.
-    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker, options.inProcess ? 200 : 0, options.beforeResume ? 'jsonl' : 'gzip'));
+    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(target, marker, options.inProcess ? 200 : 0, name === 'recorded-answer' ? 'jsonl' : 'gzip'));
     try {
       const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
       let heldAnswer: string | undefined;
@@ -111,6 +129,7 @@ describe('resume continues an episode from its checkpoint', () => {
       expect(readdirSync(join(out, 'checkpoints'))).toHaveLength(1);
       if (options.dropCheckpoints) rmSync(join(out, 'checkpoints'), { recursive: true });
       options.beforeResume?.(out, heldAnswer);
+      await options.awaitBeforeResume?.();
       const resumed = await runArcbench(['resume', out], dir);
       expect(resumed.code, resumed.stderr).toBe(0);
       const folder = readRunFolder(out);
@@ -192,6 +211,24 @@ describe('resume continues an episode from its checkpoint', () => {
     expect(moves(log)).toEqual(moves(reference.log));
     expect(record.usage).toEqual(reference.record.usage);
     expect(await recordingOf(result.out, record)).toHaveLength(ACTIONS + 1);
+  }, 90_000);
+
+  it('its card closed on the service meanwhile: plays again from a new RESET on a new card, saying why', async () => {
+    const result = await killAndResume('card-closed', {
+      beforeResume: (out) => {
+        const cardId = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { cards: { card_id: string }[] }).cards[0]!.card_id;
+        closing.push(closeOnServer(cardId));
+      },
+      awaitBeforeResume: () => Promise.all(closing),
+    });
+    const { record, folder } = result;
+    expect(record.restarted?.reason).toMatch(/the service closed its card \S+ at /);
+    expect(record.continued).toBeUndefined();
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+    expect(folder.report.cards.map((c) => [c.attempt, c.state])).toEqual([
+      [1, 'closed'],
+      [2, 'closed'],
+    ]);
   }, 90_000);
 
   it('on the in-process service: continuing is impossible, the episode is played again and its record says why', async () => {
