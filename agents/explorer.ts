@@ -107,6 +107,39 @@ interface ExplorerSettings {
 
 type Step = { readonly at: string; readonly index: number };
 
+/** A LevelMap as JSON, for the agent's snapshot(): a run killed mid-episode goes on with what it knew. */
+interface SavedLevelMap {
+  readonly level: number;
+  readonly root: string;
+  readonly pending: Step | null;
+  readonly path: readonly Step[];
+  readonly states: readonly {
+    readonly key: string;
+    /** Each action as one number (actionCode): a snapshot is written after every step, and states hold up to 64 clicks. */
+    readonly actions: readonly number[];
+    readonly tried: readonly [number, EdgeTarget][];
+    readonly losses: readonly [number, number][];
+    readonly nextUntried: number;
+  }[];
+}
+
+interface SavedExplorer {
+  readonly rng: number;
+  readonly map: SavedLevelMap | null;
+}
+
+/** An action as one number: its id in the low 3 bits, a click's x and y (0..63) above (reasoning is never set by this agent). */
+function actionCode(a: AgentAction): number {
+  return a.id === CLICK_ACTION_ID ? a.id | (a.x << 3) | (a.y << 9) : a.id;
+}
+
+function actionFromCode(code: number): AgentAction {
+  const id = code & 7;
+  if (id === 0) return reset();
+  if (id === CLICK_ACTION_ID) return click((code >> 3) & 63, (code >> 9) & 63);
+  return action(id as Exclude<AgentAction['id'], 0 | typeof CLICK_ACTION_ID>);
+}
+
 /**
  * What the explorer knows of one level: the states seen, the actions tried in each and where they led.
  * A new level starts a new map, since states of the last level no longer apply.
@@ -158,6 +191,37 @@ class LevelMap {
     }
     if (key !== this.#root && this.#pathToFrontier(this.#root) !== undefined) return reset('walk back from the level start');
     return stop('explored every reachable state of this level', { level: this.level, states: this.#graph.size });
+  }
+
+  saved(): SavedLevelMap {
+    return {
+      level: this.level,
+      root: this.#root,
+      pending: this.#pending ?? null,
+      path: [...this.#path],
+      states: [...this.#graph].map(([key, node]) => ({
+        key,
+        actions: node.actions.map(actionCode),
+        tried: [...node.tried],
+        losses: [...node.losses],
+        nextUntried: node.nextUntried,
+      })),
+    };
+  }
+
+  static fromSaved(saved: SavedLevelMap, settings: ExplorerSettings): LevelMap {
+    const map = new LevelMap(saved.level, saved.root, settings);
+    map.#pending = saved.pending ?? undefined;
+    map.#path = [...saved.path];
+    for (const state of saved.states) {
+      map.#graph.set(state.key, {
+        actions: state.actions.map(actionFromCode),
+        tried: new Map(state.tried),
+        losses: new Map(state.losses),
+        nextUntried: state.nextUntried,
+      });
+    }
+    return map;
   }
 
   /** After a loss the walk is void: the level starts over. */
@@ -243,6 +307,14 @@ export default defineAgent({
         if (!lost) return map.next(key, frame);
         map.forgetWalk();
         return reset('level lost: back to its start');
+      },
+      snapshot(): SavedExplorer {
+        return { rng: rng.saveState(), map: map?.saved() ?? null };
+      },
+      restore(state) {
+        const saved = state as SavedExplorer;
+        rng.restoreState(saved.rng);
+        map = saved.map === null ? undefined : LevelMap.fromSaved(saved.map, settings);
       },
     };
   },

@@ -30,6 +30,9 @@ export default defineAgent({
         }
         return click(rng.int(GRID_SIZE), rng.int(GRID_SIZE));
       },
+      // Its only memory is the generator: that is what a resumed run needs to go on as before.
+      snapshot: () => rng.saveState(),
+      restore: (state) => rng.restoreState(state as number),
     };
   },
 });

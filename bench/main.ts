@@ -21,6 +21,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   resume: () => import('./resume.ts'),
   python: () => import('./python.ts'),
   llm: () => import('./llm.ts'),
+  checkpoints: () => import('./checkpoints.ts'),
 };
 
 function meets(figure: BenchFigure): string {

@@ -78,9 +78,25 @@ export interface AgentContext<P> {
   log?(level: 'debug' | 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One episode's agent: asked for a decision after every frame response. */
+/**
+ * One episode's agent: asked for a decision after every frame response.
+ *
+ * An agent that implements both `snapshot` and `restore` can be continued after its process died: the
+ * runner takes a snapshot right after each decision and keeps it in the run folder's checkpoint, and
+ * `arcbench resume` creates the agent again (same context) and calls `restore` with the last one
+ * before asking for the next decision. An agent without them is played again from a new RESET.
+ */
 export interface Agent {
   act(frame: FrameResponse, step: StepInfo): AgentDecision | Promise<AgentDecision>;
+  /**
+   * Everything the agent needs to go on as if it had never stopped (its rng's `saveState()`, its
+   * memory, its conversation), as a JSON-serialisable value. Called after every decision, between
+   * `act` returning and the action being sent: keep it cheap, and return a copy, not state the agent
+   * goes on changing (the runner may hold it until after the next decision).
+   */
+  snapshot?(): unknown;
+  /** Puts back a state `snapshot` returned, on a freshly created agent of the same episode. */
+  restore?(state: unknown): void | Promise<void>;
   /** Called once when the episode ends, whatever the reason: release files, sockets, models. */
   finish?(end: EpisodeEnd): void | Promise<void>;
 }

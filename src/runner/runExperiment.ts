@@ -26,6 +26,7 @@ import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
+import { idleCloseWarnings } from './idleCloseWarning.ts';
 import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from './results/runReport.ts';
@@ -121,7 +122,12 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
   const provenance = await collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
     resumable
-      ? resumedAttempt(resumable, plan, fingerprint, target, { ...options.resume!, consoleLog: options.consoleLog, redactor: experiment.redactor })
+      ? resumedAttempt(resumable, plan, fingerprint, target, {
+          ...options.resume!,
+          consoleLog: options.consoleLog,
+          redactor: experiment.redactor,
+          noContinuation: noContinuation(experiment, options),
+        })
       : freshAttempt(experiment, plan, startedAt, provenance, options),
   );
   transportLog.attach(setup.logger);
@@ -135,6 +141,8 @@ function startAttempt(experiment: Experiment, opened: OpenedAttempt, options: Ru
   const { runDir, logger } = setup;
   const started = { attempt: setup.attempt, episodes: setup.toPlay.length, planned: plan.episodes.length, games: plan.games.length };
   logger.info({ name: config.name, target: target.description, ...started, provenance }, 'run started');
+  const planned = (label: string) => setup.toPlay.filter((spec) => spec.agent.label === label).length;
+  for (const warning of idleCloseWarnings(experiment.agents, config, planned)) logger.warn(warning);
   const attempt = attemptEntry(setup, experiment, target, provenance, opened.startedAt, options.resume?.retryErrors ?? false);
   const snapshot = {
     experiment,
@@ -181,6 +189,8 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
     logger: setup.logger,
     cardEvents: live.journal,
     firstRunSequence: setup.firstRunSequence,
+    attempt: setup.attempt,
+    ...(setup.continuations === undefined ? {} : { continuations: setup.continuations }),
     overrides: setup.overrides,
     fingerprint: opened.fingerprint,
   };
@@ -193,6 +203,13 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
   } finally {
     clearInterval(keepAlive);
   }
+}
+
+/** Why a resume continues no episode from its checkpoint this time, if it cannot. */
+function noContinuation(experiment: Experiment, options: RunOptions): string | undefined {
+  if (options.scheduler !== undefined) return 'the worker pool does not continue episodes from their checkpoints yet';
+  if (experiment.config.scorecard.competition_mode) return 'a competition card cannot be read, so whether its last action was counted cannot be known';
+  return undefined;
 }
 
 /** The attempt's last run.json, the tables, junit.xml, the comparison and the extra files. */

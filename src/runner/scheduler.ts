@@ -12,7 +12,9 @@ import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
 import { baselineNotices, GameBaselines } from './episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
-import { type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
+import { type CheckpointSettings, type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
+import { keyOfSpec } from './episode/episodeKey.ts';
+import type { ContinuationPlan } from './resume/continuations.ts';
 import type { Plan } from './plan.ts';
 import type { PlanFingerprint, RunReport } from './results/runReport.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
@@ -39,6 +41,10 @@ export interface ScheduledRun {
   readonly overrides: RunReport['overrides'];
   /** The plan's fingerprint, which a worker pool checks its copy of the experiment against. */
   readonly fingerprint: PlanFingerprint;
+  /** The attempt's number (1 for a fresh run), for the episodes' checkpoints. */
+  readonly attempt?: number;
+  /** A resume's: episodes continued from their checkpoints, on the cards it takes over. */
+  readonly continuations?: ContinuationPlan;
 }
 
 /**
@@ -73,7 +79,8 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
     // Cards only for agents with episodes to play: a resume may have nothing left for some.
     const labels = experiment.agents.map((a) => a.label).filter((label) => run.plan.episodes.some((e) => e.agent.label === label));
     try {
-      await openCards(target.transport, labels, experiment.config.scorecard, cards, logger, run.cardEvents);
+      const toOpen = labels.filter((label) => !takeOverCard(run, label, cards));
+      await openCards(target.transport, toOpen, experiment.config.scorecard, cards, logger, run.cardEvents);
     } catch (error) {
       if (!isServiceFailure(error)) throw error;
       openFailure = error;
@@ -116,12 +123,16 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
     },
     { once: true },
   );
+  const checkpoints = checkpointSettings(run);
   const finishing = new FinishingEpisodes();
   let previousAdded: Promise<unknown> = Promise.resolve();
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted || spend.spent) return;
       let cutByRunStop = false;
+      const key = keyOfSpec(spec);
+      const continueFrom = run.continuations?.continueFrom.get(key);
+      const restartReason = run.continuations?.restartReasons.get(key);
       const played = await playEpisode(spec, {
         transport: target.transport,
         cardId: cards.get(spec.agent.label)!,
@@ -139,6 +150,9 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         onAction: () => recorder.countAction(),
         onUsage: (call) => spend.add(call),
         logger,
+        checkpoints,
+        ...(continueFrom === undefined ? {} : { continueFrom }),
+        ...(restartReason === undefined ? {} : { restartReason }),
       });
       // Added in the order play ended, not the order recordings completed (a file still being made can
       // finish after a later one), so that a run's results list its episodes as they were played.
@@ -146,6 +160,8 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         // A resume plays it again: the run's stop, not the episode, decided where it ended.
         if (cutByRunStop) record.cut_by_run_stop = true;
         recorder.add(record);
+        // Only now: killed before the record was in episodes.jsonl, a resume continues from it.
+        played.checkpoint?.remove();
       });
       previousAdded = added.catch(() => undefined);
       finishing.track(added);
@@ -155,6 +171,31 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
   }
   await queue.onIdle();
   await finishing.all();
+}
+
+/** A card a resume took over (continuations.ts) is the agent's card in this attempt: its episodes go on on it. */
+function takeOverCard(run: ScheduledRun, label: string, cards: Map<string, string>): boolean {
+  const card = run.continuations?.cards.get(label);
+  if (card === undefined) return false;
+  run.target.transport.adoptAffinity?.(card.card_id, card.affinity);
+  cards.set(label, card.card_id);
+  run.logger.info({ agent: label, card_id: card.card_id, attempt: card.attempt }, 'scorecard taken over from a dead attempt');
+  return true;
+}
+
+/**
+ * Where the episodes' checkpoints go, and why their sessions cannot be continued on a target whose
+ * sessions end with this process (then one checkpoint per episode only says so to a resume).
+ */
+function checkpointSettings(run: ScheduledRun): CheckpointSettings {
+  const { target } = run.experiment.config;
+  const notContinuable =
+    target === 'reference'
+      ? "its session lived in the in-process service, which ended with its attempt's process"
+      : 'server' in target
+        ? "its session lived in the server its attempt started, which ended with that attempt's process"
+        : undefined;
+  return { runDir: run.runDir, attempt: run.attempt ?? 1, target: run.target.transport.target, notContinuable };
 }
 
 async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {

@@ -85,6 +85,13 @@ const budgetsSchema = z
       .optional()
       .describe("Counted actions per level, as a multiple of that level's baseline (5 = five times the human baseline)."),
     episode_seconds: z.number().positive().optional().describe('Wall time per episode.'),
+    first_action_seconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "Wall time until an episode's agent sends its first action; an agent that hangs before playing ends its episode as `time` (its card is not left idle).",
+      ),
     run_seconds: z.number().positive().optional().describe('Wall time of the whole run; no episode starts after it.'),
     max_cost_usd: z
       .number()

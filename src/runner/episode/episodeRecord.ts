@@ -61,6 +61,10 @@ export interface EpisodeRecord {
    * session's actions stay on that worker's card. This record is of a new session from a new RESET.
    */
   lost_attempts?: LostAttempt[];
+  /** Continued by a resume from its checkpoint, on its own session: the attempt it began in and the first step played after the resume. */
+  continued?: { from_attempt: number; from_step: number };
+  /** Played again from a new RESET by a resume although it was in flight with a checkpoint: why it could not be continued. */
+  restarted?: { reason: string };
   started_at: string;
   wall_seconds: number;
 }

@@ -24,7 +24,7 @@ export class EpisodeCut extends Error {
 export class EpisodeStop {
   readonly #run: AbortSignal;
   readonly #runOutcome: () => EpisodeOutcome;
-  readonly #deadline: number;
+  #deadline: number;
   #controller: AbortController | undefined;
   readonly #onRunStop = () => this.#controller?.abort();
   #timer: NodeJS.Timeout | undefined;
@@ -88,6 +88,18 @@ export class EpisodeStop {
         },
       );
     });
+  }
+
+  /** A later deadline (the episode's own, once a first-action deadline is met); a signal already made follows it. */
+  moveDeadline(deadline: number): void {
+    if (deadline === this.#deadline) return;
+    this.#deadline = deadline;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const controller = this.#controller;
+    if (controller !== undefined && !controller.signal.aborted && deadline !== Infinity) {
+      this.#timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+    }
   }
 
   dispose(): void {

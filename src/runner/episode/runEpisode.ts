@@ -25,6 +25,8 @@ import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
 import { recordingPath } from '../results/runFolderFiles.ts';
+import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from './episodeCheckpoint.ts';
+import { continueOrOpen, type SessionStart } from './continueSession.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
 
@@ -58,10 +60,23 @@ export interface EpisodeEnvironment {
   readonly onUsage?: (call: ModelCallRecord) => void;
   /** The run's log, for what agents write there (context.log). */
   readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  /** Where and how the episode's checkpoint is kept (episodeCheckpoint.ts); undefined: none. */
+  readonly checkpoints?: CheckpointSettings;
+  /** A resume's: the checkpoint to continue the episode from, or why it is played again from a new RESET. */
+  readonly continueFrom?: EpisodeCheckpoint;
+  readonly restartReason?: string;
+}
+
+export interface CheckpointSettings {
+  readonly runDir: string;
+  readonly attempt: number;
+  /** The target's name, and why its sessions cannot outlive this process (undefined: they can). */
+  readonly target: string;
+  readonly notContinuable: string | undefined;
 }
 
 /** What the steps of one episode share. */
-interface EpisodePlay {
+export interface EpisodePlay {
   readonly spec: EpisodeSpec;
   readonly env: EpisodeEnvironment;
   readonly record: EpisodeRecord;
@@ -78,6 +93,13 @@ interface EpisodePlay {
   stepCalls: ModelCallRecord[];
   /** Set once the record is final: usage reported later (an abandoned call) has nowhere to go. */
   done: boolean;
+  /** The checkpoint file, and whether it is written after every step (only when the session can be continued). */
+  checkpoint: CheckpointFile | undefined;
+  checkpointEveryStep: boolean;
+  /** When an episode that cannot be continued writes its in-flight checkpoint (episodeCheckpoint.ts says why so late). */
+  inFlightDue: number;
+  /** The agent's snapshot after its last decision, as JSON text. */
+  snapshot: string;
 }
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
@@ -90,26 +112,36 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
  * gives the episode's place to the next one: the recording thread may be thousands of lines behind,
  * and waiting for it with every place of the run held left both threads idle a third of the time.
  */
-export async function playEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<{ readonly finished: Promise<EpisodeRecord> }> {
+export async function playEpisode(
+  spec: EpisodeSpec,
+  env: EpisodeEnvironment,
+): Promise<{ readonly finished: Promise<EpisodeRecord>; readonly checkpoint: CheckpointFile | undefined }> {
   const started = Date.now();
   const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
+  const firstActionBy =
+    env.budgets.first_action_seconds === undefined || env.continueFrom !== undefined ? Infinity : started + env.budgets.first_action_seconds * 1000;
   const play: EpisodePlay = {
     spec,
     env,
     record: startedRecord(spec.agent.label, spec.game, spec.index, spec.seed, env.cardId, started),
     ledger: new RunLedger(env.nextRunSequence, !env.competition),
     deadline,
-    stop: new EpisodeStop(env.signal, env.abortOutcome, deadline),
+    stop: new EpisodeStop(env.signal, env.abortOutcome, Math.min(deadline, firstActionBy)),
     game: spec.game,
     recording: undefined,
     agent: undefined,
     step: 0,
     stepCalls: [],
     done: false,
+    checkpoint: undefined,
+    checkpointEveryStep: false,
+    snapshot: 'null',
+    inFlightDue: Infinity,
   };
+  if (env.restartReason !== undefined) play.record.restarted = { reason: env.restartReason };
   try {
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
-    else play.record.final_state = (await playUntilEnd(play, await openSession(play))).state;
+    else play.record.final_state = (await playUntilEnd(play, await continueOrOpen(play, openSession))).state;
   } catch (error) {
     endOnError(play, error);
   } finally {
@@ -118,7 +150,7 @@ export async function playEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): P
     await finishAgent(play);
     play.done = true;
   }
-  return { finished: closeRecording(play).then(() => play.record) };
+  return { finished: closeRecording(play).then(() => play.record), checkpoint: play.checkpoint };
 }
 
 /**
@@ -141,6 +173,9 @@ function endOnError(play: EpisodePlay, error: unknown): void {
 
 function stopCause(play: EpisodePlay): string {
   const outcome = play.stop.outcome;
+  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && play.env.budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
+    return `the agent sent no first action within budgets.first_action_seconds (${play.env.budgets.first_action_seconds} s)`;
+  }
   if (outcome === 'time' && Date.now() >= play.deadline) return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
   if (outcome === 'time') return "the run's wall time (budgets.run_seconds) ran out";
   if (outcome === 'cancelled') return 'the run was interrupted';
@@ -159,7 +194,7 @@ async function closeRecording(play: EpisodePlay): Promise<void> {
 }
 
 /** The first RESET, the recording, and the agent, which sees the session's first frame next. */
-async function openSession(play: EpisodePlay): Promise<FrameResponse> {
+async function openSession(play: EpisodePlay): Promise<SessionStart> {
   const { spec, env, record } = play;
   const frame = await env.transport.reset(env.cardId, spec.game.game_id);
   env.onAction?.();
@@ -176,7 +211,64 @@ async function openSession(play: EpisodePlay): Promise<FrameResponse> {
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
   const created = spec.agent.definition.create(agentContext(play));
   play.agent = isThenable(created) ? await play.stop.race(created, 'create()') : created;
-  return frame;
+  await startCheckpoint(play, frame);
+  return { frame, step: 0 };
+}
+
+/**
+ * The episode's checkpoint file, written once now; after every step too when the session can be
+ * continued (the target outlives this process) and the agent can be (it has snapshot and restore).
+ */
+async function startCheckpoint(play: EpisodePlay, frame: FrameResponse): Promise<void> {
+  const settings = play.env.checkpoints;
+  const { spec, record, agent } = play;
+  if (settings === undefined || record.guid === null) return;
+  const restorable = typeof agent?.snapshot === 'function' && typeof agent.restore === 'function';
+  const notContinuable = settings.notContinuable ?? (restorable ? undefined : `agent "${spec.agent.label}" has no snapshot() and restore()`);
+  play.checkpoint = new CheckpointFile(settings.runDir, {
+    agent: spec.agent.label,
+    game_id: spec.game.game_id,
+    episode: spec.index,
+    seed: spec.seed,
+    attempt: settings.attempt,
+    target: settings.target,
+    continuable: notContinuable === undefined,
+    ...(notContinuable === undefined ? {} : { not_continuable: notContinuable }),
+    card_id: play.env.cardId,
+    guid: record.guid,
+    recording: record.recording,
+    started_at: record.started_at,
+    win_levels: record.win_levels,
+    baselines: record.baselines,
+    baselines_known: record.baselines_known !== false,
+  });
+  play.checkpointEveryStep = notContinuable === undefined;
+  if (!play.checkpointEveryStep) {
+    play.inFlightDue = Date.now() + IN_FLIGHT_AFTER_MS;
+    return;
+  }
+  play.snapshot = JSON.stringify(agent!.snapshot!() ?? null);
+  await writeCheckpoint(play, 0, frame);
+}
+
+/** An episode that cannot be continued says it is in flight once it has played this long. */
+const IN_FLIGHT_AFTER_MS = 1000;
+
+/** The checkpoint after a step: once the recording thread confirms the step's line is in the file. */
+async function writeCheckpoint(play: EpisodePlay, step: number, frame: FrameResponse): Promise<void> {
+  await play.recording?.whenOpen();
+  play.checkpoint!.write(checkpointState(play, step, frame));
+}
+
+/** The checkpoint before the step's action goes out: the state so far, the action and the agent's snapshot after deciding it. */
+function writePending(play: EpisodePlay, step: number, frame: FrameResponse, action: AgentAction): void {
+  const snapshot = JSON.stringify(play.agent!.snapshot!() ?? null);
+  play.checkpoint!.write({ ...checkpointState(play, step, frame), pending: { action: { ...action }, snapshot } });
+  play.snapshot = snapshot;
+}
+
+function checkpointState(play: EpisodePlay, step: number, frame: FrameResponse): CheckpointState {
+  return { step, frame, ledger: play.ledger.saved(), usage: play.record.usage, modelCalls: play.record.model_calls ?? [], snapshot: play.snapshot as string };
 }
 
 /**
@@ -202,7 +294,7 @@ async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<
   }
 }
 
-function agentContext(play: EpisodePlay): AgentContext<unknown> {
+export function agentContext(play: EpisodePlay): AgentContext<unknown> {
   const { spec, env } = play;
   return {
     params: spec.agent.params,
@@ -234,13 +326,19 @@ function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['
   play.env.onUsage?.(checked);
 }
 
-async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<FrameResponse> {
+async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<FrameResponse> {
   const { record, ledger } = play;
-  let frame = first;
-  for (let step = 0; ; step++) {
+  let frame = start.frame;
+  // A continued episode whose last action was decided but never reached the service sends it first.
+  let resend = start.pending;
+  for (let step = start.step; ; step++) {
     // The in-process service answers in microtasks only; without a turn of the event loop now and
     // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
     if (step % 16 === 15) await yieldToEventLoop();
+    if (play.inFlightDue !== Infinity && Date.now() >= play.inFlightDue) {
+      play.inFlightDue = Infinity;
+      play.checkpoint!.writeInFlight();
+    }
     play.step = step;
     const ended = endBeforeStep(play, frame);
     if (ended !== undefined) {
@@ -249,7 +347,7 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     }
     // Awaited only when it is a promise: most agents decide synchronously, and an await of a plain
     // value (or a call of an async function) costs a trip through the microtask queue on every action.
-    const next = decide(play, frame, step);
+    const next = resend ?? decide(play, frame, step);
     const decision = isThenable(next) ? await next : next;
     if (isStop(decision)) {
       record.outcome = 'agent_stop';
@@ -262,7 +360,10 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     if (action.id !== 0 && frame.state === 'GAME_OVER') {
       throw new AgentContractError(`agent "${play.spec.agent.label}" sent a game action after GAME_OVER; return reset() or stop() once the game is over`);
     }
-    const sent = withStepUsage(play, action);
+    const sent = resend ?? withStepUsage(play, action);
+    if (play.checkpointEveryStep) writePending(play, step, frame, sent);
+    if (resend !== undefined) resend = undefined;
+    else if (step === start.step && start.step === 0) play.stop.moveDeadline(play.deadline);
     try {
       const answer = send(play, sent);
       frame = isThenable(answer) ? await answer : answer;
@@ -274,6 +375,7 @@ async function playUntilEnd(play: EpisodePlay, first: FrameResponse): Promise<Fr
     if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
+    if (play.checkpointEveryStep) await writeCheckpoint(play, step + 1, frame);
   }
 }
 

@@ -31,6 +31,11 @@ export interface RecordedRun {
   state: RunState;
 }
 
+/** The ledger as JSON, for an episode's checkpoint: its runs with their level counters. */
+export interface SavedLedger {
+  readonly runs: readonly (RecordedRun & { readonly actions_on_level: number })[];
+}
+
 export class RunLedger {
   private readonly runs: RunProgress[] = [];
   /** Actions counted though their answer was lost after they reached the service (recordLostAnswer). */
@@ -142,6 +147,27 @@ export class RunLedger {
       completion_actions: [...run.completions],
       state: run.state,
     }));
+  }
+
+  saved(): SavedLedger {
+    return { runs: this.recordedRuns().map((run, i) => ({ ...run, actions_on_level: this.runs[i]!.actionsOnLevel })) };
+  }
+
+  /** Puts back the runs of a checkpoint (episodeCheckpoint.ts) into a new ledger, their sequence numbers kept. */
+  restore(saved: SavedLedger): void {
+    this.runs.length = 0;
+    for (const run of saved.runs) {
+      this.runs.push({
+        guid: run.guid,
+        actionsOnLevel: run.actions_on_level,
+        sequence: run.sequence,
+        actions: run.actions,
+        resets: run.resets,
+        levelsCompleted: run.levels_completed,
+        completions: [...run.completion_actions],
+        state: run.state,
+      });
+    }
   }
 
   private current(): RunProgress {

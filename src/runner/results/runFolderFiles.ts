@@ -21,10 +21,20 @@ export const COMPARISON_MARKDOWN_FILE = 'comparison.md';
 export const REPORT_FILE = 'report.html';
 /** The run's readable log. */
 export const LOG_FILE = 'run.log';
+/**
+ * One checkpoint per episode in flight (episodeCheckpoint.ts), removed once its record is in
+ * episodes.jsonl: what a resume continues the episode from. Empty when no episode is in flight.
+ */
+export const CHECKPOINTS_FOLDER = 'checkpoints';
 
 /** Where an episode's recording is, relative to the run folder (an episode record's `recording`). */
 export function recordingPath(fileName: string): string {
   return `${RECORDINGS_FOLDER}/${fileName}`;
+}
+
+/** An episode's checkpoint file, `<game>.<agent>.<n>.json`, in CHECKPOINTS_FOLDER (labels and game ids cannot leave it). */
+export function checkpointFileName(gameId: string, agentLabel: string, episode: number): string {
+  return `${gameId}.${agentLabel}.${episode}.json`;
 }
 
 /** What every run leaves in its folder, as `arcbench run --help` lists it. */

@@ -54,7 +54,7 @@ export class RunJournal implements CardEvents {
   }
 
   closed(_label: string, cardId: string, result: ClosedCard): void {
-    const card = this.#report.cards.find((c) => c.card_id === cardId && c.attempt === this.#attempt);
+    const card = this.#report.cards.find((c) => c.card_id === cardId && (c.attempt === this.#attempt || c.continued_by_attempt === this.#attempt));
     if (card === undefined) return;
     Object.assign(card, {
       state: result.scorecard ? 'closed' : 'close_failed',

@@ -121,6 +121,8 @@ const cardEntrySchema = z.looseObject({
    * needs them to reach the backend that holds a card a dead run left open. Routing tokens, no secret.
    */
   affinity: z.array(z.string()),
+  /** A later attempt that continued this card's episodes from their checkpoints (and closes it). */
+  continued_by_attempt: z.int().min(1).optional(),
   /** The worker that opened it, in a worker-pool run (`arcbench worker`); absent for the run's own cards. */
   worker: z.string().optional(),
   /** In a merged run: the shard (`i/n (folder)`) it comes from. */

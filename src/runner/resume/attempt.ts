@@ -16,6 +16,7 @@ import { createRunLogger } from '../results/runLogger.ts';
 import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../results/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
 import { LOG_FILE } from '../results/runFolderFiles.ts';
+import type { ContinuationPlan } from './continuations.ts';
 
 export interface AttemptSetup {
   readonly runDir: string;
@@ -39,6 +40,8 @@ export interface AttemptSetup {
   readonly firstRunSequence: number;
   /** Sentences the user should read (a folder moved aside, cards that could not be closed). */
   readonly notes: readonly string[];
+  /** A resume's: the episodes it continues from their checkpoints, the cards it takes over, and those that start over. */
+  readonly continuations?: ContinuationPlan;
 }
 
 export interface FolderOptions {

@@ -17,12 +17,18 @@ import { type AttemptSetup, nextRunSequence } from './attempt.ts';
 import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
+import { planContinuations } from './continuations.ts';
 import { EPISODES_FILE, LOG_FILE, RUN_FILE } from '../results/runFolderFiles.ts';
 
 export interface ResumeOptions {
   runDir: string;
   /** Also play again the episodes whose outcome was `error` (their records are kept, superseded). */
   retryErrors?: boolean;
+}
+
+/** Why this resume continues no episode from its checkpoint, when it cannot (given by the runner). */
+export interface ContinuationLimits {
+  readonly noContinuation?: string | undefined;
 }
 
 function processAlive(pid: number): boolean {
@@ -98,7 +104,7 @@ export async function resumedAttempt(
   plan: Plan,
   fingerprint: PlanFingerprint,
   target: OpenTarget,
-  options: ResumeOptions & { consoleLog?: LineSink | undefined; redactor?: Redactor },
+  options: ResumeOptions & ContinuationLimits & { consoleLog?: LineSink | undefined; redactor?: Redactor },
 ): Promise<AttemptSetup> {
   checkSameEpisodes(folder, fingerprint);
   const { report, dir } = folder;
@@ -125,7 +131,23 @@ export async function resumedAttempt(
   );
   const cards = report.cards.map((card) => ({ ...card }));
   const attempts = markDead(report.attempts);
-  const notes = await settleStaleCards(cards, attempts, target, attempt, logger);
+  const continuations = await planContinuations(cards, {
+    dir,
+    attempt,
+    toPlay: selection.toPlay,
+    target,
+    disabled: options.noContinuation,
+    logger,
+  });
+  // Cards taken over stay open: their episodes go on on them. settleStaleCards changes the entries in place.
+  const notes = await settleStaleCards(
+    cards.filter((card) => card.continued_by_attempt !== attempt),
+    attempts,
+    target,
+    attempt,
+    logger,
+  );
+  notes.push(...continuations.notes);
   if (folder.tornTail) notes.push('the last line of episodes.jsonl was cut off mid-write; that episode is played again');
   return {
     runDir: dir,
@@ -139,7 +161,8 @@ export async function resumedAttempt(
     kept: selection.kept,
     superseded: selection.superseded,
     toPlay: selection.toPlay,
-    firstRunSequence: nextRunSequence(folder.records),
+    firstRunSequence: Math.max(nextRunSequence(folder.records), continuations.nextRunSequence),
     notes,
+    continuations,
   };
 }

@@ -1,0 +1,153 @@
+/**
+ * An episode's checkpoint: what `arcbench resume` needs to continue the episode on its own session
+ * after its process died (resume/continuations.ts reads it, continueSession.ts continues from it). It
+ * lives in the run folder's checkpoints/ while the episode plays, and goes once the episode's record is
+ * in episodes.jsonl.
+ *
+ * Written atomically (a temp file, then a rename), twice a step, in this order:
+ * 1. once the agent has decided, before the action goes out: the state so far plus `pending` (the
+ *    action, the agent's snapshot after deciding it). Killed from here on, a resume cannot tell from
+ *    the checkpoint alone whether the service got the action: it looks in the recording, then asks
+ *    the service's scorecard, and sends the action only if the service never counted it.
+ * 2. once the answer is recorded and the recording thread has confirmed the line is in the file:
+ *    the new state, without `pending`. The recording then holds `step + 1` lines (the RESET's, then
+ *    one per action), so a resume keeps exactly those and the recording goes on whole.
+ *
+ * Targets whose sessions die with the process (in-process, a server the run started) get no
+ * checkpoint per step: nothing can continue those sessions. An episode of theirs that has played for a
+ * second gets one small file saying it is in flight, so that a resume can tell why it starts over;
+ * shorter ones write nothing (a file per episode was 11–21% of an in-process step: `npm run bench --
+ * checkpoints`, where the per-step cost is measured too).
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ModelCallRecord, UsageTotals } from '../../agent/usage.ts';
+import { encodeFrameResponse, type FrameResponse, isGameId } from '../../protocol/index.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from '../results/runFolderFiles.ts';
+import type { SavedLedger } from './runLedger.ts';
+
+/** The version of the file's shape; a resume ignores checkpoints of another (and plays those episodes again). */
+export const CHECKPOINT_FORMAT = 1;
+
+/** What does not change while the episode plays. */
+export interface CheckpointHead {
+  readonly format: typeof CHECKPOINT_FORMAT;
+  readonly agent: string;
+  readonly game_id: string;
+  readonly episode: number;
+  readonly seed: number;
+  /** The attempt of the run that plays it. */
+  readonly attempt: number;
+  /** The target as the transport names it (a URL), and whether its sessions outlive this process. */
+  readonly target: string;
+  readonly continuable: boolean;
+  /** Why the episode cannot be continued, when it cannot (a resume records it). */
+  readonly not_continuable?: string;
+  readonly card_id: string;
+  readonly guid: string;
+  /** The recording, relative to the run folder (null when recordings are off). */
+  readonly recording: string | null;
+  readonly started_at: string;
+  readonly win_levels: number;
+  readonly baselines: readonly number[];
+  readonly baselines_known: boolean;
+}
+
+/** The action decided and maybe sent when the checkpoint was written. */
+export interface PendingAction {
+  readonly action: { readonly id: number; readonly x?: number; readonly y?: number; readonly reasoning?: unknown };
+  /** The agent's snapshot after deciding it. */
+  readonly snapshot: unknown;
+}
+
+export interface EpisodeCheckpoint extends CheckpointHead {
+  /** Actions sent and answered (and recorded): the next decision asked is step `step`. */
+  readonly step: number;
+  /** The last answer, as the service sent it (JSON text). */
+  readonly frame: string;
+  readonly ledger: SavedLedger;
+  readonly usage: UsageTotals;
+  readonly model_calls: readonly ModelCallRecord[];
+  /** The agent's snapshot after the decision whose answer is `frame`; null for an agent without one. */
+  readonly snapshot: unknown;
+  /** Lines the recording is known to hold: `step + 1`. */
+  readonly recording_lines: number;
+  readonly pending?: PendingAction;
+  readonly written_at: string;
+}
+
+/** The state of the episode a checkpoint is written from. */
+export interface CheckpointState {
+  readonly step: number;
+  readonly frame: FrameResponse;
+  readonly ledger: SavedLedger;
+  readonly usage: UsageTotals;
+  readonly modelCalls: readonly ModelCallRecord[];
+  /** The agent's snapshot as JSON text (serialised once, written in two checkpoints); 'null' for none. */
+  readonly snapshot: string;
+  readonly pending?: { readonly action: PendingAction['action']; readonly snapshot: string };
+}
+
+/** Folders made already: a checkpoint per episode must not cost a mkdir each. */
+const madeFolders = new Set<string>();
+
+/** One episode's checkpoint file. */
+export class CheckpointFile {
+  readonly path: string;
+  readonly #head: CheckpointHead;
+  /** The last answer's text, encoded once per answer (a `pending` write reuses it). */
+  #frame: { response: FrameResponse; text: string } | undefined;
+  #written = false;
+
+  constructor(runDir: string, head: Omit<CheckpointHead, 'format'>) {
+    if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
+    const dir = join(runDir, CHECKPOINTS_FOLDER);
+    if (!madeFolders.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeFolders.add(dir);
+    }
+    this.path = join(dir, checkpointFileName(head.game_id, head.agent, head.episode));
+    this.#head = { format: CHECKPOINT_FORMAT, ...head };
+  }
+
+  /** Replaces the file whole: a process killed half way leaves the one before. */
+  write(state: CheckpointState): void {
+    const fields = {
+      ...this.#head,
+      step: state.step,
+      frame: this.#frameText(state.frame),
+      ledger: state.ledger,
+      usage: state.usage,
+      model_calls: state.modelCalls,
+      recording_lines: state.step + 1,
+      written_at: new Date().toISOString(),
+    };
+    // The snapshots go in as the text they were serialised to once: an agent's memory can be large.
+    const pending = state.pending === undefined ? '' : `,"pending":{"action":${JSON.stringify(state.pending.action)},"snapshot":${state.pending.snapshot}}`;
+    this.#replace(`${JSON.stringify(fields).slice(0, -1)},"snapshot":${state.snapshot}${pending}}`);
+  }
+
+  /**
+   * The one checkpoint of an episode that cannot be continued: what it is and why not, for the
+   * resume's record (no frame, no state: nothing continues from it).
+   */
+  writeInFlight(): void {
+    this.#replace(JSON.stringify({ ...this.#head, step: 0, written_at: new Date().toISOString() }));
+  }
+
+  #replace(text: string): void {
+    const temp = `${this.path}.tmp`;
+    writeFileSync(temp, text);
+    renameSync(temp, this.path);
+    this.#written = true;
+  }
+
+  remove(): void {
+    if (this.#written) rmSync(this.path, { force: true });
+  }
+
+  #frameText(frame: FrameResponse): string {
+    if (this.#frame?.response !== frame) this.#frame = { response: frame, text: encodeFrameResponse(frame).toString('utf8') };
+    return this.#frame.text;
+  }
+}
