@@ -62,7 +62,7 @@ export default defineAgent({
   name: 'llm',
   description: 'A language model behind any OpenAI-compatible API plays through tool calls; tokens and dollars reported per call.',
   params,
-  create({ params: p, game, seed, signal, reportUsage, resolvePath }) {
+  create({ params: p, game, seed, signal, reportUsage, keepTranscript, resolvePath }) {
     const client = new ModelClient({
       baseUrl: p.base_url ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
       apiKey: p.api_key ?? process.env.OPENAI_API_KEY ?? '',
@@ -73,6 +73,7 @@ export default defineAgent({
       cache: p.cache ? new ResponseCache(resolvePath(p.cache_dir)) : undefined,
       episodeSeed: seed,
       reportUsage,
+      keepTranscript,
     });
     const player = new Player({
       client,

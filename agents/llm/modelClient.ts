@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
-import { ArcbenchError, costOfCall, type ModelCallUsage, type Pricing } from 'arcbench';
+import { ArcbenchError, costOfCall, type ModelCallTranscript, type ModelCallUsage, type Pricing } from 'arcbench';
 import type { ResponseCache } from './responseCache.ts';
 
 export type RequestBody = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -37,6 +37,8 @@ export interface ModelClientOptions {
   /** The episode's seed, part of every cache key. */
   readonly episodeSeed: number;
   readonly reportUsage: (call: ModelCallUsage) => void;
+  /** Keeps each call's transcript with the episode (the agent context's keepTranscript). */
+  readonly keepTranscript?: (call: ModelCallTranscript) => void;
 }
 
 /** A model call that failed for good; the message says what the provider did and what to check. */
@@ -153,6 +155,14 @@ export class ModelClient {
     // Without the server's token counts the cost is unknown, not zero.
     const cost = usage === undefined || usage === null ? null : costOfCall(call, this.#options.pricing);
     this.#options.reportUsage({ ...call, cost_usd: cost, kind, ...(cached ? { cached: true } : {}) });
+    // The transcript: what was sent and what came back, with the same usage.
+    const { messages, tools, ...params } = body;
+    const reply = completion.choices[0]?.message;
+    this.#options.keepTranscript?.({
+      request: { messages, ...(tools ? { tools } : {}), params },
+      response: { content: reply?.content ?? null, ...(reply?.tool_calls ? { tool_calls: reply.tool_calls } : {}) },
+      usage: { ...call, cost_usd: cost, kind, ...(cached ? { cached: true } : {}) },
+    });
   }
 
   /** The error an episode records: what happened, how often, and what to check. The key never appears. */

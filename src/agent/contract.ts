@@ -4,6 +4,7 @@
  */
 import type { FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
 import type { Rng } from './rng.ts';
+import type { ModelCallTranscript } from './transcript.ts';
 import type { ModelCallUsage } from './usage.ts';
 
 /** RESET of the agent's own session: a level reset, or a full reset right after a level began (docs/protocol.md §4). */
@@ -70,6 +71,12 @@ export interface AgentContext<P> {
    * being decided, so usage is kept even when a budget, an error or a stop ends the episode.
    */
   reportUsage(call: ModelCallUsage): void;
+  /**
+   * Keeps one model call's transcript (what was sent, what came back, its usage) with the episode, for
+   * the viewer and `arcbench export`; a no-op when the config says `transcripts: false`. Report the
+   * call's usage with reportUsage as well: the transcript is a record, not the count.
+   */
+  keepTranscript(call: ModelCallTranscript): void;
 }
 
 /** One episode's agent: asked for a decision after every frame response. */

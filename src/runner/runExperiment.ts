@@ -21,6 +21,8 @@ import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
+import { MANIFEST_FILE } from './results/runFolderFiles.ts';
+import { writeManifest } from './results/runManifest.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
@@ -238,6 +240,10 @@ async function finishAttempt(
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
   await writeExtraResults(runDir, options.extraResults ?? [], logger);
+  // Last of all, once nothing more is written to the folder (run.log included: the line goes first).
+  logger.info({ file: MANIFEST_FILE }, 'writing the manifest of the run folder');
+  logger.flush();
+  writeManifest(runDir, report);
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
   return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
 }

@@ -24,6 +24,7 @@ import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
 import { recordingPath } from '../results/runFolderFiles.ts';
+import { closeTranscript, type EpisodeTranscript, type EpisodeTranscripts, keepTranscript } from './episodeTranscript.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
 
@@ -51,6 +52,8 @@ export interface EpisodeEnvironment {
   readonly baselines: GameBaselines;
   /** The card is a competition card: every RESET of a session is a level reset (docs/protocol.md §5). */
   readonly competition: boolean;
+  /** Where transcripts of model calls go, and the run's secrets to keep out of them; undefined when off. */
+  readonly transcripts?: EpisodeTranscripts | undefined;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
   /** Called for every model call the agent reports, for the run's dollar budget. */
@@ -69,6 +72,7 @@ interface EpisodePlay {
   /** The game as the agent sees it: its descriptor, with the baselines once they are known. */
   game: GameDescriptor;
   recording: RecordingWriter | undefined;
+  transcript: EpisodeTranscript | undefined;
   agent: Agent | undefined;
   /** The step being decided, and the model calls reported in it (they go out with its action). */
   step: number;
@@ -99,6 +103,7 @@ export async function playEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): P
     stop: new EpisodeStop(env.signal, env.abortOutcome, deadline),
     game: spec.game,
     recording: undefined,
+    transcript: undefined,
     agent: undefined,
     step: 0,
     stepCalls: [],
@@ -115,7 +120,11 @@ export async function playEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): P
     await finishAgent(play);
     play.done = true;
   }
-  return { finished: closeRecording(play).then(() => play.record) };
+  return {
+    finished: closeRecording(play)
+      .then(() => closeTranscript(play))
+      .then(() => play.record),
+  };
 }
 
 /**
@@ -214,6 +223,7 @@ function agentContext(play: EpisodePlay): AgentContext<unknown> {
     },
     resolvePath: (path) => resolve(env.baseDir, path),
     reportUsage: (call) => recordUsage(play, call),
+    keepTranscript: (call) => keepTranscript(play, call),
   };
 }
 
