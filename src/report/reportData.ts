@@ -18,6 +18,7 @@ import {
   type RunHeader,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
+import { usageFigures } from './usageFigures.ts';
 import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
@@ -109,6 +110,8 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
     wall_seconds: episode.wall_seconds,
     error: episode.error?.message ?? null,
     recording: episode.recording,
+    usage: usageFigures(episode.usage),
+    transcript: episode.transcript ?? null,
   };
 }
 

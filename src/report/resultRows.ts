@@ -9,6 +9,7 @@ import { episodeScore } from '../runner/results/localScoring.ts';
 import { tableRows } from '../runner/results/resultsTable.ts';
 import type { TableRow } from '../runner/results/runReport.ts';
 import type { ResultRow } from './pageData.ts';
+import { usageFigures } from './usageFigures.ts';
 import type { RunFolderSnapshot } from './runSnapshot.ts';
 
 export function resultRows(snapshot: RunFolderSnapshot, agentLabels: readonly string[]): ResultRow[] {
@@ -28,6 +29,8 @@ function resultRow(row: TableRow): ResultRow {
     actions: row.actions,
     wins: row.wins,
     errors: row.errors,
+    levels_completed: row.levels_completed,
+    usage: usageFigures(row.usage),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { IN_PROGRESS, type EpisodeRow, type ReportData } from '../pageData.ts';
 import { gameCharts } from './charts.ts';
+import { costSection } from './cost.ts';
 import { el, replaceChildren } from './dom.ts';
 import { EpisodeList } from './episodes.ts';
 import { loadRecordingText, parseRecording } from './recording.ts';
@@ -25,6 +26,7 @@ class ReportPage {
   private readonly header = el('div');
   private readonly results = el('div');
   private readonly charts = el('div');
+  private readonly cost = el('div');
   private readonly recordingsNote = el('p', { class: 'note', 'data-testid': 'recordings-note' });
   private readonly replayStatus = el('p', { class: 'replay-status', 'data-testid': 'replay-status' }, 'Choose an episode to replay.');
   private readonly details = el('div');
@@ -45,6 +47,7 @@ class ReportPage {
       this.header,
       section('results', 'Results', this.results),
       section('charts', 'Scores by game', this.charts),
+      section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
       section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element),
       section('run', 'Run', this.details),
@@ -59,6 +62,13 @@ class ReportPage {
     replaceChildren(
       this.charts,
       gameCharts(
+        data.results,
+        data.agents.map((a) => a.label),
+      ),
+    );
+    replaceChildren(
+      this.cost,
+      costSection(
         data.results,
         data.agents.map((a) => a.label),
       ),

@@ -7,7 +7,7 @@
 import Table from 'cli-table3';
 import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
-import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
+import { formatCost, formatCount, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { gamesWithoutBaselines, scoreEpisodes } from './localScoring.ts';
@@ -18,7 +18,7 @@ export type { TableRow } from './runReport.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
 const NUMERIC = [false, false, true, true, true, true, true, true, true, true];
-const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
+const USAGE_HEADER = ['input tokens', 'cached tokens', 'output tokens', 'cost $'];
 
 /** Usage columns appear only in runs where some agent called a model. */
 const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.calls > 0);
@@ -91,17 +91,21 @@ function cells(row: TableRow, usage: boolean): string[] {
     known ? formatScore(row.mean_score) : 'unknown',
     known ? formatInterval(row.interval) : 'unknown',
     `${row.levels_completed}/${row.level_count}`,
-    String(row.actions),
+    formatCount(row.actions),
     String(row.wins),
     String(row.errors),
   ];
-  return usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
+  if (!usage) return base;
+  const { input_tokens, cached_input_tokens, output_tokens, cost_usd } = row.usage;
+  return [...base, formatCount(input_tokens), formatCount(cached_input_tokens), formatCount(output_tokens), formatCost(cost_usd)];
 }
 
 /** The header and which columns are numbers, with the usage columns when the rows have usage. */
 function columns(rows: readonly TableRow[]): { head: string[]; numeric: boolean[]; usage: boolean } {
   const usage = showsUsage(rows);
-  return usage ? { head: [...HEADER, ...USAGE_HEADER], numeric: [...NUMERIC, true, true, true], usage } : { head: HEADER, numeric: NUMERIC, usage };
+  return usage
+    ? { head: [...HEADER, ...USAGE_HEADER], numeric: [...NUMERIC, ...USAGE_HEADER.map(() => true)], usage }
+    : { head: HEADER, numeric: NUMERIC, usage };
 }
 
 export function renderTerminalTable(rows: readonly TableRow[]): string {
