@@ -12,6 +12,7 @@ import { loadRecordingText, parseRecording } from './recording.ts';
 import { resultsTable } from './results.ts';
 import { runDetails, runHeader } from './summary.ts';
 import { ReplayViewer } from './viewer.ts';
+import { TranscriptPanel } from './transcriptPanel.ts';
 
 const POLL_MS = 2000;
 
@@ -31,6 +32,7 @@ class ReportPage {
   private readonly replayStatus = el('p', { class: 'replay-status', 'data-testid': 'replay-status' }, 'Choose an episode to replay.');
   private readonly details = el('div');
   private readonly viewer: ReplayViewer;
+  private readonly transcript = new TranscriptPanel();
   private readonly episodes: EpisodeList;
   /** The episode in the viewer. */
   open: EpisodeRow | null = null;
@@ -41,6 +43,7 @@ class ReportPage {
     private readonly live: boolean,
   ) {
     this.viewer = new ReplayViewer((gameId) => this.data.games.find((g) => g.game_id === gameId)?.default_fps ?? 5);
+    this.viewer.element.addEventListener('stepchange', (event) => this.transcript.showStep((event as CustomEvent<number>).detail));
     this.episodes = new EpisodeList({ playable: (row) => this.playable(row), onReplay: (row) => void this.replay(row) });
     const section = (id: string, title: string, ...content: Node[]) => el('section', { id }, el('h2', {}, title), ...content);
     root.append(
@@ -49,7 +52,7 @@ class ReportPage {
       section('charts', 'Scores by game', this.charts),
       section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
-      section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element),
+      section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element, this.transcript.element),
       section('run', 'Run', this.details),
     );
     this.render();
@@ -93,6 +96,7 @@ class ReportPage {
     }
     try {
       const recording = parseRecording(await loadRecordingText(this.data.recordings, row.recording!));
+      if (!follow) await this.transcript.load(this.data.recordings, row, recording);
       if (follow) this.viewer.extend(recording);
       else this.viewer.show({ agent: row.agent, gameId: row.game_id, episode: row.episode, outcome: row.outcome }, recording);
       replaceChildren(this.replayStatus, `${row.recording} · ${recording.steps.length} steps${row.outcome === IN_PROGRESS ? ' · still being played' : ''}`);

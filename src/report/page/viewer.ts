@@ -137,6 +137,8 @@ export class ReplayViewer {
     replaceChildren(this.event, what?.text ?? '');
     this.event.className = `event event-${what?.kind ?? 'none'}`;
     this.renderReasoning(action.reasoning);
+    // For what sits beside the viewer (the transcript panel): the step on screen changed.
+    this.element.dispatchEvent(new CustomEvent('stepchange', { detail: this.step }));
   }
 
   private renderReasoning(reasoning: unknown): void {
