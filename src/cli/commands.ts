@@ -26,6 +26,7 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   report: () => import('./report.ts'),
   view: () => import('./view.ts'),
   verify: () => import('./verify.ts'),
+  export: () => import('./export.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */
