@@ -19,6 +19,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   memory: () => import('./memory.ts'),
   scale: () => import('./scale.ts'),
   resume: () => import('./resume.ts'),
+  transcripts: () => import('./transcripts.ts'),
 };
 
 function meets(figure: BenchFigure): string {

@@ -55,7 +55,11 @@ export function pieceHash(json: string): string {
 export class TranscriptWriter {
   readonly #gzip: Gzip;
   readonly #file: WriteStream;
-  readonly #written = new Set<string>();
+  /**
+   * Each distinct piece's JSON and its hash: a repeated message is found by its text (a Map lookup)
+   * rather than hashed again; SHA-256 of every message of every call was most of what writing cost.
+   */
+  readonly #written = new Map<string, string>();
   readonly #closed: Promise<void>;
   #calls = 0;
 
@@ -92,11 +96,11 @@ export class TranscriptWriter {
 
   #piece(value: unknown): string {
     const json = JSON.stringify(value);
+    const known = this.#written.get(json);
+    if (known !== undefined) return known;
     const hash = pieceHash(json);
-    if (!this.#written.has(hash)) {
-      this.#written.add(hash);
-      this.#gzip.write(`{"piece":"${hash}","value":${json}}\n`);
-    }
+    this.#written.set(json, hash);
+    this.#gzip.write(`{"piece":"${hash}","value":${json}}\n`);
     return hash;
   }
 }
