@@ -119,4 +119,23 @@ describe('arcbench verify', () => {
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain('differs: table.md: changed since manifest.json');
   });
+
+  it('a resume writes the manifest again at its end: the finished folder verifies, recordings included', async () => {
+    const dir = tempDir('verify-resume');
+    const body = (runSeconds: string) =>
+      `name: resumed\ngames: all\nagents: [{ use: random }]\nepisodes: 20\nbudgets: { max_actions: 150${runSeconds} }\nconcurrency: 2\n`;
+    writeFileSync(join(dir, 'exp.yaml'), body(', run_seconds: 0.3'));
+    const out = join(dir, 'run');
+    const partial = await runArcbench(['run', 'exp.yaml', '--out', out], dir);
+    expect(partial.code, partial.stderr).toBe(3);
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).status).toBe('partial');
+    expect((await verifyRunFolder(out)).problems).toEqual([]);
+    writeFileSync(join(dir, 'exp.yaml'), body(''));
+    const resumed = await runArcbench(['resume', out], dir);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).status).toBe('completed');
+    const verified = await verifyRunFolder(out);
+    expect(verified.problems).toEqual([]);
+    expect(verified.checked.recordings).toBe(verified.checked.episodes);
+  }, 120_000);
 });
