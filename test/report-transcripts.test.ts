@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startViewServer } from '../src/report/viewServer.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 import { readTranscript } from '../src/runner/transcripts/transcriptFile.ts';
 import { runArcbench } from './support/arcbenchProcess.ts';
@@ -116,5 +117,20 @@ describe('the transcript file and its export', () => {
     expect(roles[0]).toBe('system');
     expect(roles.at(-1)).toBe('assistant');
     expect(conversation.messages.at(-1).tool_calls[0].function.arguments).toContain('reason number 8');
+  });
+
+  it('arcbench view serves the transcripts the episodes name, and nothing else under transcripts/', async () => {
+    const view = await startViewServer(run.out, 0);
+    try {
+      const [listed] = (await (await fetch(`${view.url}api/runs`)).json()) as Array<{ id: string }>;
+      const base = `${view.url}runs/${encodeURIComponent(listed!.id)}/`;
+      const episode = firstOf(run.episodesFromFile, 'episode');
+      const served = await fetch(`${base}${episode.transcript}`);
+      expect(served.status).toBe(200);
+      expect(await served.text()).toContain('"piece":');
+      expect((await fetch(`${base}transcripts/other.transcript.jsonl.gz`)).status).toBe(404);
+    } finally {
+      await view.close();
+    }
   });
 });

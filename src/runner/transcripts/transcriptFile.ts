@@ -108,12 +108,17 @@ export class TranscriptWriter {
 const TOLERANT = { finishFlush: zlibConstants.Z_SYNC_FLUSH };
 const gunzipTolerant = promisify((input: Buffer, done: (error: Error | null, result: Buffer) => void) => gunzip(input, TOLERANT, done));
 
+/** The transcript's lines as text, a cut-short last line left out. */
+export async function readTranscriptText(path: string): Promise<string> {
+  return withoutPartialLastLine((await gunzipTolerant(await readFile(path))).toString('utf8'));
+}
+
 /**
  * Every call of a transcript, pieces in place. A file a killed run left cut short reads as the calls
  * before the cut; a line that is not a transcript's is an error naming the file and line.
  */
 export async function readTranscript(path: string): Promise<TranscriptCall[]> {
-  const text = withoutPartialLastLine((await gunzipTolerant(await readFile(path))).toString('utf8'));
+  const text = await readTranscriptText(path);
   const pieces = new Map<string, unknown>();
   const calls: TranscriptCall[] = [];
   text.split('\n').forEach((raw, index) => {
