@@ -22,6 +22,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   python: () => import('./python.ts'),
   llm: () => import('./llm.ts'),
   checkpoints: () => import('./checkpoints.ts'),
+  transcripts: () => import('./transcripts.ts'),
 };
 
 function meets(figure: BenchFigure): string {

@@ -58,6 +58,7 @@ async function bareLoop(settings: BenchRunSettings): Promise<{ actions: number; 
       episode: spec.index,
       label: spec.agent.label,
       reportUsage: () => {},
+      keepTranscript: () => {},
       signal,
       resolvePath: (path) => join(dir, path),
     });

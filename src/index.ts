@@ -22,6 +22,7 @@ export type {
 } from './agent/contract.ts';
 export type { ModelCallUsage, ModelCallRecord, UsageTotals, Pricing } from './agent/usage.ts';
 export { costOfCall } from './agent/usage.ts';
+export type { ModelCallTranscript, ModelCallRequest, ModelCallResponse } from './agent/transcript.ts';
 export type { Rng } from './agent/rng.ts';
 export { createRng } from './agent/rng.ts';
 

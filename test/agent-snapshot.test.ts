@@ -25,6 +25,7 @@ async function createAgent(definition: AgentDefinition, game: GameDescriptor, se
     signal: new AbortController().signal,
     resolvePath: (path) => path,
     reportUsage: () => undefined,
+    keepTranscript: () => undefined,
   };
   return definition.create(context as never);
 }

@@ -66,8 +66,12 @@ describe('the llm agent in a run', () => {
       expect(usage.cost_usd).toBeCloseTo(cost, 12);
     }
     const totalRow = run.tableMarkdown.split('\n').find((line) => line.startsWith('| llm | **total**'))!;
-    expect(run.tableMarkdown).toMatch(/\| input tokens \| output tokens \| cost \$ \|/);
-    expect(totalRow).toContain(`**${expected.input_tokens}** | **${expected.output_tokens}** | **${cost.toFixed(4)}** |`);
+    expect(run.tableMarkdown).toMatch(/\| input tokens \| cached tokens \| output tokens \| cost \$ \|/);
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    expect(totalRow).toContain(
+      `**${thousands(expected.input_tokens)}** | **${thousands(expected.cached_input_tokens)}** | **${thousands(expected.output_tokens)}** | **${cost.toFixed(4)}** |`,
+    );
+    expect(totalRow).toMatch(/\*\*\d{1,3},\d{3}\*\*/);
     expect(run.table).toContain(cost.toFixed(4));
 
     // Each action went to the service with its step's usage and the model's rationale.

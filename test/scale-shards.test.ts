@@ -14,6 +14,7 @@ import { readRunFolder } from '../src/runner/results/runFolder.ts';
 import type { RunReport } from '../src/runner/results/runReport.ts';
 import { type RunResult, runExperiment } from '../src/runner/runExperiment.ts';
 import { mergeRuns } from '../src/scale/merge/mergeRuns.ts';
+import { verifyRunFolder } from '../src/runner/results/verifyRun.ts';
 import { MergeError } from '../src/scale/merge/shardCoverage.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 
@@ -119,6 +120,8 @@ describe('shards of one experiment', () => {
     expect(existsSync(join(merged.runDir, 'junit.xml'))).toBe(true);
     expect(readFileSync(join(merged.runDir, 'report.html'), 'utf8')).toContain('<html');
     expect(readFileSync(join(merged.runDir, 'table.md'), 'utf8')).toBe(readFileSync(join(dir, 'whole', 'table.md'), 'utf8'));
+    // The merged folder checks out as a run's does: its manifest, and every episode against its recording.
+    expect((await verifyRunFolder(merged.runDir)).problems).toEqual([]);
   });
 
   it('are refused when a shard is given twice, naming the duplicated episodes', async () => {

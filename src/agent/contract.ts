@@ -4,6 +4,7 @@
  */
 import type { FrameResponse, GameAction, GameDescriptor } from '../protocol/index.ts';
 import type { Rng } from './rng.ts';
+import type { ModelCallTranscript } from './transcript.ts';
 import type { ModelCallUsage } from './usage.ts';
 
 /** RESET of the agent's own session: a level reset, or a full reset right after a level began (docs/protocol.md §4). */
@@ -76,6 +77,12 @@ export interface AgentContext<P> {
   readonly budgets?: Readonly<{ max_actions: number; max_actions_per_level?: number; episode_seconds?: number }>;
   /** Writes a line to the run's run.log (an agent process's output goes there this way). */
   log?(level: 'debug' | 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
+  /**
+   * Keeps one model call's transcript (what was sent, what came back, its usage) with the episode, for
+   * the viewer and `arcbench export`; a no-op when the config says `transcripts: false`. Report the
+   * call's usage with reportUsage as well: the transcript is a record, not the count.
+   */
+  keepTranscript(call: ModelCallTranscript): void;
 }
 
 /**

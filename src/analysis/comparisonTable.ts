@@ -6,11 +6,13 @@ import Table from 'cli-table3';
 import type { ComparisonRow, RunComparison } from './compareRuns.ts';
 import { regressions } from './gate.ts';
 import { TOTAL } from './episodeSample.ts';
-import { formatCost, formatInterval, formatScore, formatSigned } from './format.ts';
+import { formatCost, formatInterval, formatScore, formatSigned, formatSignedCost, formatSignedCount } from './format.ts';
+import type { UsageTotals } from '../agent/usage.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'baseline', 'candidate', 'difference', '95% CI', 'verdict'];
 const NUMERIC = [false, false, true, true, true, true, true, false];
-const COST_HEADER = ['baseline $', 'candidate $'];
+/** What each side cost, and the change beside the change in score: dollars, and tokens in and out. */
+const COST_HEADER = ['baseline $', 'candidate $', 'Δ $', 'Δ tokens'];
 
 export interface ComparisonView {
   /** Show every game's row, not only each agent's total; the gate then counts games too. */
@@ -22,11 +24,21 @@ const showsCost = (rows: readonly ComparisonRow[]) => rows.some((row) => row.bas
 
 function columns(rows: readonly ComparisonRow[]): { head: string[]; numeric: boolean[]; cost: boolean } {
   const cost = showsCost(rows);
-  return cost ? { head: [...HEADER, ...COST_HEADER], numeric: [...NUMERIC, true, true], cost } : { head: HEADER, numeric: NUMERIC, cost };
+  return cost ? { head: [...HEADER, ...COST_HEADER], numeric: [...NUMERIC, ...COST_HEADER.map(() => true)], cost } : { head: HEADER, numeric: NUMERIC, cost };
 }
 
+const tokensOf = (usage: UsageTotals) => usage.input_tokens + usage.output_tokens;
+
 function cells(row: ComparisonRow, cost: boolean): string[] {
-  const costs = cost ? [formatCost(row.baseline.usage.cost_usd), formatCost(row.candidate.usage.cost_usd)] : [];
+  const { baseline, candidate } = row;
+  const costs = cost
+    ? [
+        formatCost(baseline.usage.cost_usd),
+        formatCost(candidate.usage.cost_usd),
+        formatSignedCost(baseline.usage.cost_usd === null || candidate.usage.cost_usd === null ? null : candidate.usage.cost_usd - baseline.usage.cost_usd),
+        formatSignedCount(tokensOf(candidate.usage) - tokensOf(baseline.usage)),
+      ]
+    : [];
   return [
     row.agent,
     row.game,

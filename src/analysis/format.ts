@@ -17,3 +17,18 @@ export function formatInterval(interval: Interval | null, signed = false): strin
   const f = signed ? formatSigned : formatScore;
   return `[${f(interval.low)}, ${f(interval.high)}]`;
 }
+
+/** A count with thousands separators (1,234,567), the same on every machine whatever its locale. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Signed dollars (+0.0123, −0.0123), or `unknown` when either side's cost is unknown. */
+export function formatSignedCost(dollars: number | null): string {
+  return dollars === null ? 'unknown' : `${dollars < 0 ? '−' : '+'}${Math.abs(dollars).toFixed(4)}`;
+}
+
+/** A signed count with thousands separators (+1,234, −56). */
+export function formatSignedCount(value: number): string {
+  return `${value < 0 ? '−' : '+'}${formatCount(Math.abs(value))}`;
+}

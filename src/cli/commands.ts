@@ -25,6 +25,8 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   init: () => import('./init.ts'),
   report: () => import('./report.ts'),
   view: () => import('./view.ts'),
+  verify: () => import('./verify.ts'),
+  export: () => import('./export.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

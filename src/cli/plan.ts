@@ -5,7 +5,9 @@
 import Table from 'cli-table3';
 import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_OK, integerOption } from './commandSupport.ts';
+import { EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
+import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
+import { readRunFolder } from '../runner/results/runFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
 import { openTarget, referenceTransport } from '../runner/targets.ts';
@@ -13,6 +15,8 @@ import { openTarget, referenceTransport } from '../runner/targets.ts';
 interface PlanOptions {
   json?: boolean;
   seed?: number;
+  estimate?: boolean;
+  from?: string;
 }
 
 export function register(program: Command): void {
@@ -22,6 +26,8 @@ export function register(program: Command): void {
     .argument('<config>', 'experiment file (YAML)')
     .addOption(new Option('--json', 'print one JSON line per episode instead of the table'))
     .addOption(new Option('--seed <n>', 'run seed (overrides the config)').argParser(integerOption('--seed', 0, 0xffffffff)))
+    .addOption(new Option('--estimate', "also estimate the plan's tokens and dollars (from the agents' params and prices, or --from)"))
+    .addOption(new Option('--from <run>', "with --estimate: use the per-action tokens and dollars measured in this earlier run's folder"))
     .action(async (configPath: string, options: PlanOptions) => {
       process.exit(await planCommand(configPath, options));
     });
@@ -41,7 +47,14 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       if (remote) await target.close();
       else await target.transport.close();
     }
+    if (options.from !== undefined && options.estimate !== true) {
+      process.stderr.write('arcbench plan: --from goes with --estimate, e.g. arcbench plan exp.yaml --estimate --from results/last-run\n');
+      return EXIT_USAGE;
+    }
+    const estimate =
+      options.estimate === true ? estimatePlan(experiment, plan, options.from === undefined ? undefined : readRunFolder(options.from)) : undefined;
     if (options.json) {
+      if (estimate !== undefined) process.stdout.write(`${JSON.stringify({ estimate })}\n`);
       for (const e of plan.episodes) {
         process.stdout.write(`${JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed })}\n`);
       }
@@ -73,6 +86,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}; ` +
         `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
     );
+    if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);
     return EXIT_OK;
   } catch (error) {
     return reportFailure('plan', error);

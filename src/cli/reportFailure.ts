@@ -21,6 +21,11 @@ export function reportFailure(command: string, error: unknown): number {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }
+  // A plan over its dollar budget: refused before a single call, as a run that could not start.
+  if (isArcbenchError(error) && error.code === 'ESTIMATE_OVER_BUDGET') {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
   // A run that could not start, or the service's or the network's answer (a refused key, a host out of
   // reach): nothing was played, so a sentence and exit 2, not a stack.
   if (error instanceof RunNotStartedError) {

@@ -132,6 +132,7 @@ export async function runCommand(command: string, configPath: string | undefined
     const result = await runExperiment(experiment, {
       ...folderOptions(configPath, options),
       signal: interrupt.signal,
+      onEstimate: (lines) => process.stderr.write(lines.map((line) => `arcbench ${command}: ${line}\n`).join('')),
       ...(tty ? {} : { consoleLog: process.stderr }),
       progress: tty ? terminalProgress(process.stderr) : undefined,
       ...(baseline ? { baseline } : {}),

@@ -54,7 +54,12 @@ function commaList(name: string) {
 export function addRunOptions(command: Command): Command {
   command
     .addOption(new Option('--out <dir>', 'results folder (default: <output>/<timestamp>-<name>/ from the config); a used folder is refused'))
-    .addOption(new Option('--force', 'with --out: move a used folder aside (renamed to <dir>.moved-<time>, never deleted)'))
+    .addOption(
+      new Option(
+        '--force',
+        'with --out: move a used folder aside (renamed to <dir>.moved-<time>, never deleted); also start a plan whose estimated cost is over budgets.max_run_cost_usd',
+      ),
+    )
     .addOption(new Option('--resume <run-dir>', 'continue the run in this folder: play only the planned episodes it has no finished record of'))
     .addOption(new Option('--retry-errors', 'with --resume: also play again the episodes that failed (their records are kept, marked superseded)'))
     .addOption(new Option('--concurrency <n>', 'episodes in flight at once (overrides the config)').argParser(integerOption('--concurrency', 1, 1024)))
@@ -112,7 +117,6 @@ function conflictingResumeOptions(options: RunCommandOptions): string | null {
   if (options.retryErrors && options.resume === undefined) return '--retry-errors replays the failed episodes of a run: use it with --resume <run-dir>';
   if (options.resume !== undefined && options.out !== undefined) return '--resume continues the folder it names; leave out --out';
   if (options.resume !== undefined && options.force) return '--force starts a new run in a used folder; it does not go with --resume';
-  if (options.force && options.out === undefined) return '--force moves a used --out folder aside; name the folder with --out';
   if (options.resume !== undefined && options.shard !== undefined) return '--resume plays the part of the plan its folder was started with; leave out --shard';
   return null;
 }

@@ -77,6 +77,19 @@ export interface GameSummary {
   levels: number;
 }
 
+/**
+ * Model usage of an agent, a game or an episode: tokens (cached a part of input, reasoning a part of
+ * output) and dollars (null: a call had no price).
+ */
+export interface UsageFigures {
+  calls: number;
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number | null;
+}
+
 /** One row of the results table: an agent on a game, or its total (`game` = TOTAL_ROW). */
 export interface ResultRow {
   agent: string;
@@ -93,6 +106,10 @@ export interface ResultRow {
   actions: number;
   wins: number;
   errors: number;
+  /** Levels completed (the card's), for dollars per level. */
+  levels_completed?: number;
+  /** Null when no model was called. */
+  usage?: UsageFigures | null;
 }
 
 export const TOTAL_ROW = 'total';
@@ -117,6 +134,10 @@ export interface EpisodeRow {
   error: string | null;
   /** The recording's path inside the run folder (`recordings/…`), or null without one. */
   recording: string | null;
+  /** Null when no model was called. */
+  usage?: UsageFigures | null;
+  /** The transcript's path inside the run folder (`transcripts/…`), when the episode kept one. */
+  transcript?: string | null;
 }
 
 export const IN_PROGRESS = 'in progress';

@@ -21,6 +21,7 @@ import {
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
 import { knewBaselines, UNKNOWN_SCORES_REASON } from '../runner/results/localScoring.ts';
+import { usageFigures } from './usageFigures.ts';
 import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
@@ -115,6 +116,8 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
     error: episode.error?.message ?? null,
     recording: episode.recording,
     attempt: episode.attempt,
+    usage: usageFigures(episode.usage),
+    transcript: episode.transcript ?? null,
   };
 }
 

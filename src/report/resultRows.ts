@@ -9,6 +9,7 @@ import { ownScore } from '../runner/results/localScoring.ts';
 import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
 import type { TableRow } from '../runner/results/runReport.ts';
 import type { ResultRow } from './pageData.ts';
+import { usageFigures } from './usageFigures.ts';
 import type { RunFolderSnapshot } from './runSnapshot.ts';
 
 export function resultRows(snapshot: RunFolderSnapshot, agentLabels: readonly string[]): ResultRow[] {
@@ -31,6 +32,8 @@ function resultRow(row: TableRow): ResultRow {
     actions: row.actions,
     wins: row.wins,
     errors: row.errors,
+    levels_completed: row.levels_completed,
+    usage: usageFigures(row.usage),
   };
 }
 

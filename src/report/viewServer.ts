@@ -16,7 +16,8 @@ import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/runFolderFiles.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE, TRANSCRIPTS_FOLDER } from '../runner/results/runFolderFiles.ts';
+import { readTranscriptText } from '../runner/transcripts/transcriptFile.ts';
 import { isRunFolder, readRunFolderSnapshot, type RunFolderSnapshot, RunFolderError, runName, folderStatus } from './runSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';
@@ -96,6 +97,11 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
   if (rest.length === 1 && file === 'data.json') return sendJson(response, reportData(id, run));
   if (rest.length === 2 && file === RECORDINGS_FOLDER && recording !== undefined && run.recordingFiles.includes(recording)) {
     return send(response, 200, 'application/x-ndjson; charset=utf-8', await readRecordingText(join(run.dir, RECORDINGS_FOLDER, recording)));
+  }
+  // A transcript, by its name among those the run's episodes name.
+  const transcript = `${TRANSCRIPTS_FOLDER}/${recording}`;
+  if (rest.length === 2 && file === TRANSCRIPTS_FOLDER && run.episodes.some((episode) => episode.transcript === transcript)) {
+    return send(response, 200, 'application/x-ndjson; charset=utf-8', await readTranscriptText(join(run.dir, transcript)));
   }
   return notFound(response);
 }

@@ -13,6 +13,7 @@ import { renderPage } from './pageHtml.ts';
 import { REPORT_FILE } from '../runner/results/runFolderFiles.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
+import { transcriptEmbeds } from './transcriptEmbeds.ts';
 import { readRunFolderSnapshot, type RunFolderSnapshot } from './runSnapshot.ts';
 
 export interface WrittenReport {
@@ -53,8 +54,16 @@ async function reportHtml(folder: RunFolderSnapshot, budgetBytes: number): Promi
     used += bytes.length;
     recordings.push({ path, base64: bytes.toString('base64') });
   }
+  // Each embedded episode's transcript goes with it (compressed, its messages stored once).
+  recordings.push(
+    ...(await transcriptEmbeds(
+      folder,
+      recordings.map((r) => r.path),
+    )),
+  );
   const reason = `the best and the worst episode of every agent on every game, then others up to ${Math.round(budgetBytes / 2 ** 20)} MB`;
-  const data = { ...draft, recordings: { kind: 'embedded' as const, embedded: recordings.map((r) => r.path), total: ordered.length, reason } };
+  const embedded = recordings.map((r) => r.path).filter((path) => ordered.includes(path));
+  const data = { ...draft, recordings: { kind: 'embedded' as const, embedded, total: ordered.length, reason } };
   const text = renderPage({
     title: `${data.run.name} · arcbench report`,
     bootstrap: { page: 'report', data, live_url: null },
@@ -62,7 +71,7 @@ async function reportHtml(folder: RunFolderSnapshot, budgetBytes: number): Promi
     recordings,
     network: 'offline',
   });
-  return { text, embedded: recordings.length, recordings: ordered.length };
+  return { text, embedded: embedded.length, recordings: ordered.length };
 }
 
 const gzipAsync = promisify(gzip);

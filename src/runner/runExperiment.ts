@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from './episode/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
+import { estimateLines, estimatePlan, refuseOverBudget } from './planEstimate.ts';
 import type { ProgressDisplay } from './progress.ts';
 import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
@@ -21,6 +22,8 @@ import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from './results/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
+import { MANIFEST_FILE } from './results/runFolderFiles.ts';
+import { writeManifest } from './results/runManifest.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
@@ -35,8 +38,13 @@ export type { AgentResult, RunReport, RunStatus } from './results/runReport.ts';
 export interface RunOptions {
   /** Results folder; default `<config.output>/<timestamp>-<name>/`. A used folder is refused. */
   out?: string;
-  /** With `out`: move a used folder aside (renamed, never deleted) instead of refusing it. */
+  /**
+   * With `out`: move a used folder aside (renamed, never deleted) instead of refusing it. Also: start
+   * a plan whose estimated minimum cost is over budgets.max_run_cost_usd (the budget still stops it).
+   */
   force?: boolean;
+  /** Told the plan's cost estimate once the plan is known, before any episode (the CLI prints it). */
+  onEstimate?: (lines: readonly string[]) => void;
   /** Continue the run in this folder: play only the planned episodes it has no finished record of. */
   resume?: ResumeOptions;
   /** The command line's overrides, kept in run.json so a resume applies them again. */
@@ -118,6 +126,8 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
   const transportLog = new TransportLog();
   const target = await openTarget(config, resumable ? nextAttempt(resumable.report) : 1, shard, transportLog);
   const plan = await planOrClose(experiment, target, shard);
+  // Before the folder is made and before a single call: a plan over its dollar budget is refused.
+  await closeOnFailure(target, () => estimateBeforePlaying(experiment, plan, resumable === undefined, options));
   const fingerprint = planFingerprint(experiment, plan);
   const provenance = await collectProvenance(config.seed, target.description, experiment.baseDir);
   const setup = await closeOnFailure(target, () =>
@@ -255,8 +265,19 @@ async function finishAttempt(
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
   await writeExtraResults(runDir, options.extraResults ?? [], logger);
+  // Last of all, once nothing more is written to the folder (run.log included: the line goes first).
+  logger.info({ file: MANIFEST_FILE }, 'writing the manifest of the run folder');
+  logger.flush();
+  writeManifest(runDir, report);
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
   return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
+}
+
+/** The plan's cost estimate, told to the caller; a fresh run whose minimum is over its budget is refused. */
+function estimateBeforePlaying(experiment: Experiment, plan: Plan, fresh: boolean, options: RunOptions): void {
+  const estimate = estimatePlan(experiment, plan);
+  if (estimate.agents.some((agent) => agent.basis !== 'none')) options.onEstimate?.(estimateLines(estimate));
+  if (fresh) refuseOverBudget(experiment, estimate, options.force === true);
 }
 
 /**

@@ -23,7 +23,7 @@ import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
-import { RECORDINGS_FOLDER } from './results/runFolderFiles.ts';
+import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from './results/runFolderFiles.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;
@@ -138,6 +138,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         cardId: cards.get(spec.agent.label)!,
         budgets: config.budgets,
         recordings: config.recordings === false ? undefined : { dir: join(run.runDir, RECORDINGS_FOLDER), format: config.recordings },
+        transcripts: config.transcripts ? { dir: join(run.runDir, TRANSCRIPTS_FOLDER), redactor: experiment.redactor } : undefined,
         signal: stop.signal,
         abortOutcome: () => {
           cutByRunStop = true;

@@ -79,6 +79,13 @@ export function createChatProvider(settings: ProviderSettings): Provider {
     send: (body, signal) => sdk.chat.completions.create(body, { signal }),
     check: checkedCompletion,
     usage: usageOf,
+    transcript: ({ messages, tools, ...params }, completion) => {
+      const reply = completion.choices[0]?.message;
+      return {
+        request: { messages, ...(tools ? { tools } : {}), params },
+        response: { content: reply?.content ?? null, ...(reply?.tool_calls ? { tool_calls: reply.tool_calls } : {}) },
+      };
+    },
   };
   const client = new ModelClient(wire, { ...settings, apiKey });
   const sampling: Partial<Body> = {

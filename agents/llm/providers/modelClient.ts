@@ -9,7 +9,7 @@
  * Waiting is cut by the signal, which the runner aborts at the deadline, so no retry outlives it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ArcbenchError, type ModelCallUsage } from 'arcbench';
+import { ArcbenchError, type ModelCallTranscript, type ModelCallUsage } from 'arcbench';
 import type { ResponseCache } from '../responseCache.ts';
 import { type AgentPricing, dollarsOf, type UsageFigures } from './usage.ts';
 
@@ -36,6 +36,8 @@ export interface Wire<Body, Answer> {
   check(raw: unknown): Answer;
   /** The answer's token counts (`counted: false` when the server sent none: the cost is then unknown). */
   usage(answer: Answer, body: Body): UsageFigures;
+  /** What was sent and what came back, in the transcript's terms (src/agent/transcript.ts). */
+  transcript?(body: Body, answer: Answer): Omit<ModelCallTranscript, 'usage'>;
 }
 
 export interface ModelClientOptions {
@@ -48,6 +50,8 @@ export interface ModelClientOptions {
   /** The episode's seed, part of every cache key. */
   readonly episodeSeed: number;
   readonly reportUsage: (call: ModelCallUsage) => void;
+  /** Keeps each call's transcript with the episode (the agent context's keepTranscript). */
+  readonly keepTranscript?: (call: ModelCallTranscript) => void;
 }
 
 export type CallKind = 'action' | 'compaction';
@@ -87,21 +91,30 @@ export class ModelClient<Body, Answer> {
     const stored = key === undefined ? undefined : cache!.get(key);
     if (stored !== undefined) {
       const answer = this.wire.check(stored);
-      this.report(this.wire.usage(answer, body), kind, true);
+      this.keep(body, answer, this.report(this.wire.usage(answer, body), kind, true));
       return answer;
     }
     const raw = await this.withRetries(body);
     if (key !== undefined) cache!.put(key, raw.raw);
-    this.report(this.wire.usage(raw.answer, body), kind, false);
+    this.keep(body, raw.answer, this.report(this.wire.usage(raw.answer, body), kind, false));
     return raw.answer;
   }
 
   /** Reports a call the provider made within another (a compaction run inside a request). */
-  report(figures: UsageFigures, kind: CallKind, cached: boolean): void {
+  report(figures: UsageFigures, kind: CallKind, cached: boolean): ModelCallUsage {
     const { cache_write_tokens: _written, counted, ...call } = figures;
     // Without the server's token counts the cost is unknown, not zero.
     const cost = counted === false ? null : dollarsOf(figures, this.options.pricing);
-    this.options.reportUsage({ ...call, cost_usd: cost, kind, ...(cached ? { cached: true } : {}) });
+    const usage: ModelCallUsage = { ...call, cost_usd: cost, kind, ...(cached ? { cached: true } : {}) };
+    this.options.reportUsage(usage);
+    return usage;
+  }
+
+  /** The call's transcript, with the very usage reportUsage was given (verify sums both). */
+  private keep(body: Body, answer: Answer, usage: ModelCallUsage): void {
+    const keepTranscript = this.options.keepTranscript;
+    if (keepTranscript === undefined || this.wire.transcript === undefined) return;
+    keepTranscript({ ...this.wire.transcript(body, answer), usage });
   }
 
   private async withRetries(body: Body): Promise<{ raw: unknown; answer: Answer }> {

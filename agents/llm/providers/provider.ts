@@ -6,7 +6,7 @@
  * encrypted reasoning) is each provider's own business, kept in its file: a new API is one new file
  * here and one line in index.ts.
  */
-import type { ModelCallUsage } from 'arcbench';
+import type { ModelCallTranscript, ModelCallUsage } from 'arcbench';
 import type { ResponseCache } from '../responseCache.ts';
 import type { ModelReply, ModelRequest } from '../transcript.ts';
 import type { AgentPricing } from './usage.ts';
@@ -43,4 +43,6 @@ export interface ProviderSettings {
   readonly cache: ResponseCache | undefined;
   readonly episodeSeed: number;
   readonly reportUsage: (call: ModelCallUsage) => void;
+  /** Keeps each call's transcript with the episode (the agent context's keepTranscript). */
+  readonly keepTranscript?: (call: ModelCallTranscript) => void;
 }

@@ -5,6 +5,7 @@
 import type { EpisodeRow } from '../pageData.ts';
 import { el, replaceChildren } from './dom.ts';
 import * as format from './format.ts';
+import { usageColumns } from './episodeCost.ts';
 
 interface Column {
   key: string;
@@ -42,6 +43,7 @@ const columns = (options: EpisodeListOptions): Column[] => [
   { key: 'actions', title: 'actions', numeric: true, value: (r) => r.actions, cell: (r) => format.count(r.actions) },
   { key: 'resets', title: 'resets', numeric: true, value: (r) => r.resets, cell: (r) => String(r.resets) },
   { key: 'seconds', title: 'time', numeric: true, value: (r) => r.wall_seconds ?? -1, cell: (r) => format.seconds(r.wall_seconds) },
+  ...usageColumns,
 ];
 
 type Filter = 'agent' | 'game' | 'outcome';

@@ -6,6 +6,7 @@
  */
 import { IN_PROGRESS, PLAYED_AGAIN, UNFINISHED, type EpisodeRow, type ReportData } from '../pageData.ts';
 import { gameCharts } from './charts.ts';
+import { costSection } from './cost.ts';
 import { el, replaceChildren } from './dom.ts';
 import { EpisodeList } from './episodes.ts';
 import { episodeKey, linkTo, readLink } from './episodeLink.ts';
@@ -14,6 +15,7 @@ import { loadRecordingText, parseRecording } from './recording.ts';
 import { resultsTable } from './results.ts';
 import { runDetails, runHeader } from './summary.ts';
 import { ReplayViewer } from './viewer.ts';
+import { TranscriptPanel } from './transcriptPanel.ts';
 
 const POLL_MS = 2000;
 
@@ -32,10 +34,12 @@ class ReportPage {
   private readonly header = el('div');
   private readonly results = el('div');
   private readonly charts = el('div');
+  private readonly cost = el('div');
   private readonly recordingsNote = el('p', { class: 'note', 'data-testid': 'recordings-note' });
   private readonly replayStatus = el('p', { class: 'replay-status', 'data-testid': 'replay-status' }, 'Choose an episode to replay.');
   private readonly details = el('div');
   private readonly viewer: ReplayViewer;
+  private readonly transcript = new TranscriptPanel();
   private readonly episodes: EpisodeList;
   /** The episode in the viewer. */
   open: EpisodeRow | null = null;
@@ -54,6 +58,7 @@ class ReportPage {
         if (this.urlFollows) history.replaceState(null, '', `#${link}`);
       },
     );
+    this.viewer.element.addEventListener('stepchange', (event) => this.transcript.showStep((event as CustomEvent<number>).detail));
     this.episodes = new EpisodeList({
       playable: (row) => this.playable(row),
       onReplay: (row) => void this.replay(row),
@@ -65,8 +70,9 @@ class ReportPage {
       this.header,
       section('results', 'Results', this.results),
       section('charts', 'Scores by game', this.charts),
+      section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
-      section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element),
+      section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element, this.transcript.element),
       section('run', 'Run', this.details),
     );
     this.render();
@@ -83,6 +89,13 @@ class ReportPage {
         data.results,
         data.agents.map((a) => a.label),
         nameOf,
+      ),
+    );
+    replaceChildren(
+      this.cost,
+      costSection(
+        data.results,
+        data.agents.map((a) => a.label),
       ),
     );
     replaceChildren(this.recordingsNote, recordingsSentence(data));
@@ -123,6 +136,7 @@ class ReportPage {
     }
     try {
       const recording = parseRecording(await loadRecordingText(this.data.recordings, row.recording!));
+      if (!follow) await this.transcript.load(this.data.recordings, row, recording);
       if (follow) this.viewer.extend(recording);
       else {
         const title = { agent: row.agent, gameId: row.game_id, gameName: this.gameName(row.game_id), episode: row.episode, outcome: row.outcome };

@@ -108,4 +108,11 @@ button:disabled { cursor: not-allowed; opacity: 0.45; }
 .regression { font-weight: 600; }
 .chart .zero-line { stroke: var(--ink); }
 .chart .threshold-line { stroke: var(--bad); stroke-dasharray: 3 3; }
+.transcript { margin-top: 10px; }
+.transcript > summary { cursor: pointer; font-weight: 600; }
+.transcript .call { margin: 6px 0 6px 12px; }
+.transcript .call.compaction > summary { color: var(--muted); font-style: italic; }
+.transcript pre { white-space: pre-wrap; max-height: 320px; overflow: auto; font-size: 12px; }
+.transcript-grid { width: 256px; height: 256px; image-rendering: pixelated; }
+.cost .chart { margin-top: 12px; }
 `;

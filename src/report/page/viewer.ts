@@ -157,6 +157,8 @@ export class ReplayViewer {
     if (this.linkOf !== undefined) this.stepLink.setAttribute('href', `#${this.linkOf(this.step)}`);
     // While playing, the page's URL follows at the pause: browsers throttle a page that rewrites it many times a second.
     if (!this.playing()) this.reportStep();
+    // For what sits beside the viewer (the transcript panel): the step on screen changed.
+    this.element.dispatchEvent(new CustomEvent('stepchange', { detail: this.step }));
   }
 
   private reportStep(): void {

@@ -165,6 +165,10 @@ export const experimentSchema = z
       .describe(
         'One recording per session: gzip (the default: .recording.jsonl.gz, the same lines compressed), jsonl (plain) or false (none, for big sweeps); true means gzip.',
       ),
+    transcripts: z
+      .boolean({ error: 'expected true or false' })
+      .default(true)
+      .describe('Keep every model call an agent reports (what was sent, what came back) in transcripts/, beside its recording; false turns them off.'),
     timeouts: timeoutsSchema.optional().describe('Transport timeouts and retries for HTTP targets.'),
   })
   .describe('An arcbench experiment.');

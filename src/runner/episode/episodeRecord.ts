@@ -56,6 +56,8 @@ export interface EpisodeRecord {
   /** Every model call the agent reported, with the step it was made in; absent when there was none. */
   model_calls?: ModelCallRecord[];
   recording: string | null;
+  /** Its transcript of model calls (transcripts/…), when the agent kept any and transcripts are on. */
+  transcript?: string | null;
   /**
    * Worker pool only: earlier attempts at this episode lost with their worker (it died or stalled); each
    * session's actions stay on that worker's card. This record is of a new session from a new RESET.

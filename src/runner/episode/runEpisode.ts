@@ -27,6 +27,7 @@ import { RunLedger } from './runLedger.ts';
 import { recordingPath } from '../results/runFolderFiles.ts';
 import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from './episodeCheckpoint.ts';
 import { continueOrOpen, type SessionStart } from './continueSession.ts';
+import { closeTranscript, type EpisodeTranscript, type EpisodeTranscripts, keepTranscript } from './episodeTranscript.ts';
 
 export type { EpisodeRecord } from './episodeRecord.ts';
 
@@ -54,6 +55,8 @@ export interface EpisodeEnvironment {
   readonly baselines: GameBaselines;
   /** The card is a competition card: every RESET of a session is a level reset (docs/protocol.md §5). */
   readonly competition: boolean;
+  /** Where transcripts of model calls go, and the run's secrets to keep out of them; undefined when off. */
+  readonly transcripts?: EpisodeTranscripts | undefined;
   /** Called after every answer of the service, for progress. */
   readonly onAction?: () => void;
   /** Called for every model call the agent reports, for the run's dollar budget. */
@@ -87,6 +90,7 @@ export interface EpisodePlay {
   /** The game as the agent sees it: its descriptor, with the baselines once they are known. */
   game: GameDescriptor;
   recording: RecordingWriter | undefined;
+  transcript: EpisodeTranscript | undefined;
   agent: Agent | undefined;
   /** The step being decided, and the model calls reported in it (they go out with its action). */
   step: number;
@@ -129,6 +133,7 @@ export async function playEpisode(
     stop: new EpisodeStop(env.signal, env.abortOutcome, Math.min(deadline, firstActionBy)),
     game: spec.game,
     recording: undefined,
+    transcript: undefined,
     agent: undefined,
     step: 0,
     stepCalls: [],
@@ -150,7 +155,12 @@ export async function playEpisode(
     await finishAgent(play);
     play.done = true;
   }
-  return { finished: closeRecording(play).then(() => play.record), checkpoint: play.checkpoint };
+  return {
+    finished: closeRecording(play)
+      .then(() => closeTranscript(play))
+      .then(() => play.record),
+    checkpoint: play.checkpoint,
+  };
 }
 
 /**
@@ -312,6 +322,7 @@ export function agentContext(play: EpisodePlay): AgentContext<unknown> {
     cardId: env.cardId,
     budgets: env.budgets,
     log: (level, message, fields) => env.logger?.[level]({ ...fields, game: spec.game.game_id, episode: spec.index }, message),
+    keepTranscript: (call) => keepTranscript(play, call),
   };
 }
 

@@ -7,7 +7,8 @@
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
 import type { ComparisonRow } from '../../analysis/compareRuns.ts';
 import { TOTAL } from '../../analysis/episodeSample.ts';
-import { formatInterval, formatScore, formatSigned } from '../../analysis/format.ts';
+import { formatCost, formatCount, formatInterval, formatScore, formatSigned } from '../../analysis/format.ts';
+import type { UsageTotals } from '../../agent/usage.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { UNKNOWN_SCORES_REASON } from './localScoring.ts';
 import type { RunReport, TableRow } from './runReport.ts';
@@ -48,7 +49,23 @@ const describeScores = (row: TableRow) =>
     : `mean score ${formatScore(row.mean_score)} ${formatInterval(row.interval)}, card score ${formatScore(row.card_score)}`;
 
 const describeRow = (row: TableRow) =>
-  `${describeScores(row)}${row.service_score == null ? '' : `, service score ${formatScore(row.service_score)}`}, levels ${row.levels_completed}/${row.level_count}, ${row.episodes} episode(s), ${row.wins} win(s), ${row.errors} error(s)`;
+  `${describeScores(row)}${row.service_score == null ? '' : `, service score ${formatScore(row.service_score)}`}, levels ${row.levels_completed}/${row.level_count}, ${row.episodes} episode(s), ${row.wins} win(s), ${row.errors} error(s)${describeUsage(row.usage)}`;
+
+/** The model's tokens and dollars, when the agent called one. */
+const describeUsage = (usage: UsageTotals) =>
+  usage.calls === 0
+    ? ''
+    : `; ${formatCount(usage.calls)} model call(s), ${formatCount(usage.input_tokens)} input tokens (${formatCount(usage.cached_input_tokens)} cached), ${formatCount(usage.output_tokens)} output tokens (${formatCount(usage.reasoning_tokens)} reasoning), cost $${formatCost(usage.cost_usd)}`;
+
+/** The same figures as properties CI systems can read (cost_usd is `unknown` when a call had no price). */
+function usageProperties(node: { property(name: string, value: string): unknown }, usage: UsageTotals): void {
+  if (usage.calls === 0) return;
+  node.property('input_tokens', String(usage.input_tokens));
+  node.property('cached_input_tokens', String(usage.cached_input_tokens));
+  node.property('output_tokens', String(usage.output_tokens));
+  node.property('reasoning_tokens', String(usage.reasoning_tokens));
+  node.property('cost_usd', usage.cost_usd === null ? 'unknown' : String(usage.cost_usd));
+}
 
 const describeComparison = (row: ComparisonRow) =>
   `against the baseline: ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}, ${row.verdict} (${row.pairing})`;
@@ -60,6 +77,7 @@ export function buildJunitXml(input: JunitInput): string {
   for (const agent of input.report.agents) {
     const mine = input.episodes.filter((e) => e.agent === agent.label);
     const suite = builder.testSuite().name(agent.label).timestamp(new Date(input.report.started_at)).time(seconds(mine));
+    usageProperties(suite, agent.usage);
     for (const row of input.rows.filter((r) => r.agent === agent.label && r.game !== TOTAL)) {
       const ofGame = mine.filter((e) => e.game_id === row.game);
       const comparison = compared(agent.label, row.game);
@@ -69,6 +87,7 @@ export function buildJunitXml(input: JunitInput): string {
         .name(row.game)
         .time(seconds(ofGame))
         .standardOutput([describeRow(row), ...(comparison ? [describeComparison(comparison)] : [])].join('\n'));
+      usageProperties(testCase, row.usage);
       const regression = regressed(agent.label, row.game);
       const failures = [episodeFailure(ofGame), regression ? regressionFailure(regression, input.baseline) : null].filter((f): f is string => f !== null);
       if (failures.length > 0) testCase.failure(failures.join('; '), regression ? 'regression' : 'episode_error');

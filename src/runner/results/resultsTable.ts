@@ -7,7 +7,7 @@
 import Table from 'cli-table3';
 import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
-import { formatCost, formatInterval, formatScore } from '../../analysis/format.ts';
+import { formatCost, formatCount, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { gamesWithoutBaselines, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
@@ -20,7 +20,7 @@ export type { TableRow } from './runReport.ts';
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
 /** Beside the local card score, wherever the service returned a card: its own score. */
 const SERVICE_HEADER = 'service score';
-const USAGE_HEADER = ['input tokens', 'output tokens', 'cost $'];
+const USAGE_HEADER = ['input tokens', 'cached tokens', 'output tokens', 'cost $'];
 
 /** Usage columns appear only in runs where some agent called a model. */
 const showsUsage = (rows: readonly TableRow[]) => rows.some((row) => row.usage.calls > 0);
@@ -136,11 +136,13 @@ function cells(row: TableRow, shown: { usage: boolean; service: boolean }): stri
     scoreCell(row.mean_score),
     row.mean_score === null ? 'unknown' : formatInterval(row.interval),
     `${row.levels_completed}/${row.level_count}`,
-    String(row.actions),
+    formatCount(row.actions),
     String(row.wins),
     String(row.errors),
   ];
-  return shown.usage ? [...base, String(row.usage.input_tokens), String(row.usage.output_tokens), formatCost(row.usage.cost_usd)] : base;
+  if (!shown.usage) return base;
+  const { input_tokens, cached_input_tokens, output_tokens, cost_usd } = row.usage;
+  return [...base, formatCount(input_tokens), formatCount(cached_input_tokens), formatCount(output_tokens), formatCost(cost_usd)];
 }
 
 /** The header and which columns are numbers, with the service's and the usage columns when the rows have them. */

@@ -26,6 +26,10 @@ export const LOG_FILE = 'run.log';
  * episodes.jsonl: what a resume continues the episode from. Empty when no episode is in flight.
  */
 export const CHECKPOINTS_FOLDER = 'checkpoints';
+/** Every other file of the folder with its size and SHA-256, written last (runManifest.ts); `arcbench verify` checks it. */
+export const MANIFEST_FILE = 'manifest.json';
+/** One transcript of model calls per episode, named as its recording (src/recording/transcript*). */
+export const TRANSCRIPTS_FOLDER = 'transcripts';
 
 /** Where an episode's recording is, relative to the run folder (an episode record's `recording`). */
 export function recordingPath(fileName: string): string {
@@ -37,5 +41,20 @@ export function checkpointFileName(gameId: string, agentLabel: string, episode: 
   return `${gameId}.${agentLabel}.${episode}.json`;
 }
 
+/** Where an episode's transcript is, relative to the run folder. */
+export function transcriptPath(fileName: string): string {
+  return `${TRANSCRIPTS_FOLDER}/${fileName}`;
+}
+
 /** What every run leaves in its folder, as `arcbench run --help` lists it. */
-export const RUN_FOLDER_FILES = [RUN_FILE, EPISODES_FILE, `${RECORDINGS_FOLDER}/`, TABLE_FILE, JUNIT_FILE, REPORT_FILE, LOG_FILE] as const;
+export const RUN_FOLDER_FILES = [
+  RUN_FILE,
+  EPISODES_FILE,
+  `${RECORDINGS_FOLDER}/`,
+  `${TRANSCRIPTS_FOLDER}/`,
+  TABLE_FILE,
+  JUNIT_FILE,
+  REPORT_FILE,
+  LOG_FILE,
+  MANIFEST_FILE,
+] as const;

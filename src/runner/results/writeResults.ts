@@ -7,6 +7,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
+import { formatCost, formatCount } from '../../analysis/format.ts';
+import type { UsageTotals } from '../../agent/usage.ts';
 import type { EpisodeRecord } from '../episode/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
@@ -84,12 +86,18 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   return { report, table: renderTerminalTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}`), baseline };
 }
 
+/** What the run's model calls cost, for the step summary; nothing when no agent called a model. */
+function spentSentence(usage: UsageTotals): string {
+  if (usage.calls === 0) return '';
+  return `, ${formatCount(usage.input_tokens)} input tokens (${formatCount(usage.cached_input_tokens)} cached), ${formatCount(usage.output_tokens)} output tokens, cost **$${formatCost(usage.cost_usd)}**`;
+}
+
 function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline: BaselineOutcome | null, view: { perGame: boolean }, runDir: string): string {
   const { totals } = report;
   const parts = [
     `## arcbench run: ${report.name}`,
     '',
-    `Status **${report.status}**: ${totals.episodes} of ${totals.planned_episodes} episode(s), ${totals.errors} failed, ${totals.actions} actions, ${totals.wall_seconds.toFixed(1)} s. Results: \`${runDir}\`.`,
+    `Status **${report.status}**: ${totals.episodes} of ${totals.planned_episodes} episode(s), ${totals.errors} failed, ${totals.actions} actions, ${totals.wall_seconds.toFixed(1)} s${spentSentence(totals.usage)}. Results: \`${runDir}\`.`,
     '',
     tableMarkdown,
   ];

@@ -23,6 +23,8 @@ import type { LineSink } from '../../runner/results/readableLog.ts';
 import type { AttemptEntry, CardEntry, RunReport } from '../../runner/results/runReport.ts';
 import { writeResults } from '../../runner/results/writeResults.ts';
 import { type ResultFile, writeExtraResults } from '../../runner/runExperiment.ts';
+import { MANIFEST_FILE } from '../../runner/results/runFolderFiles.ts';
+import { writeManifest } from '../../runner/results/runManifest.ts';
 import { checkCoverage, checkSameExperiment, MergeError } from './shardCoverage.ts';
 import { LOG_FILE } from '../../runner/results/runFolderFiles.ts';
 
@@ -57,6 +59,9 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
   const report = mergedReport(folders, records, superseded);
   const written = writeResults({ runDir: dir, report, agentLabels: report.agents.map((a) => a.label), episodes: records, logger });
   await writeExtraResults(dir, options.extraResults ?? [], logger);
+  logger.info({ file: MANIFEST_FILE }, 'writing the manifest of the run folder');
+  logger.flush();
+  writeManifest(dir, written.report);
   return { runDir: dir, report: written.report, table: written.table };
 }
 
@@ -89,14 +94,17 @@ function renumberRuns(folders: readonly RunFolder[]): EpisodeRecord[] {
   return all;
 }
 
-/** Each record's recording, hard-linked into the merged folder (copied across file systems); missing ones are noted. */
+/**
+ * Each record's recording (and transcript), hard-linked into the merged folder (copied across file
+ * systems); missing ones are noted.
+ */
 function linkRecordings(folders: readonly RunFolder[], dir: string, logger: Logger): void {
   let missing = 0;
   for (const folder of folders) {
-    for (const record of folder.records) {
-      if (record.recording === null) continue;
-      const from = join(folder.dir, record.recording);
-      const to = join(dir, record.recording);
+    for (const file of folder.records.flatMap((record) => [record.recording, record.transcript ?? null])) {
+      if (file === null) continue;
+      const from = join(folder.dir, file);
+      const to = join(dir, file);
       if (!existsSync(from)) {
         missing++;
         continue;
@@ -110,7 +118,8 @@ function linkRecordings(folders: readonly RunFolder[], dir: string, logger: Logg
       }
     }
   }
-  if (missing > 0) logger.warn({ missing }, `${missing} recording(s) named in episodes.jsonl are not in their shard's folder; their records keep the name`);
+  if (missing > 0)
+    logger.warn({ missing }, `${missing} recording(s) or transcript(s) named in episodes.jsonl are not in their shard's folder; their records keep the name`);
 }
 
 /** `i/n (folder)`: where a card or attempt of the merged run came from. */

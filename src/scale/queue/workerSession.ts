@@ -8,7 +8,7 @@
  */
 import { baselineNotices, GameBaselines } from '../../runner/episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -27,7 +27,7 @@ import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
 import { readRunState } from './runState.ts';
 import { WorkerCards } from './workerCards.ts';
 import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
-import { RECORDINGS_FOLDER } from '../../runner/results/runFolderFiles.ts';
+import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../../runner/results/runFolderFiles.ts';
 
 /** How often a worker says it is alive (and looks at the run's state). */
 export const HEARTBEAT_MS = 1000;
@@ -165,6 +165,11 @@ export class WorkerSession {
       cardId,
       budgets: experiment.config.budgets,
       recordings: this.#recordings,
+      // Transcripts go beside the recordings, in the run's folder on the shared volume.
+      transcripts:
+        this.#recordings !== undefined && experiment.config.transcripts
+          ? { dir: join(dirname(this.#recordings.dir), TRANSCRIPTS_FOLDER), redactor: experiment.redactor }
+          : undefined,
       signal: this.#stop.signal,
       abortOutcome: () => {
         cutByRunStop = true;

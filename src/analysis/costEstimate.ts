@@ -1,0 +1,134 @@
+/**
+ * What a plan will cost before it runs: tokens and dollars per agent, from a per-call model of the
+ * prompt or from the measured figures of an earlier run. Pure arithmetic; the runner gathers the
+ * inputs (src/runner/planEstimate.ts).
+ *
+ * The prompt model: a call sends a fixed part (system prompt, tools) and the conversation so far,
+ * which grows by one turn (turn text, frame, the model's reply, the tool's answer) per call until the
+ * agent's context size, where older turns are summarised and the context stays about that size. An
+ * episode plays its whole action budget (an LLM rarely wins early; a win only makes it cheaper). The
+ * expected figure bills every input token at the input price; the minimum bills the repeated prefix
+ * of each call (all but its newest turn) at the cached-input price, as a provider's prompt cache would.
+ */
+import { type Pricing, roundDollars } from '../agent/usage.ts';
+
+/** One agent's calls as the prompt model sees them, in tokens. */
+export interface CallShape {
+  /** Sent on every call: system prompt and tools. */
+  readonly fixedTokens: number;
+  /** What one more turn adds to the conversation. */
+  readonly turnTokens: number;
+  /** The conversation is kept under this (older turns summarised). */
+  readonly contextTokens: number;
+  /** Output (reasoning included) per call. */
+  readonly outputTokens: number;
+  /** Actions decided by one call (1 unless the agent batches). */
+  readonly actionsPerCall: number;
+}
+
+/** Measured per action in an earlier run (`--from RUN`). */
+export interface PerActionFigures {
+  readonly input_tokens: number;
+  readonly cached_input_tokens: number;
+  readonly output_tokens: number;
+  /** Null when the earlier run had no price for a call. */
+  readonly cost_usd: number | null;
+}
+
+export interface AgentCostInput {
+  readonly label: string;
+  readonly episodes: number;
+  readonly actionsPerEpisode: number;
+  readonly pricing: Pricing | undefined;
+  /** Either a prompt model or measured figures; neither: an agent that calls no model. */
+  readonly shape?: CallShape;
+  readonly measured?: PerActionFigures;
+}
+
+export interface AgentCostEstimate {
+  readonly label: string;
+  /** `model` (the prompt model), `measured` (an earlier run) or `none` (calls no model). */
+  readonly basis: 'model' | 'measured' | 'none';
+  readonly calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  /** Null without prices. */
+  readonly expected_usd: number | null;
+  readonly minimum_usd: number | null;
+}
+
+export interface PlanCostEstimate {
+  readonly agents: readonly AgentCostEstimate[];
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  /** Null when an agent that calls a model has no prices. */
+  readonly expected_usd: number | null;
+  readonly minimum_usd: number | null;
+}
+
+const dollars = (tokens: number, perMillion: number) => (tokens * perMillion) / 1_000_000;
+
+/** One episode under the prompt model: its calls, input tokens, and how many of them repeat a prefix. */
+export function episodeTokens(shape: CallShape, actions: number): { calls: number; input: number; repeated: number; output: number } {
+  const calls = Math.ceil(actions / Math.max(1, shape.actionsPerCall));
+  let input = 0;
+  let repeated = 0;
+  for (let call = 0; call < calls; call++) {
+    const conversation = Math.min((call + 1) * shape.turnTokens, Math.max(shape.turnTokens, shape.contextTokens - shape.fixedTokens));
+    input += shape.fixedTokens + conversation;
+    if (call > 0) repeated += shape.fixedTokens + conversation - shape.turnTokens;
+  }
+  return { calls, input, repeated, output: calls * shape.outputTokens };
+}
+
+function fromModel(agent: AgentCostInput, shape: CallShape): AgentCostEstimate {
+  const one = episodeTokens(shape, agent.actionsPerEpisode);
+  const { pricing, episodes } = agent;
+  const expected = pricing === undefined ? null : episodes * (dollars(one.input, pricing.input) + dollars(one.output, pricing.output));
+  const minimum =
+    pricing === undefined
+      ? null
+      : episodes *
+        (dollars(one.input - one.repeated, pricing.input) + dollars(one.repeated, pricing.cached_input ?? pricing.input) + dollars(one.output, pricing.output));
+  return {
+    label: agent.label,
+    basis: 'model',
+    calls: episodes * one.calls,
+    input_tokens: episodes * one.input,
+    output_tokens: episodes * one.output,
+    expected_usd: expected === null ? null : roundDollars(expected),
+    minimum_usd: minimum === null ? null : roundDollars(minimum),
+  };
+}
+
+function fromMeasured(agent: AgentCostInput, measured: PerActionFigures): AgentCostEstimate {
+  const actions = agent.episodes * agent.actionsPerEpisode;
+  const cost = measured.cost_usd === null ? null : roundDollars(measured.cost_usd * actions);
+  return {
+    label: agent.label,
+    basis: 'measured',
+    calls: 0,
+    input_tokens: Math.round(measured.input_tokens * actions),
+    output_tokens: Math.round(measured.output_tokens * actions),
+    // Measured figures already hold the earlier run's cache hits: one figure is both.
+    expected_usd: cost,
+    minimum_usd: cost,
+  };
+}
+
+const sumOrNull = (values: ReadonlyArray<number | null>) => (values.includes(null) ? null : roundDollars(values.reduce<number>((a, b) => a + (b ?? 0), 0)));
+
+export function estimatePlanCost(agents: readonly AgentCostInput[]): PlanCostEstimate {
+  const estimates = agents.map((agent): AgentCostEstimate => {
+    if (agent.measured !== undefined) return fromMeasured(agent, agent.measured);
+    if (agent.shape !== undefined) return fromModel(agent, agent.shape);
+    return { label: agent.label, basis: 'none', calls: 0, input_tokens: 0, output_tokens: 0, expected_usd: 0, minimum_usd: 0 };
+  });
+  return {
+    agents: estimates,
+    input_tokens: estimates.reduce((sum, a) => sum + a.input_tokens, 0),
+    output_tokens: estimates.reduce((sum, a) => sum + a.output_tokens, 0),
+    expected_usd: sumOrNull(estimates.map((a) => a.expected_usd)),
+    minimum_usd: sumOrNull(estimates.map((a) => a.minimum_usd)),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * `arcbench export <run> --format messages|leaderboard`: a run folder in another shape: each episode's
+ * model conversation in chat format (JSONL), or the submission file of the ARC Prize community
+ * leaderboard (JSON). To stdout, or to --out.
+ */
+import { writeFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
+import { conversations } from '../runner/export/messagesExport.ts';
+import { leaderboardSubmission } from '../runner/export/leaderboardExport.ts';
+import { readRunFolder } from '../runner/results/runFolder.ts';
+import { EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { reportFailure } from './reportFailure.ts';
+
+interface ExportOptions {
+  format: 'messages' | 'leaderboard';
+  out?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('export')
+    .description('Write a run folder in another shape: chat-format conversations (messages) or a leaderboard submission (leaderboard).')
+    .argument('<run>', 'run folder written by arcbench run')
+    .addOption(
+      new Option('--format <format>', 'messages: one JSON line per episode, its model conversation; leaderboard: the submission file')
+        .choices(['messages', 'leaderboard'])
+        .makeOptionMandatory(),
+    )
+    .option('--out <file>', 'write here instead of stdout')
+    .addHelpText('after', '\nExit codes: 0 written; 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.')
+    .action(async (run: string, options: ExportOptions) => {
+      process.exit(await exportCommand(run, options));
+    });
+}
+
+async function exportCommand(run: string, options: ExportOptions): Promise<number> {
+  try {
+    const folder = readRunFolder(run);
+    const text =
+      options.format === 'messages'
+        ? (await conversations(folder)).map((record) => `${JSON.stringify(record)}\n`).join('')
+        : `${JSON.stringify(leaderboardSubmission(folder), null, 2)}\n`;
+    if (options.out === undefined) process.stdout.write(text);
+    else writeFileSync(options.out, text);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'RUN_NOT_SUBMITTABLE') {
+      process.stderr.write(`arcbench export: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    return reportFailure('export', error);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `arcbench export --format messages`: each episode's model conversation as one chat-format record
+ * (JSONL), for fine-tuning and for other viewers. The conversation is what the episode's last action
+ * call sent (its system prompt, the turns the model still had in view, a summary where older turns
+ * were compacted) followed by the model's reply, with the tools it was offered.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunFolder } from '../results/runFolder.ts';
+import { readTranscript, type TranscriptCall } from '../transcripts/transcriptFile.ts';
+
+export interface ConversationRecord {
+  agent: string;
+  game_id: string;
+  episode: number;
+  model: string;
+  messages: unknown[];
+  tools?: unknown[];
+}
+
+export async function conversations(folder: RunFolder): Promise<ConversationRecord[]> {
+  const records: ConversationRecord[] = [];
+  for (const episode of folder.episodes) {
+    if (!episode.transcript || !existsSync(join(folder.dir, episode.transcript))) continue;
+    const calls = (await readTranscript(join(folder.dir, episode.transcript))).filter((call) => call.kind === 'action');
+    const last = calls.at(-1);
+    if (last === undefined) continue;
+    records.push({
+      agent: episode.agent,
+      game_id: episode.game_id,
+      episode: episode.episode,
+      model: last.model,
+      messages: [...instructionsOf(last), ...last.messages, replyMessage(last)],
+      ...(last.tools === null ? {} : { tools: last.tools }),
+    });
+  }
+  return records;
+}
+
+/** Instructions sent apart from the messages (Responses, Anthropic) become the system message. */
+function instructionsOf(call: TranscriptCall): unknown[] {
+  return call.instructions === null || call.instructions === undefined ? [] : [{ role: 'system', content: call.instructions }];
+}
+
+function replyMessage(call: TranscriptCall): Record<string, unknown> {
+  const { content, tool_calls } = call.response as { content?: unknown; tool_calls?: unknown[] };
+  return { role: 'assistant', content: content ?? null, ...(tool_calls === undefined ? {} : { tool_calls }) };
+}

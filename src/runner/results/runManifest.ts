@@ -1,0 +1,90 @@
+/**
+ * manifest.json: every file of a run folder with its size and SHA-256, the arcbench version that wrote
+ * it and the run's scorecard pages. Written last, at the end of every attempt (run and resume), so a
+ * reader can tell whether anything in the folder changed since (`arcbench verify`).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { z } from 'zod';
+import { packageManifest } from '../../packageFiles.ts';
+import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
+import { MANIFEST_FILE } from './runFolderFiles.ts';
+import { RunFolderError, type RunReport } from './runReport.ts';
+
+/** Version of manifest.json's layout. */
+export const MANIFEST_FORMAT = 'arcbench.manifest/1';
+
+const manifestSchema = z.looseObject({
+  format: z.literal(MANIFEST_FORMAT),
+  arcbench_version: z.string(),
+  written_at: z.string(),
+  run: z.string(),
+  status: z.string(),
+  /** Each agent's latest card and its page on the service's site (null when the service has none). */
+  scorecards: z.array(z.object({ agent: z.string(), card_id: z.string(), url: z.string().nullable() })),
+  /** Every file but the manifest itself, by its path in the folder (always with `/`), sorted. */
+  files: z.array(z.object({ path: z.string(), bytes: z.int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+});
+export type RunManifest = z.infer<typeof manifestSchema>;
+export type ManifestFile = RunManifest['files'][number];
+
+/** The folder's files (not the manifest), as paths relative to it with `/`, sorted. */
+export function folderFiles(runDir: string): string[] {
+  return readdirSync(runDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(runDir.length + 1)
+        .split(sep)
+        .join('/'),
+    )
+    .filter((path) => path !== MANIFEST_FILE)
+    .sort();
+}
+
+export function hashFile(path: string): { bytes: number; sha256: string } {
+  const content = readFileSync(path);
+  return { bytes: content.length, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+export function buildManifest(runDir: string, report: RunReport): RunManifest {
+  return {
+    format: MANIFEST_FORMAT,
+    arcbench_version: packageManifest().version,
+    written_at: new Date().toISOString(),
+    run: report.name,
+    status: report.status,
+    scorecards: report.agents.map((agent) => ({ agent: agent.label, card_id: agent.card_id, url: agent.scorecard_url })),
+    files: folderFiles(runDir).map((path) => ({ path, ...hashFile(join(runDir, path)) })),
+  };
+}
+
+/** Writes manifest.json atomically (a reader never sees half of it). */
+export function writeManifest(runDir: string, report: RunReport): RunManifest {
+  const manifest = buildManifest(runDir, report);
+  const path = join(runDir, MANIFEST_FILE);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+  return manifest;
+}
+
+/** The folder's manifest, or undefined when it has none (a run folder from before manifests). */
+export function readManifest(runDir: string): RunManifest | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(runDir, MANIFEST_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new RunFolderError(`${join(runDir, MANIFEST_FILE)}: not JSON (${(error as Error).message}); the manifest is damaged`);
+  }
+  const parsed = manifestSchema.safeParse(raw, ISSUE_OPTIONS);
+  if (!parsed.success)
+    throw new RunFolderError(`${join(runDir, MANIFEST_FILE)}: not a manifest of this arcbench: ${issueLines(parsed.error.issues).join('; ')}`);
+  return parsed.data;
+}
