@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeHexGrid, encodeHexGrid, HexGridError } from '../src/agent/process/hexGrid.ts';
-import { frameJson } from '../src/agent/process/protocolMessages.ts';
-import { GRID_CELLS } from '../src/protocol/index.ts';
+import { frameJson, frameLine } from '../src/agent/process/protocolMessages.ts';
+import { type FrameResponse, GRID_CELLS } from '../src/protocol/index.ts';
 
 const gridArbitrary = fc.uint8Array({ minLength: GRID_CELLS, maxLength: GRID_CELLS, max: 15 });
 
@@ -68,6 +68,28 @@ describe('hex grids', () => {
         const parsed = JSON.parse(line) as { grids: string[]; action_input: { reasoning: string } };
         expect(parsed.grids.map(decodeHexGrid)).toEqual(grids);
         expect(parsed.action_input.reasoning).toBe(reasoning);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('a frame request, written into one buffer, is the JSON line of its counters and frame, whatever the reasoning spells', () => {
+    fc.assert(
+      fc.property(fc.array(gridArbitrary, { maxLength: 3 }), fc.string({ unit: 'grapheme' }), fc.nat(), (grids, reasoning, step) => {
+        const frame: FrameResponse = {
+          game_id: 'crat-a280ea19',
+          guid: 'g',
+          frame: grids,
+          state: 'NOT_FINISHED',
+          levels_completed: 0,
+          win_levels: 3,
+          action_input: { id: 1, data: {}, reasoning },
+          available_actions: [1, 2],
+          full_reset: false,
+        };
+        const line = frameLine({ step, actions: step, levelActions: 0 }, frame).toString('utf8');
+        expect(line.endsWith('}\n') && line.indexOf('\n') === line.length - 1).toBe(true);
+        expect(JSON.parse(line)).toEqual({ type: 'frame', step, actions: step, level_actions: 0, frame: JSON.parse(frameJson(frame)) });
       }),
       { numRuns: 50 },
     );

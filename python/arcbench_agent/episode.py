@@ -108,9 +108,10 @@ def _append(agent: Any, frame: FrameData) -> None:
         agent.append_frame(frame)
     else:
         agent.frames.append(frame)
-    # The official loop keeps every frame: 65 lists a grid, which the cyclic garbage collector would
-    # scan again and again (half the layer's time per step by the thousandth step). Frozen, they are
-    # left alone; the process lives one episode, so what freezing keeps goes with it.
+    # The official loop keeps every frame (and the 65 lists a grid of those the agent read), which the
+    # cyclic garbage collector would scan again and again (half the layer's time per step by the
+    # thousandth step). Frozen, they are left alone; the process lives one episode, so what freezing
+    # keeps goes with it.
     gc.freeze()
 
 

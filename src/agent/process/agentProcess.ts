@@ -121,7 +121,7 @@ export class AgentProcess {
   }
 
   /** Writes one request line and resolves with the answer it gets. */
-  request(line: string): Promise<AgentAnswer> {
+  request(line: string | Uint8Array): Promise<AgentAnswer> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     this.#child.stdin!.write(line);
     return new Promise((resolve, reject) => {

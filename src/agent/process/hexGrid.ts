@@ -27,14 +27,19 @@ export class HexGridError extends ArcbenchError {
 
 /** The grid as 4096 hex digits. */
 export function encodeHexGrid(grid: Grid): string {
-  if (grid.length !== GRID_CELLS) throw new HexGridError(`a grid has ${GRID_CELLS} cells, this one ${grid.length}`);
   const text = Buffer.allocUnsafe(GRID_CELLS);
+  writeHexGrid(grid, text, 0);
+  return text.toString('latin1', 0, GRID_CELLS);
+}
+
+/** Writes the grid's 4096 hex digits (ASCII) into `target` at `offset`, as `encodeHexGrid` spells them. */
+export function writeHexGrid(grid: Grid, target: Uint8Array, offset: number): void {
+  if (grid.length !== GRID_CELLS) throw new HexGridError(`a grid has ${GRID_CELLS} cells, this one ${grid.length}`);
   for (let i = 0; i < GRID_CELLS; i++) {
     const cell = grid[i]!;
     if (cell >= COLOUR_COUNT) throw new HexGridError(`cell ${i} holds colour ${cell}; colours are 0..${COLOUR_COUNT - 1}`);
-    text[i] = DIGIT_CODES[cell]!;
+    target[offset + i] = DIGIT_CODES[cell]!;
   }
-  return text.toString('latin1', 0, GRID_CELLS);
 }
 
 /** The grid of 4096 hex digits (either case); anything else is a HexGridError naming what is wrong. */

@@ -4,8 +4,8 @@
  * on its answer channel. Answers are small; frames, the big part, are written by hand.
  */
 import { z } from 'zod';
-import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
-import { encodeHexGrid } from './hexGrid.ts';
+import { type FrameResponse, GRID_CELLS, type GameDescriptor } from '../../protocol/index.ts';
+import { encodeHexGrid, writeHexGrid } from './hexGrid.ts';
 
 export const AGENT_PROTOCOL = 'arcbench.agent/1';
 /** The descriptor an agent writes its answers to (also in ARCBENCH_ANSWER_FD). */
@@ -16,9 +16,14 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 /** A frame response as the protocol carries it: the service's fields, grids as hex strings. */
 export function frameJson(frame: FrameResponse): string {
   const grids = frame.frame.map((grid) => `"${encodeHexGrid(grid)}"`).join(',');
+  return `${frameFieldsJson(frame)},"grids":[${grids}]}`;
+}
+
+/** The frame's fields but its grids, as a JSON object left open for them. */
+function frameFieldsJson(frame: FrameResponse): string {
   const { game_id, guid, state, levels_completed, win_levels, available_actions, full_reset, action_input } = frame;
   const meta = JSON.stringify({ game_id, guid, state, levels_completed, win_levels, available_actions, full_reset, action_input });
-  return `${meta.slice(0, -1)},"grids":[${grids}]}`;
+  return meta.slice(0, -1);
 }
 
 export interface EpisodeStart {
@@ -41,9 +46,30 @@ export function startLine(start: EpisodeStart, frame: FrameResponse): string {
   return `${head.slice(0, -1)},"frame":${frameJson(frame)}}\n`;
 }
 
-export function frameLine(counters: { step: number; actions: number; levelActions: number }, frame: FrameResponse): string {
-  return `{"type":"frame","step":${counters.step},"actions":${counters.actions},"level_actions":${counters.levelActions},"frame":${frameJson(frame)}}\n`;
+/**
+ * The `frame` request, the one written every step: its bytes are put together in one buffer, the grids'
+ * hex digits written straight into it, rather than as strings joined and then encoded for the pipe.
+ */
+export function frameLine(counters: { step: number; actions: number; levelActions: number }, frame: FrameResponse): Buffer {
+  const head = `{"type":"frame","step":${counters.step},"actions":${counters.actions},"level_actions":${counters.levelActions},"frame":${frameFieldsJson(frame)},"grids":[`;
+  const headBytes = Buffer.byteLength(head);
+  const grids = frame.frame;
+  const line = Buffer.allocUnsafe(headBytes + grids.length * (GRID_CELLS + 3) - (grids.length > 0 ? 1 : 0) + FRAME_LINE_END.length);
+  let offset = line.write(head, 0);
+  for (let index = 0; index < grids.length; index++) {
+    if (index > 0) line[offset++] = COMMA;
+    line[offset++] = QUOTE;
+    writeHexGrid(grids[index]!, line, offset);
+    offset += GRID_CELLS;
+    line[offset++] = QUOTE;
+  }
+  line.write(FRAME_LINE_END, offset, 'latin1');
+  return line;
 }
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const FRAME_LINE_END = ']}}\n';
 
 export function endLine(end: { outcome: string; actions: number; levelsCompleted: number }): string {
   return `${JSON.stringify({ type: 'end', outcome: end.outcome, actions: end.actions, levels_completed: end.levelsCompleted })}\n`;
