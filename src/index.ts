@@ -74,6 +74,11 @@ export { readRunFolder, runEpisodesOfFolder, currentEpisodes } from './runner/re
 export { loadExperimentForResume } from './runner/resume/loadForResume.ts';
 export type { RunFolder } from './runner/results/runFolder.ts';
 export type { BaselineOptions, BaselineOutcome } from './runner/results/baselineComparison.ts';
+// Checking a run folder and costing a plan before it runs.
+export { verifyRunFolder } from './runner/results/verifyRun.ts';
+export type { VerifyResult } from './runner/results/verifyRun.ts';
+export { estimatePlan, EstimateOverBudgetError } from './runner/planEstimate.ts';
+export type { PlanCostEstimate, AgentCostEstimate } from './analysis/costEstimate.ts';
 
 // Statistics and comparisons: pure functions over run folders read as above.
 export { compareRuns, RunsNotComparableError } from './analysis/compareRuns.ts';

@@ -50,8 +50,8 @@ describe('dollar budgets', () => {
         episodes: 4,
         params: llmParams(),
         budgets: { max_actions: 2, max_run_cost_usd: 0.03 },
-        // Its estimate is over the budget on purpose (this test is of the budget stopping a run): forced.
       },
+      // Its estimate is over the budget on purpose (this test is of the budget stopping a run): forced.
       { force: true },
     );
     // Episode 1 spends 2 cents; episode 2's first call reaches 3: it plays on to its own end, no third starts.

@@ -31,17 +31,21 @@ const callCost = (p: { input: number; cached_input?: number; output: number }) =
 beforeAll(async () => {
   folder = new TempFolder();
   fake.server.setFallback((_, index) => ({ toolCalls: [toolCall(index % 3 === 0 ? 'ACTION2' : 'ACTION1', { rationale: 'go' })], usage: USAGE }));
-  run = await runLlmExperiment(folder, {
-    name: 'costs',
-    games: ['crat'],
-    episodes: 2,
-    params: {},
-    agents: [
-      { use: 'llm', label: 'cheap', params: params(CHEAP) },
-      { use: 'llm', label: 'dear', params: params(DEAR) },
-    ],
-    budgets: { max_actions: 5 },
-  });
+  run = await runLlmExperiment(
+    folder,
+    {
+      name: 'costs',
+      games: ['crat'],
+      episodes: 2,
+      params: {},
+      agents: [
+        { use: 'llm', label: 'cheap', params: params(CHEAP) },
+        { use: 'llm', label: 'dear', params: params(DEAR) },
+      ],
+      budgets: { max_actions: 5 },
+    },
+    { stepSummary: join(folder.path, 'step-summary.md') },
+  );
   await writeReport(run.out);
   browser = await launchChromium();
 });
@@ -83,13 +87,16 @@ describe('cost in report.html', () => {
 });
 
 describe('cost in the files and the comparison', () => {
-  it('table.md has the cached column with thousands separators; junit.xml and compare carry dollars and tokens', () => {
+  it('table.md has the cached column with thousands separators; junit.xml, the step summary and compare carry dollars and tokens', () => {
     expect(run.tableMarkdown).toContain('| input tokens | cached tokens | output tokens | cost $ |');
     expect(run.tableMarkdown).toContain('| cheap | **total** |');
     expect(run.tableMarkdown).toMatch(/\*\*120,000\*\* \| \*\*20,000\*\* \| \*\*3,000\*\*/);
     const junit = readFileSync(join(run.out, 'junit.xml'), 'utf8');
     expect(junit).toContain(`<property name="cost_usd" value="${10 * callCost(DEAR)}"/>`);
     expect(junit).toContain('120,000 input tokens (20,000 cached), 3,000 output tokens (1,000 reasoning)');
+    const summary = readFileSync(join(folder.path, 'step-summary.md'), 'utf8');
+    expect(summary).toContain(`240,000 input tokens (40,000 cached), 6,000 output tokens, cost **$${(10 * (callCost(CHEAP) + callCost(DEAR))).toFixed(4)}**`);
+    expect(summary).toContain('| input tokens | cached tokens | output tokens | cost $ |');
 
     const both = runEpisodesOfFolder(readRunFolder(run.out), run.out);
     const comparison = compareRuns(oneAgentAs(both, 'cheap', 'llm'), oneAgentAs(both, 'dear', 'llm'));

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer } from '../src/report/viewServer.ts';
@@ -99,7 +100,35 @@ describe('the transcript file and its export', () => {
     const stored = statSync(join(run.out, episode.transcript!)).size;
     const everyCallWhole = calls.reduce((sum, c) => sum + JSON.stringify(c.messages).length, 0);
     expect(stored).toBeLessThan(everyCallWhole / 4);
-    for (const file of readdirSync(join(run.out, 'transcripts'))) expect(readFileSync(join(run.out, 'transcripts', file)).includes(SECRET_KEY)).toBe(false);
+    for (const file of readdirSync(join(run.out, 'transcripts')))
+      expect(gunzipSync(readFileSync(join(run.out, 'transcripts', file))).includes(SECRET_KEY)).toBe(false);
+  });
+
+  it('redacts a value the config took from the environment wherever the model was sent it', async () => {
+    const secret = 'hush-hush-7c1f9a2e';
+    process.env.ARCBENCH_TRANSCRIPT_SECRET = secret;
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION4', { rationale: 'on' })], usage: { prompt_tokens: 500, completion_tokens: 10 } }));
+    try {
+      const redacted = await runLlmExperiment(fake.newFolder(), {
+        name: 'redacted',
+        games: ['crat'],
+        params: {
+          model: 'fake-model',
+          base_url: fake.server.baseUrl,
+          api_key: SECRET_KEY,
+          system_prompt: 'Play well. Passphrase: $' + '{ARCBENCH_TRANSCRIPT_SECRET}',
+        },
+        budgets: { max_actions: 2 },
+      });
+      expect(JSON.stringify(fake.server.requests.at(-1)?.body)).toContain(secret);
+      const episode = firstOf(redacted.episodesFromFile, 'episode');
+      const calls = await readTranscript(join(redacted.out, episode.transcript!));
+      const text = JSON.stringify(calls);
+      expect(text).not.toContain(secret);
+      expect(text).toContain('Passphrase: [redacted]');
+    } finally {
+      delete process.env.ARCBENCH_TRANSCRIPT_SECRET;
+    }
   });
 
   it('arcbench export --format messages writes one chat conversation per episode', async () => {
