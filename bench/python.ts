@@ -4,7 +4,9 @@
  * against our server in a process of its own by a minimal stdlib client that loops as the official
  * harness does (http_loop.py). Both are one Python process playing one episode at a time. The agent's
  * own time per step (measured in the HTTP loop) is taken from each side's time per step: what is left
- * is the harness's overhead per step.
+ * is the harness's overhead per step. The HTTP loop's clock starts once its process is up; the
+ * protocol's rate while playing is likewise without its process starts (one per episode): it is the
+ * difference between a long and a short run. The floor is a bare round trip over the same pipes.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,8 +22,11 @@ import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './serverProcess.ts';
 
 const AGENTS = fileURLToPath(new URL('agents/python/', import.meta.url));
-/** Long episodes, so the per-episode process start is a small part of the protocol's figure. */
+/** Long episodes, so the per-episode process start is a small part of the protocol's whole-run figure. */
 const MAX_ACTIONS = 4000;
+/** The short run whose difference from the long one is the protocol's rate while playing. */
+const SHORT_ACTIONS = 400;
+const ROUND_TRIPS = 3000;
 const EPISODES_PER_GAME = 1;
 const STARTS = 7;
 
@@ -71,20 +76,48 @@ async function startMilliseconds(): Promise<number> {
   return median(times);
 }
 
+/**
+ * Microseconds per bare round trip between this process and python3 over the protocol's pipes: a
+ * frame-sized line to its stdin, a short answer on fd 3 (bench/agents/python/ping_pong.py), median of
+ * three runs. No protocol step can be faster than this on the same machine.
+ */
+async function roundTripMicroseconds(): Promise<number> {
+  const command = { command: 'python3', args: [join(AGENTS, 'ping_pong.py')], cwd: AGENTS, describe: 'ping_pong.py' };
+  const line = `{"type":"frame","frame":{"grids":["${'0'.repeat(4096)}"]}}\n`;
+  const runs: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const child = new AgentProcess(command, () => undefined);
+    await child.request(line);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < ROUND_TRIPS; i++) await child.request(line);
+    runs.push(Number(process.hrtime.bigint() - started) / 1e3 / ROUND_TRIPS);
+    await child.close(undefined, 1000);
+  }
+  return median(runs);
+}
+
 const suite: BenchSuite = {
   name: 'python',
   async run(): Promise<BenchFigure[]> {
     await protocolRate(100); // warm-up: module loading, JIT, the page cache of python3
+    const short = await protocolRate(SHORT_ACTIONS);
     const protocol = await protocolRate(MAX_ACTIONS);
     const start = await startMilliseconds();
     const http = await httpRate();
-    const protocolRatePerSecond = protocol.actions / protocol.seconds;
+    const floor = await roundTripMicroseconds();
+    const playingRate = (protocol.actions - short.actions) / (protocol.seconds - short.seconds);
+    const wholeRunRate = protocol.actions / protocol.seconds;
     const httpRatePerSecond = http.actions / http.seconds;
     const agentMicroseconds = http.agent_us_per_step;
     return [
       {
-        figure: 'trivial Python agent through the agent protocol, in-process target (one process, one episode at a time)',
-        value: protocolRatePerSecond,
+        figure: 'trivial Python agent through the agent protocol, in-process target, while playing (one process, one episode at a time)',
+        value: playingRate,
+        unit: 'actions/s',
+      },
+      {
+        figure: `the same, whole run with its process start per episode (${MAX_ACTIONS.toLocaleString('en-US')}-action episodes)`,
+        value: wholeRunRate,
         unit: 'actions/s',
       },
       {
@@ -92,10 +125,15 @@ const suite: BenchSuite = {
         value: httpRatePerSecond,
         unit: 'actions/s',
       },
-      { figure: 'protocol over the HTTP loop', value: protocolRatePerSecond / httpRatePerSecond, unit: '×', target: { op: '>=', value: 10 } },
+      { figure: 'protocol while playing over the HTTP loop', value: playingRate / httpRatePerSecond, unit: '×', target: { op: '>=', value: 10 } },
       { figure: "the agent's own time per step (is_done + choose_action)", value: agentMicroseconds, unit: 'µs' },
-      { figure: 'harness overhead per step, agent protocol (everything but the agent)', value: 1e6 / protocolRatePerSecond - agentMicroseconds, unit: 'µs' },
+      {
+        figure: 'harness overhead per step, agent protocol while playing (everything but the agent)',
+        value: 1e6 / playingRate - agentMicroseconds,
+        unit: 'µs',
+      },
       { figure: 'harness overhead per step, HTTP loop (everything but the agent)', value: 1e6 / httpRatePerSecond - agentMicroseconds, unit: 'µs' },
+      { figure: 'the floor: a bare round trip to python3 over the same pipes (a frame-sized line, a short answer), median', value: floor, unit: 'µs' },
       { figure: 'agent process start, spawn to hello (one per episode), median', value: start, unit: 'ms' },
     ];
   },
