@@ -54,10 +54,21 @@ export function cropBox(grid: Grid): CropBox | undefined {
   return x1 < 0 ? undefined : { outside, x0, x1, y0, y1 };
 }
 
+/** The character code of each colour's hex digit. */
+const HEX_CODES = Uint8Array.from(HEX, (digit) => digit.charCodeAt(0));
+/** One row's digits are written here and read out as one string: a string added to cell by cell was most of a turn's drawing time. */
+const rowBuffer = Buffer.alloc(GRID_SIZE);
+
 function rowText(grid: Grid, y: number, x0: number, x1: number): string {
-  let text = '';
-  for (let x = x0; x <= x1; x++) text += hexDigit(grid[y * GRID_SIZE + x]!);
-  return text;
+  const start = y * GRID_SIZE;
+  for (let x = x0; x <= x1; x++) rowBuffer[x - x0] = HEX_CODES[grid[start + x]!]!;
+  return rowBuffer.toString('latin1', 0, x1 - x0 + 1);
+}
+
+/** True when rows a and b hold the same cells from x0 to x1. */
+function sameRow(grid: Grid, a: number, b: number, x0: number, x1: number): boolean {
+  for (let x = x0; x <= x1; x++) if (grid[a * GRID_SIZE + x] !== grid[b * GRID_SIZE + x]) return false;
+  return true;
 }
 
 /** Two ruler lines: the tens of each column's x where it changes, then the units of every x. */
@@ -82,10 +93,9 @@ export function encodeGridText(grid: Grid): string {
     : '64x64 grid, one hex digit per cell; showing all of it';
   const rows: Array<{ label: string; text: string }> = [];
   for (let y = y0; y <= y1; ) {
-    const text = rowText(grid, y, x0, x1);
     let last = y;
-    while (last < y1 && rowText(grid, last + 1, x0, x1) === text) last++;
-    rows.push({ label: last === y ? String(y) : `${y}-${last}`, text });
+    while (last < y1 && sameRow(grid, y, last + 1, x0, x1)) last++;
+    rows.push({ label: last === y ? String(y) : `${y}-${last}`, text: rowText(grid, y, x0, x1) });
     y = last + 1;
   }
   const width = Math.max(...rows.map((row) => row.label.length), 1);

@@ -100,13 +100,14 @@ export class Player {
       ...(this.#batchReport === undefined ? {} : { batchReport: this.#batchReport }),
     };
     this.#batchReport = undefined;
-    const turn = (): CurrentTurn => ({
-      text: turnText(facts),
-      frame: frameParts(this.#options.frameFormat, grid, this.#memory.lastGrid()),
-      ...(this.#options.output === 'json' ? { instructions: jsonInstructions(allowed) } : {}),
-    });
-    await this.#compactIfNeeded(turn(), allowed);
-    const { choice, then } = await this.#choose(turn(), grid, allowed);
+    const text = turnText(facts);
+    const instructions = this.#options.output === 'json' ? { instructions: jsonInstructions(allowed) } : {};
+    const turn = (): CurrentTurn => ({ text, frame: frameParts(this.#options.frameFormat, grid, this.#memory.lastGrid()), ...instructions });
+    const inView = this.#memory.lastGrid();
+    const current = turn();
+    await this.#compactIfNeeded(current, allowed);
+    // The frame is drawn again only when a compaction took the frame it was diffed against out of view.
+    const { choice, then } = await this.#choose(this.#memory.lastGrid() === inView ? current : turn(), grid, allowed);
     this.#remember(frame, grid, choice, false);
     if (then === undefined) return decision(choice, choice.rationale);
     this.#batch = new Batch(++this.#batches, [choice, ...then]);
