@@ -45,11 +45,14 @@ async function play(name: string, target: string, seed?: number): Promise<{ out:
 
 const episodesOf = (out: string) => parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8'));
 
+/** arcbench serve prints its URL alone on the first line of its stdout. */
+const SERVE_URL = /^(http:\/\/\S+)\n/;
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arcbench-python-play-'));
   copyPythonFixtures(dir);
   serve = startArcbench(['serve', '--port', '0', '--backends', '3', '--log-level', 'silent'], dir);
-  await waitUntil(() => /listening on (http:\/\/\S+)/.test(serve!.output().stdout), 'arcbench serve to listen');
+  await waitUntil(() => SERVE_URL.test(serve!.output().stdout), 'arcbench serve to listen');
 }, 60_000);
 
 afterAll(async () => {
@@ -63,7 +66,7 @@ describe.each(['in-process', 'http'] as const)('official-shaped Python agents, %
   let report: RunReport;
 
   beforeAll(async () => {
-    const url = /listening on (http:\/\/\S+)/.exec(serve!.output().stdout)![1]!;
+    const url = SERVE_URL.exec(serve!.output().stdout)![1]!;
     const target = over === 'in-process' ? 'reference' : `{ url: "${url}", api_key: python-test-key }`;
     ({ out, report } = await play(over, target));
   }, 240_000);
