@@ -23,6 +23,7 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { BetaCompactionBlock, BetaMessage, MessageCreateParamsNonStreaming as BetaCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ModelCallTranscript } from 'arcbench';
 import type { ContentPart } from '../frameFormats.ts';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
@@ -154,6 +155,34 @@ function replyOf(message: Message): ModelReply {
   };
 }
 
+/**
+ * A call as its transcript keeps it: system, messages and tools as sent, the other parameters
+ * (thinking included); the reply's text, its tool_use blocks as tool calls (in chat form, as the viewer
+ * and the export read them), its thinking as the reasoning (a redacted block is noted, its data is
+ * not readable), and the blocks as they came.
+ */
+function transcriptOf(
+  body: Body | BetaCreateParams,
+  content: ReadonlyArray<ContentBlock | BetaMessage['content'][number]>,
+): Omit<ModelCallTranscript, 'usage'> {
+  const { system, messages, tools, ...params } = body as Body;
+  const reply = replyOf({ content } as Message);
+  const reasoning = content.flatMap((block) => {
+    if (block.type === 'thinking') return [block.thinking];
+    return block.type === 'redacted_thinking' ? ['[redacted thinking: encrypted by the provider]'] : [];
+  });
+  const compaction = content.find((block): block is BetaCompactionBlock => block.type === 'compaction');
+  return {
+    request: { messages: [...messages], ...(system === undefined ? {} : { instructions: system }), ...(tools ? { tools: [...tools] } : {}), params },
+    response: {
+      content: compaction?.content ?? reply.text,
+      ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ type: 'function', ...call })) } : {}),
+      ...(reasoning.length > 0 ? { reasoning: reasoning.join('\n') } : {}),
+      output: [...content],
+    },
+  };
+}
+
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
   const baseUrl = settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '';
@@ -166,6 +195,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       send: (body, signal) => sdk.messages.create(body, { signal }),
       check: checkedMessage,
       usage: usageOf,
+      transcript: (body, message) => transcriptOf(body, message.content),
     },
     { ...settings, apiKey },
   );
@@ -177,6 +207,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       send: (body, signal) => sdk.beta.messages.create({ ...body, betas: [COMPACTION_BETA] }, { signal }),
       check: (raw) => checkedMessage(raw) as unknown as BetaMessage,
       usage: (message, body) => usageOf(message as unknown as Message, body as unknown as Body),
+      transcript: (body, message) => transcriptOf(body, message.content),
     },
     { ...settings, apiKey },
   );

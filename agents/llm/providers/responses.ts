@@ -23,6 +23,7 @@ import type {
   ResponseInputItem,
   ResponseOutputItem,
 } from 'openai/resources/responses/responses';
+import type { ModelCallTranscript } from 'arcbench';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import type { ContentPart } from '../frameFormats.ts';
@@ -105,6 +106,37 @@ function replyOf(response: Response): ModelReply {
   };
 }
 
+/** The reasoning items' summaries, the only reasoning the API shows (their content stays encrypted). */
+function reasoningSummaries(output: readonly ResponseOutputItem[]): string | undefined {
+  const texts = output.flatMap((item) => (item.type === 'reasoning' ? item.summary.map((part) => part.text) : []));
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/**
+ * A call as its transcript keeps it: the input items as sent (with `state: provider` only what is new
+ * since the previous response, which is all this call sent), and the output items with the text, the
+ * tool calls (in chat form, as the viewer and the export read them) and the reasoning summaries.
+ */
+function transcriptOf(body: Body | ResponseCompactParams, output: readonly ResponseOutputItem[]): Omit<ModelCallTranscript, 'usage'> {
+  const { input, instructions, tools, ...params } = body as Body;
+  const reply = replyOf({ output } as Response);
+  const reasoning = reasoningSummaries(output);
+  return {
+    request: {
+      input: typeof input === 'string' ? [{ role: 'user', content: input }] : [...(input ?? [])],
+      ...(instructions ? { instructions } : {}),
+      ...(tools ? { tools: [...tools] } : {}),
+      params,
+    },
+    response: {
+      content: reply.text,
+      ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ type: 'function', ...call })) } : {}),
+      ...(reasoning === undefined ? {} : { reasoning }),
+      output: [...output],
+    },
+  };
+}
+
 function toolsOf(request: ModelRequest): { tools?: FunctionTool[] } {
   if (request.tools === undefined) return {};
   return {
@@ -130,6 +162,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       send: (body, signal) => sdk.responses.create(body, { signal }),
       check: (raw) => checked<Response>('response', raw),
       usage: (answer, body) => usageOf(answer, String(body.model)),
+      transcript: (body, answer) => transcriptOf(body, answer.output),
     } satisfies Wire<Body, Response>,
     { ...settings, apiKey },
   );
@@ -139,6 +172,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       send: (body, signal) => sdk.responses.compact(body, { signal }),
       check: (raw) => checked<CompactedResponse>('compacted response', raw),
       usage: (answer, body) => usageOf(answer, String(body.model)),
+      transcript: (body, answer) => transcriptOf(body, answer.output as ResponseOutputItem[]),
     },
     { ...settings, apiKey },
   );

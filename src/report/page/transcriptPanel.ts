@@ -103,7 +103,7 @@ function callView(call: TranscriptCall, seen: Uint8Array | undefined): HTMLEleme
   );
 }
 
-/** The text of the last user message (its text parts), what this call newly asked. */
+/** The text of the last user message (its text parts; `input_text` in Responses input items), what this call newly asked. */
 function lastUserText(messages: readonly unknown[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as { role?: string; content?: unknown } | null;
@@ -111,7 +111,7 @@ function lastUserText(messages: readonly unknown[]): string {
     if (typeof message.content === 'string') return message.content;
     if (Array.isArray(message.content)) {
       return message.content
-        .map((part: { type?: string; text?: string }) => (part.type === 'text' ? (part.text ?? '') : `[${part.type ?? 'part'}]`))
+        .map((part: { type?: string; text?: string }) => (part.type === 'text' || part.type === 'input_text' ? (part.text ?? '') : `[${part.type ?? 'part'}]`))
         .join('\n');
     }
   }

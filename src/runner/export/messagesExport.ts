@@ -30,7 +30,7 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
       game_id: episode.game_id,
       episode: episode.episode,
       model: last.model,
-      messages: [...instructionsOf(last), ...last.messages, replyMessage(last)],
+      messages: [...instructionsOf(last), ...last.messages.map(chatMessageOf), replyMessage(last)],
       ...(last.tools === null ? {} : { tools: last.tools }),
     });
   }
@@ -40,6 +40,23 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
 /** Instructions sent apart from the messages (Responses, Anthropic) become the system message. */
 function instructionsOf(call: TranscriptCall): unknown[] {
   return call.instructions === null || call.instructions === undefined ? [] : [{ role: 'system', content: call.instructions }];
+}
+
+/**
+ * A Responses input item as a chat message (a message's input_text parts become text parts, a
+ * function call an assistant tool call, its output a tool message); a reasoning or compaction item,
+ * which no chat format holds, is kept as it is. Chat and Anthropic messages pass unchanged.
+ */
+function chatMessageOf(item: unknown): unknown {
+  const it = item as { type?: string; role?: string; content?: unknown; call_id?: string; name?: string; arguments?: string; output?: unknown };
+  if (it.type === 'function_call')
+    return { role: 'assistant', content: null, tool_calls: [{ id: it.call_id, type: 'function', function: { name: it.name, arguments: it.arguments } }] };
+  if (it.type === 'function_call_output') return { role: 'tool', tool_call_id: it.call_id, content: it.output };
+  if (it.type !== 'message' || !Array.isArray(it.content)) return item;
+  const parts = (it.content as Array<{ type?: string; text?: string }>).map((part) =>
+    part.type === 'input_text' || part.type === 'output_text' ? { type: 'text', text: part.text } : part,
+  );
+  return { role: it.role, content: parts };
 }
 
 function replyMessage(call: TranscriptCall): Record<string, unknown> {
