@@ -3,16 +3,22 @@
  * runner, against our fake servers in a process of their own (they count tokens as 4 characters each
  * and model each provider's prompt cache as documented), the model answering with a fixed walk in 50 ms. Per configuration:
  * input tokens, the cached share, output tokens, calls and dollars at the price lists below, and the
- * agent's own CPU time per call.
+ * agent's own time per call: the CPU time of building the request, the SDK's sending it and reading the
+ * reply, and our checks of it, the wait for the server excluded. One-time costs are stated apart: loading
+ * each SDK (once a process) and making its client (once an episode); so is the runner's keeping of the
+ * calls' transcripts, which is not the agent's work.
  *
  * Prices, dollars per million tokens: OpenAI-style (chat, responses): input 1.25, cached input
  * 0.125, output 10. Anthropic-style: input 3, cache read 0.30, cache write 3.75, output 15.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { parseExperiment, runExperiment } from '../src/index.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { startFakeProcess } from './llmFakeProcess.ts';
-import { cpuMicroseconds } from './measure.ts';
+import { cpuMicroseconds, timeCalls } from './measure.ts';
 import { scratchFolder } from './scratch.ts';
 
 const ACTIONS = 80;
@@ -37,8 +43,11 @@ const CONFIGURATIONS: Configuration[] = [
   { label: 'anthropic, batches of 5', server: 'anthropic', params: { api: 'anthropic', thinking_budget: 1_024 }, batch: 5 },
 ];
 
-/** Runs one 80-action episode of Crate Yard with this agent entry; the run's usage and the process's CPU time. */
-async function episode(agent: Record<string, unknown>, actions = ACTIONS) {
+/**
+ * Runs one 80-action episode of Crate Yard with this agent entry; the run's usage and the process's CPU
+ * time. Transcripts are off unless asked for: writing them is the runner's work, measured apart.
+ */
+async function episode(agent: Record<string, unknown>, actions = ACTIONS, transcripts = false) {
   const dir = scratchFolder('llm');
   const yaml = JSON.stringify({
     name: 'bench-llm',
@@ -49,6 +58,7 @@ async function episode(agent: Record<string, unknown>, actions = ACTIONS) {
     seed: 1,
     budgets: { max_actions: actions },
     recordings: false,
+    transcripts,
   });
   const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
   const cpuStarted = cpuMicroseconds();
@@ -62,7 +72,7 @@ async function episode(agent: Record<string, unknown>, actions = ACTIONS) {
  * its own, so its work is not counted; the SDK's is. CPU time, unlike wall time, holds on a machine
  * shared with other work.
  */
-async function measure(configuration: Configuration, baselineCpuMsPerAction: number, actions = ACTIONS) {
+async function measure(configuration: Configuration, baselineCpuMsPerAction: number, actions = ACTIONS, transcripts = false) {
   const server = await startFakeProcess({ server: configuration.server, batch: configuration.batch, replyMs: REPLY_MS });
   try {
     const params = {
@@ -73,7 +83,7 @@ async function measure(configuration: Configuration, baselineCpuMsPerAction: num
       max_actions_per_turn: configuration.batch,
       ...configuration.params,
     };
-    const { report, cpuMs } = await episode({ use: 'llm', params }, actions);
+    const { report, cpuMs } = await episode({ use: 'llm', params }, actions, transcripts);
     const usage = report.totals.usage;
     const played = report.agents.reduce((sum, agent) => sum + (agent.scorecard?.total_actions ?? 0), 0) || actions;
     return { usage, agentCpuMsPerCall: (cpuMs - baselineCpuMsPerAction * played) / usage.calls };
@@ -82,10 +92,37 @@ async function measure(configuration: Configuration, baselineCpuMsPerAction: num
   }
 }
 
+/** CPU milliseconds of loading a module in a fresh plain Node process: paid once a process, not a call. */
+function moduleLoadMs(name: string): number {
+  const code = `const t = process.cpuUsage(); await import(${JSON.stringify(name)}); const u = process.cpuUsage(t); console.log((u.user + u.system) / 1000);`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+}
+
+/** The costs paid once, not per call: each SDK's loading (once a process) and its client's making (once an episode). */
+function oneTimeFigures(): BenchFigure[] {
+  const options = { apiKey: 'bench-key', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, logLevel: 'off' as const };
+  const openai = timeCalls(() => new OpenAI(options), { callsPerRound: 200 });
+  const anthropic = timeCalls(() => new Anthropic(options), { callsPerRound: 200 });
+  return [
+    { figure: 'once a process: loading the openai SDK (plain node)', value: moduleLoadMs('openai'), unit: 'ms' },
+    { figure: 'once a process: loading the @anthropic-ai/sdk SDK (plain node)', value: moduleLoadMs('@anthropic-ai/sdk'), unit: 'ms' },
+    { figure: "once an episode: making the openai SDK's client", value: openai.fastest / 1000, unit: 'ms' },
+    { figure: "once an episode: making the Anthropic SDK's client", value: anthropic.fastest / 1000, unit: 'ms' },
+  ];
+}
+
+/** The agent's own time per call, and that time as a share of the fake's reply (the least a round trip takes). */
+function agentTimeFigures(label: string, msPerCall: number): BenchFigure[] {
+  return [
+    { figure: `${label}: agent's own time per call (CPU: request, SDK, reply read; not the wait)`, value: msPerCall, unit: 'ms' },
+    { figure: `${label}: agent's own time per call, share of a ${REPLY_MS} ms reply's round trip`, value: (100 * msPerCall) / REPLY_MS, unit: '%' },
+  ];
+}
+
 const suite: BenchSuite = {
   name: 'llm',
   async run() {
-    const figures: BenchFigure[] = [];
+    const figures: BenchFigure[] = oneTimeFigures();
     const calls = new Map<string, number>();
     let slowest = 0;
     // Short unmeasured episodes first: loading each SDK and compiling the hot code is not a call's cost.
@@ -107,9 +144,13 @@ const suite: BenchSuite = {
         { figure: `${label}: output tokens`, value: usage.output_tokens, unit: 'tokens' },
         { figure: `${label}: calls`, value: usage.calls, unit: 'calls' },
         { figure: `${label}: dollars`, value: usage.cost_usd ?? Number.NaN, unit: '$' },
-        { figure: `${label}: agent's own CPU time per call (the SDK's included)`, value: agentMsPerCall, unit: 'ms' },
+        ...agentTimeFigures(label, agentMsPerCall),
       );
     }
+    // The same chat episode with transcripts kept: the difference is the runner's, per call.
+    const transcribed = await measure(CONFIGURATIONS[0]!, baselineCpuMsPerAction, ACTIONS, true);
+    const chatMs = figures.find((figure) => figure.figure.startsWith("chat: agent's own time per call ("))!.value;
+    figures.push({ figure: "chat: the runner's keeping of the call's transcript, per call", value: transcribed.agentCpuMsPerCall - chatMs, unit: 'ms' });
     for (const api of ['responses, state provider', 'anthropic']) {
       figures.push({
         figure: `${api}: calls with batches of 5 / batches of 1`,
@@ -119,7 +160,7 @@ const suite: BenchSuite = {
       });
     }
     figures.push({
-      figure: `slowest agent's own CPU time per call, as a share of a fast (${REPLY_MS} ms) reply`,
+      figure: `slowest agent's own time per call, as a share of a fast (${REPLY_MS} ms) reply`,
       value: (100 * slowest) / REPLY_MS,
       unit: '%',
       target: { op: '<=', value: 5 },
