@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { Transport } from '../../client/transport.ts';
 import { ApiError } from '../../protocol/index.ts';
 import { CHECKPOINT_FORMAT, type EpisodeCheckpoint } from '../episode/episodeCheckpoint.ts';
 import { describeEpisodeKey, episodeKey, keyOfSpec } from '../episode/episodeKey.ts';
@@ -84,7 +85,7 @@ export async function planContinuations(cards: CardEntry[], options: Continuatio
   const notes: string[] = [];
   for (const [cardId, checkpoints] of candidates) {
     const card = cards.find((c) => c.card_id === cardId)!;
-    const verdict = taken.has(card.agent) ? `another card of agent "${card.agent}" is continued` : await cardStillOpen(card, options.target);
+    const verdict = taken.has(card.agent) ? `another card of agent "${card.agent}" is continued` : await cardStillOpen(card, options.target.transport);
     if (typeof verdict === 'string') {
       for (const checkpoint of checkpoints) restartReasons.set(keyOf(checkpoint), verdict);
       continue;
@@ -118,9 +119,8 @@ function notContinuable(checkpoint: EpisodeCheckpoint, cards: readonly CardEntry
   return undefined;
 }
 
-/** The card's last update when the service still has it open; else why it cannot be continued. */
-async function cardStillOpen(card: CardEntry, target: OpenTarget): Promise<{ lastUpdate: string | undefined } | string> {
-  const { transport } = target;
+/** The card's last update when the service still has it open; else why it cannot be continued. `transport` adopts its affinity. */
+export async function cardStillOpen(card: Pick<CardEntry, 'card_id' | 'affinity'>, transport: Transport): Promise<{ lastUpdate: string | undefined } | string> {
   transport.adoptAffinity?.(card.card_id, card.affinity);
   try {
     const answer = await transport.getScorecard(card.card_id);

@@ -2,7 +2,9 @@
  * Cards still open when the run is over belong to workers that died (or did not sign off in time).
  * Where the service still holds them (a URL, or the server this run started), the coordinator closes
  * them with the affinity cookies the worker saved: the scorecard then shows the lost sessions'
- * actions. A worker's in-process service died with it; its cards are listed as lost, with why.
+ * actions, and those that other workers continued on the card (stalledEpisode.ts), which is why such a
+ * card is closed only here, after every worker signed off. A worker's in-process service died with
+ * it; its cards are listed as lost, with why.
  */
 import type { ScheduledRun } from '../../runner/scheduler.ts';
 import type { CardRecord } from './cardRecord.ts';

@@ -17,6 +17,8 @@ const episodeJobSchema = z.object({
   game: gameDescriptorSchema,
   index: z.int().min(0),
   seed: z.number(),
+  /** A resume's: the episode was in flight with a checkpoint and starts over; why (its record says so). */
+  restart_reason: z.string().optional(),
 });
 export type EpisodeJobData = z.infer<typeof episodeJobSchema>;
 
@@ -32,10 +34,16 @@ export function keyOfJobId(jobId: string): string {
   return decodeURIComponent(jobId.slice('ep.'.length));
 }
 
-export function episodeJob(spec: EpisodeSpec): { name: string; data: EpisodeJobData; opts: { jobId: string } } {
+export function episodeJob(spec: EpisodeSpec, restartReason?: string): { name: string; data: EpisodeJobData; opts: { jobId: string } } {
   return {
     name: EPISODE_JOB,
-    data: { agent: spec.agent.label, game: spec.game, index: spec.index, seed: spec.seed },
+    data: {
+      agent: spec.agent.label,
+      game: spec.game,
+      index: spec.index,
+      seed: spec.seed,
+      ...(restartReason === undefined ? {} : { restart_reason: restartReason }),
+    },
     opts: { jobId: jobIdOf(keyOfSpec(spec)) },
   };
 }

@@ -39,6 +39,7 @@ export interface PublishedRun {
   readonly games: readonly GameDescriptor[];
   readonly overrides: RunReport['overrides'];
   readonly runDir: string;
+  readonly attempt?: number | undefined;
 }
 
 export function runMetaOf(run: PublishedRun): RunMeta {
@@ -62,6 +63,7 @@ export function runMetaOf(run: PublishedRun): RunMeta {
     rate_limit: budget === false ? null : { requests: budget.requests, interval_ms: budget.intervalMs },
     recordings: experiment.config.recordings !== false,
     run_folder: basename(run.runDir),
+    ...(run.attempt === undefined ? {} : { attempt: run.attempt }),
     created_at: new Date().toISOString(),
   };
 }

@@ -15,6 +15,7 @@ import type { ScheduledRun, ScheduleOutcome, Scheduler } from '../../runner/sche
 import type { ClosedCard } from '../../runner/scorecards.ts';
 import { type CardMirror as Mirror, CardMirror } from './cardMirror.ts';
 import { episodeJob } from './episodeJob.ts';
+import { keyOfSpec } from '../../runner/episode/episodeKey.ts';
 import { newRunId, publishRun, retireRun, runMetaOf } from './publishRun.ts';
 import { connectRedis } from './connectRedis.ts';
 import type { RedisAddress } from './redisAddress.ts';
@@ -74,6 +75,7 @@ async function scheduleOnQueue(run: ScheduledRun, address: RedisAddress): Promis
       games: run.plan.games,
       overrides: run.overrides,
       runDir: run.runDir,
+      attempt: run.attempt,
     });
     await publishRun(redis, parts.keys, meta);
     published = true;
@@ -125,7 +127,7 @@ function queueParts(run: ScheduledRun, address: RedisAddress, redis: Redis): Que
 }
 
 async function enqueue({ queue, run }: QueueParts): Promise<void> {
-  const jobs = run.plan.episodes.map(episodeJob);
+  const jobs = run.plan.episodes.map((spec) => episodeJob(spec, run.continuations?.restartReasons.get(keyOfSpec(spec))));
   for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) await queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH));
 }
 

@@ -43,6 +43,8 @@ export const runMetaSchema = z.object({
   /** Whether the run keeps recordings, and the name of its folder (workers write into <recordings-dir>/<folder>/recordings/). */
   recordings: z.boolean(),
   run_folder: z.string(),
+  /** The run's attempt (a resume's is past 1), for the checkpoints workers keep; absent: 1. */
+  attempt: z.int().min(1).optional(),
   created_at: z.string(),
 });
 /** The games typed as the protocol types them (the schema checks them; it cannot say `exactOptionalPropertyTypes`). */

@@ -2,9 +2,11 @@
  * One worker's part in one queued run. It rebuilds the experiment from the run's description, opens
  * its own target, says it is alive every HEARTBEAT_MS, and takes episode jobs from the run's queue at
  * its concurrency; each job is one episode played from a new RESET on this worker's card for the
- * agent, and its result is the episode's record. When the coordinator says the run is stopping, the
- * worker's episodes stop at their next step; when it says the run ended (or this worker leaves), the
- * worker finishes its jobs, closes its cards, reports its request counts and signs off.
+ * agent, and its result is the episode's record. A job whose worker died goes on from that worker's
+ * checkpoint, on its card and session, when it can (stalledEpisode.ts). When the coordinator says the
+ * run is stopping, the worker's episodes stop at their next step; when it says the run ended (or this
+ * worker leaves), the worker finishes its jobs, closes its cards, reports its request counts and signs
+ * off.
  */
 import { baselineNotices, GameBaselines } from '../../runner/episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
@@ -15,10 +17,12 @@ import type { Logger } from 'pino';
 import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
 import { describeError } from '../../runner/episode/episodeError.ts';
 import { type EpisodeRecord, startedRecord } from '../../runner/episode/episodeRecord.ts';
-import { type EpisodeSpec, runEpisode } from '../../runner/episode/runEpisode.ts';
+import { type CheckpointSettings, type EpisodeSpec, playEpisode } from '../../runner/episode/runEpisode.ts';
+import type { CheckpointFile } from '../../runner/episode/episodeCheckpoint.ts';
 import type { RecordingFormat } from '../../recording/recordingWriter.ts';
 import { RunStop } from '../../runner/runStop.ts';
-import { noteAttempt } from './episodeAttempts.ts';
+import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
+import { lostBeforeSession, type StalledStart, stalledStart } from './stalledEpisode.ts';
 import { parseEpisodeJob } from './episodeJob.ts';
 import { experimentOfRun } from './queuedExperiment.ts';
 import type { RedisAddress } from './redisAddress.ts';
@@ -70,6 +74,10 @@ export class WorkerSession {
   readonly #stop: RunStop;
   /** Where and how this worker writes recordings: into the run's folder on the shared volume, in the run's format. */
   readonly #recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
+  /** Where and how this worker keeps its episodes' checkpoints: in the run's folder on the shared volume (stalledEpisode.ts says why). */
+  readonly #checkpoints: CheckpointSettings | undefined;
+  /** Checkpoints of episodes played to their end, removed once their jobs are complete, by job id. */
+  readonly #finishedCheckpoints = new Map<string, CheckpointFile>();
   /** Level baselines of games whose descriptor has none, read once per game from this worker's card. */
   #baselines: GameBaselines | undefined;
   #bull: Worker | undefined;
@@ -109,6 +117,18 @@ export class WorkerSession {
     const format = experiment.config.recordings;
     this.#recordings =
       settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, RECORDINGS_FOLDER), format } : undefined;
+    this.#checkpoints =
+      settings.recordingsDir === undefined
+        ? undefined
+        : {
+            runDir: join(settings.recordingsDir, meta.run_folder),
+            attempt: meta.attempt ?? 1,
+            target: target.transport.target,
+            notContinuable:
+              meta.target.kind === 'reference'
+                ? 'its session lived in the in-process service of the worker that played it, which died with that worker'
+                : undefined,
+          };
   }
 
   async #start(): Promise<void> {
@@ -129,6 +149,13 @@ export class WorkerSession {
       stalledInterval: Math.max(250, Math.floor(settings.stallMs / 2)),
       maxStalledCount: MAX_STALLS,
     });
+    const removeCheckpoint = (job: Job | undefined) => {
+      if (job?.id === undefined) return;
+      this.#finishedCheckpoints.get(job.id)?.remove();
+      this.#finishedCheckpoints.delete(job.id);
+    };
+    this.#bull.on('completed', removeCheckpoint);
+    this.#bull.on('failed', removeCheckpoint);
     this.#bull.on('error', (error) => settings.logger.error({ run: this.runId, error: error.message }, 'queue connection failed'));
     settings.logger.info({ run: this.runId, name: this.#parts.meta.name, target: this.#parts.target.description }, 'joined the run');
   }
@@ -152,15 +179,17 @@ export class WorkerSession {
     const agent = this.#agents.get(data.agent);
     if (agent === undefined) throw new QueueRunError(`job ${job.id} is for agent "${data.agent}", which this worker's experiment does not have`);
     const spec: EpisodeSpec = { agent, game: data.game, index: data.index, seed: data.seed };
+    const earlier = await earlierAttempts(redis, keys, job.id!);
+    const start = earlier.length > 0 ? await this.#stalledStart(spec) : data.restart_reason === undefined ? undefined : { restartReason: data.restart_reason };
     let cardId: string;
     try {
-      cardId = await this.#cards.cardFor(agent.label);
+      cardId = start !== undefined && 'cardId' in start ? start.cardId : await this.#cards.cardFor(agent.label);
     } catch (error) {
       return failedBeforeStart(spec, error);
     }
-    const lost = await noteAttempt(redis, keys, job.id!, { worker: identity.id, card_id: cardId, started_at: new Date().toISOString() });
+    await noteAttempt(redis, keys, job.id!, earlier, { worker: identity.id, card_id: cardId, started_at: new Date().toISOString() });
     let cutByRunStop = false;
-    const record = await runEpisode(spec, {
+    const played = await playEpisode(spec, {
       transport: target.transport,
       cardId,
       budgets: experiment.config.budgets,
@@ -180,10 +209,29 @@ export class WorkerSession {
       baselines: this.#gameBaselines(),
       competition: experiment.config.scorecard.competition_mode,
       logger: this.#parts.settings.logger,
+      ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
+      ...(start === undefined ? {} : 'cardId' in start ? { continueFrom: start.continueFrom } : { restartReason: start.restartReason }),
     });
+    const record = await played.finished;
+    // Removed once the job is complete: a worker that dies before that leaves it for the next one.
+    if (played.checkpoint !== undefined) this.#finishedCheckpoints.set(job.id!, played.checkpoint);
     if (cutByRunStop) record.cut_by_run_stop = true;
+    const lost =
+      record.continued !== undefined && start !== undefined && 'cardId' in start ? lostBeforeSession(earlier, start.continueFrom.started_at) : earlier;
     if (lost.length > 0) record.lost_attempts = lost;
     return record;
+  }
+
+  /** How a job whose worker died goes on here: from its checkpoint, or over (logged either way). */
+  async #stalledStart(spec: EpisodeSpec): Promise<StalledStart> {
+    const { redis, keys, target, settings } = this.#parts;
+    const start = await stalledStart({ redis, keys, transport: target.transport, runDir: this.#checkpoints?.runDir }, spec);
+    const episode = { run: this.runId, agent: spec.agent.label, game: spec.game.game_id, episode: spec.index };
+    if ('cardId' in start) {
+      const { card_id, step } = start.continueFrom;
+      settings.logger.info({ ...episode, card_id, step }, 'continuing an episode whose worker died, from its checkpoint');
+    } else settings.logger.warn({ ...episode, reason: start.restartReason }, 'an episode whose worker died starts over from a new RESET');
+    return start;
   }
 
   /**

@@ -1,0 +1,73 @@
+/**
+ * A job that comes back after its worker died (BullMQ hands a stalled job to another worker): the
+ * episode goes on from its checkpoint on the dead worker's card and session when it can, as `arcbench
+ * resume` continues an episode of a dead process (runner/episode/continueSession.ts does the
+ * continuing and the last checks with the service). Workers keep checkpoints where they keep
+ * recordings, in the run's folder on the shared volume: a continuation reads the recording anyway, to
+ * settle an action decided before the death and to go on writing the same file, so checkpoint and
+ * recording are read from one place, and a step costs no Redis round trip. A worker without a run
+ * folder (no --recordings-dir) keeps none, and its stalled jobs start over, saying why.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Transport } from '../../client/transport.ts';
+import { CHECKPOINT_FORMAT, type EpisodeCheckpoint } from '../../runner/episode/episodeCheckpoint.ts';
+import type { LostAttempt } from '../../runner/episode/episodeRecord.ts';
+import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
+import { cardStillOpen } from '../../runner/resume/continuations.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runner/results/runFolderFiles.ts';
+import { parseCardRecords } from './cardRecord.ts';
+import type { RunKeys } from './runKeys.ts';
+
+/** How a stalled job's episode starts: on the dead worker's card from its checkpoint, or over, and why. */
+export type StalledStart = { readonly continueFrom: EpisodeCheckpoint; readonly cardId: string } | { readonly restartReason: string };
+
+export interface StalledContext {
+  readonly redis: Redis;
+  readonly keys: RunKeys;
+  readonly transport: Transport;
+  /** The run's folder on the shared volume; undefined when this worker keeps none. */
+  readonly runDir: string | undefined;
+}
+
+/** Decides for a job with earlier attempts; the card it continues on is adopted (its affinity cookies) by `transport`. */
+export async function stalledStart(context: StalledContext, spec: EpisodeSpec): Promise<StalledStart> {
+  if (context.runDir === undefined) {
+    return { restartReason: 'this worker keeps no run folder (start workers with --recordings-dir on the volume of the run folder), so no checkpoint is read' };
+  }
+  const checkpoint = readCheckpoint(context.runDir, spec);
+  if (checkpoint === undefined) return { restartReason: 'the worker that died left no checkpoint of it in the run folder' };
+  if (checkpoint.format !== CHECKPOINT_FORMAT) return { restartReason: `its checkpoint is of another format (${String(checkpoint.format)})` };
+  if (!checkpoint.continuable) return { restartReason: checkpoint.not_continuable ?? 'its session cannot be continued' };
+  if (checkpoint.target !== context.transport.target) {
+    return { restartReason: `its session is on ${checkpoint.target}, and this worker plays on ${context.transport.target}` };
+  }
+  const card = parseCardRecords(await context.redis.hgetall(context.keys.cards)).find((c) => c.card_id === checkpoint.card_id);
+  if (card === undefined) return { restartReason: `the pool's cards do not list its card ${checkpoint.card_id}` };
+  if (card.state !== 'open') return { restartReason: `its card ${card.card_id} is ${card.state.replace('_', ' ')}` };
+  const open = await cardStillOpen(card, context.transport);
+  if (typeof open === 'string') return { restartReason: open };
+  return { continueFrom: checkpoint, cardId: card.card_id };
+}
+
+function readCheckpoint(runDir: string, spec: EpisodeSpec): EpisodeCheckpoint | undefined {
+  const path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(spec.game.game_id, spec.agent.label, spec.index));
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as EpisodeCheckpoint;
+  } catch {
+    // Never torn (writes are renames); unreadable all the same: the episode starts over.
+    return undefined;
+  }
+}
+
+/**
+ * The earlier attempts whose sessions were lost, given the session a continued episode goes on: those
+ * before the attempt that opened it (noted before its RESET, so at or before the session's start).
+ * The attempts after it continued that session, and lost nothing.
+ */
+export function lostBeforeSession(earlier: readonly LostAttempt[], sessionStartedAt: string): LostAttempt[] {
+  const opener = earlier.findLastIndex((attempt) => attempt.started_at <= sessionStartedAt);
+  return earlier.slice(0, Math.max(0, opener));
+}
