@@ -151,6 +151,10 @@ export default defineAgent({
       compaction: p.compaction,
       maxActionsPerTurn: p.max_actions_per_turn,
     });
-    return { act: (frame, step) => player.act(frame, step.actions) };
+    return {
+      act: (frame, step) => player.act(frame, step.actions),
+      snapshot: () => player.snapshot(),
+      restore: (state) => player.restore(state),
+    };
   },
 });

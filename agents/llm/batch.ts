@@ -6,6 +6,7 @@
  * and why, for the model's next turn. A budget ends the episode, and the batch with it.
  */
 import { type FrameResponse, type Grid, latestGrid } from 'arcbench';
+import type { SavedBatch } from './savedState.ts';
 import type { ModelChoice } from './tools.ts';
 import { changedCells, describeAction } from './turnText.ts';
 
@@ -18,6 +19,17 @@ export class Batch {
     readonly number: number,
     readonly choices: readonly ModelChoice[],
   ) {}
+
+  /** The batch in progress as JSON, for the agent's snapshot. */
+  saved(): SavedBatch {
+    return { number: this.number, choices: this.choices, played: this.played };
+  }
+
+  static fromSaved(saved: SavedBatch): Batch {
+    const batch = new Batch(saved.number, saved.choices);
+    batch.played = saved.played;
+    return batch;
+  }
 
   /** The reasoning an action of the batch is sent with: its batch and position, then its rationale. */
   label(position: number): string {

@@ -11,6 +11,7 @@
  */
 import type { Grid } from 'arcbench';
 import type { ContentPart } from './frameFormats.ts';
+import { gridOf, gridText, type SavedMemory, type SavedTurn } from './savedState.ts';
 import { type Entry, type ModelReply, userEntry } from './transcript.ts';
 
 /** Roughly 4 characters a token for English and hex grids; an image counts as a fixed amount. */
@@ -74,6 +75,8 @@ export class Memory {
   private turns: Turn[] = [];
   /** Input tokens the provider counted for the last request, and how many entries it held. */
   private measured: { tokens: number; entries: number } | undefined;
+  /** Each kept turn's saved form: turns never change once kept, so a snapshot encodes each grid once. */
+  private readonly savedTurns = new WeakMap<Turn, SavedTurn>();
 
   constructor(
     private readonly options: {
@@ -167,6 +170,39 @@ export class Memory {
     this.compacted = { kind: 'compacted', native };
     this.turns = [];
     this.measured = undefined;
+  }
+
+  /** The memory as JSON, for the agent's snapshot; the arrays are new, so later changes leave it alone. */
+  saved(): SavedMemory {
+    return {
+      notes: this.notes,
+      summary: this.summary ?? null,
+      compacted: this.compacted === undefined ? null : (this.compacted as { native: unknown }).native,
+      turns: this.turns.map((turn) => this.savedTurn(turn)),
+      measured: this.measured ?? null,
+    };
+  }
+
+  /** Puts back what saved() returned. */
+  restoreSaved(saved: SavedMemory): void {
+    this.notes = saved.notes;
+    this.summary = saved.summary ?? undefined;
+    this.compacted = saved.compacted === null ? undefined : { kind: 'compacted', native: saved.compacted };
+    this.turns = saved.turns.map((turn) => {
+      const restored: Turn = { ...turn, grid: gridOf(turn.grid) };
+      this.savedTurns.set(restored, turn);
+      return restored;
+    });
+    this.measured = saved.measured ?? undefined;
+  }
+
+  private savedTurn(turn: Turn): SavedTurn {
+    let saved = this.savedTurns.get(turn);
+    if (saved === undefined) {
+      saved = { ...turn, grid: gridText(turn.grid) };
+      this.savedTurns.set(turn, saved);
+    }
+    return saved;
   }
 
   private redrawFirstFrame(): void {

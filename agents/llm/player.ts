@@ -11,6 +11,7 @@ import { Batch } from './batch.ts';
 import { type FrameFormat, frameParts } from './frameFormats.ts';
 import { type CurrentTurn, Memory } from './memory.ts';
 import type { Provider } from './providers/provider.ts';
+import { gridOf, gridText, SAVED_VERSION, type SavedPlayer, savedPlayer } from './savedState.ts';
 import { type Checked, jsonInstructions, MAX_RATIONALE_CHARS, type ModelChoice, readJsonAnswer, readToolCalls, type ToolAnswer, toolsFor } from './tools.ts';
 import type { Entry, ModelReply } from './transcript.ts';
 import { choosableActions, describeAction, type SentAction, turnText } from './turnText.ts';
@@ -112,6 +113,35 @@ export class Player {
     if (then === undefined) return decision(choice, choice.rationale);
     this.#batch = new Batch(++this.#batches, [choice, ...then]);
     return decision(choice, this.#batch.label(1));
+  }
+
+  /** Everything the next decision depends on, as JSON (the agent's snapshot()). */
+  snapshot(): SavedPlayer {
+    const before = this.#before;
+    return {
+      version: SAVED_VERSION,
+      memory: this.#memory.saved(),
+      before: before === undefined ? null : { grid: gridText(before.grid), levelsCompleted: before.levelsCompleted },
+      lastAction: this.#lastAction ?? null,
+      autoReset: this.#autoReset,
+      batch: this.#batch?.saved() ?? null,
+      batches: this.#batches,
+      batchReport: this.#batchReport ?? null,
+      provider: this.#options.provider.snapshot?.() ?? null,
+    };
+  }
+
+  /** Puts back a snapshot, on a player just made for the same episode. */
+  restore(state: unknown): void {
+    const saved = savedPlayer(state);
+    this.#memory.restoreSaved(saved.memory);
+    this.#before = saved.before === null ? undefined : { grid: gridOf(saved.before.grid), levelsCompleted: saved.before.levelsCompleted };
+    this.#lastAction = saved.lastAction ?? undefined;
+    this.#autoReset = saved.autoReset;
+    this.#batch = saved.batch === null ? undefined : Batch.fromSaved(saved.batch);
+    this.#batches = saved.batches;
+    this.#batchReport = saved.batchReport ?? undefined;
+    if (saved.provider !== null) this.#options.provider.restore?.(saved.provider);
   }
 
   /** The batch's next action, or undefined when there is no batch or it ends here (the report kept). */

@@ -16,6 +16,8 @@ export interface ModelReply {
   readonly refusal?: string;
   /** The reply as the API returned it, sent back unchanged in later requests (reasoning, signatures). */
   readonly native: unknown;
+  /** The provider's id of the answer, where it names answers (the Responses API's response id). */
+  readonly id?: string;
   /** The provider's count of the request's input tokens (cached part included); undefined when unknown. */
   readonly inputTokens: number | undefined;
 }

@@ -21,6 +21,10 @@ export interface Provider {
    * result goes first in later requests, as a `compacted` entry. Absent where the API has no compaction.
    */
   compact?(request: ModelRequest): Promise<unknown>;
+  /** State of the provider's own that the next request depends on, as JSON (for checkpoints); absent when none. */
+  snapshot?(): unknown;
+  /** Puts back what snapshot() returned. */
+  restore?(state: unknown): void;
 }
 
 /** Everything a provider is created with, whatever its API. */

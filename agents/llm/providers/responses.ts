@@ -33,10 +33,12 @@ import type { UsageFigures } from './usage.ts';
 
 type Body = ResponseCreateParamsNonStreaming;
 
-/** The last answer of a `provider` conversation: what the server holds, up to that reply. */
+/**
+ * The last answer of a `provider` conversation: what the server holds, up to that reply (the reply of
+ * that id in the conversation). Plain JSON: it is the provider's part of the agent's snapshot.
+ */
 interface ChainEnd {
   readonly responseId: string;
-  readonly reply: ModelReply;
   /** The instructions the chain was built under: a new summary in them starts a new chain. */
   readonly system: string;
 }
@@ -102,6 +104,7 @@ function replyOf(response: Response): ModelReply {
     toolCalls,
     ...(refusal === undefined ? {} : { refusal }),
     native: response.output,
+    ...(typeof response.id === 'string' ? { id: response.id } : {}),
     inputTokens: response.usage?.input_tokens,
   };
 }
@@ -194,7 +197,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
     const { entries } = request;
     if (state !== 'provider' || chainEnd === undefined || chainEnd.system !== request.system) return { entries };
     const end = chainEnd;
-    const at = entries.findIndex((entry) => entry.kind === 'reply' && entry.reply === end.reply);
+    const at = entries.findIndex((entry) => entry.kind === 'reply' && entry.reply.id === end.responseId);
     return at < 0 ? { entries } : { entries: entries.slice(at + 1), previous: end.responseId };
   }
 
@@ -211,7 +214,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       };
       const response = await responses.complete(body, 'action');
       const reply = replyOf(response);
-      if (state === 'provider') chainEnd = { responseId: response.id, reply, system: request.system };
+      if (state === 'provider') chainEnd = { responseId: response.id, system: request.system };
       return reply;
     },
     async summarize(system: string, text: string): Promise<string> {
@@ -229,6 +232,10 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       const compacted = await compactions.complete(body, 'compaction');
       chainEnd = undefined;
       return compacted.output;
+    },
+    snapshot: () => chainEnd ?? null,
+    restore(saved: unknown) {
+      chainEnd = saved === null ? undefined : (saved as ChainEnd);
     },
   };
 }
