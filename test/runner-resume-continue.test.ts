@@ -66,8 +66,9 @@ describe('resume continues an episode from its checkpoint', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arcbench-continue-'));
     serve = startArcbench(['serve', '--port', '0', '--backends', '3', '--log-level', 'silent'], dir);
-    await waitUntil(() => /listening on (http:\/\/\S+)/.test(serve!.output().stdout), 'arcbench serve to listen');
-    serverUrl = /listening on (http:\/\/\S+)/.exec(serve.output().stdout)![1]!;
+    // serve prints its URL alone on a stdout line.
+    await waitUntil(() => /^(http:\S+)$/m.test(serve!.output().stdout), 'arcbench serve to listen');
+    serverUrl = /^(http:\S+)$/m.exec(serve.output().stdout)![1]!;
     // The uninterrupted episode: its trap's marker is there already, so it never fires.
     const proxy = await startActionLogProxy(serverUrl);
     try {
