@@ -22,7 +22,7 @@ import { queueScheduler } from '../src/scale/queue/queueScheduler.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { ACTIVE_RUNS, runKeys } from '../src/scale/queue/runKeys.ts';
 import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
-import { type ArcbenchProcess, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
+import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { type RedisServer, startRedisServer } from './support/redisServer.ts';
 
 const AGENT = join(import.meta.dirname, 'fixtures', 'checkpointAgent.ts');
@@ -202,5 +202,30 @@ describe('a stalled job of the worker pool', () => {
     expect(record.restarted?.reason).toMatch(/in-process service of the worker that played it, which died with that worker/);
     expect(record.continued).toBeUndefined();
     expect(record.lost_attempts).toHaveLength(1);
+  }, 90_000);
+
+  it('a resume through the pool (`resume --queue`) of a run killed mid-episode: the worker’s record says why it starts over', async () => {
+    const name = 'resumed-queue';
+    const out = join(dir, name);
+    const marker = join(dir, `${name}.marker`);
+    const proxy = await startActionLogProxy(serverUrl);
+    const worker = startWorker();
+    try {
+      writeFileSync(join(dir, `${name}.yaml`), experimentYaml(name, `{ url: "${proxy.url}", api_key: ${KEY} }`, marker));
+      const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
+      await waitUntil(() => existsSync(marker) && existsSync(join(out, 'checkpoints')), 'the trap');
+      run.child.kill('SIGKILL');
+      expect(await run.exited).toBe('SIGKILL');
+      const resumed = await runArcbench(['resume', out, '--queue', redis.url], dir);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const [record] = readRunFolder(out).records;
+      expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+      expect(record!.restarted?.reason).toMatch(/the worker pool does not continue episodes from their checkpoints yet/);
+      expect(record!.guid).not.toBe(proxy.log[0]!.guid);
+    } finally {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await worker.exited;
+      await proxy.close();
+    }
   }, 90_000);
 });
