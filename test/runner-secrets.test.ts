@@ -4,9 +4,10 @@
  * run.log, episodes.jsonl, the tables and error messages, wherever it turns up (an agent's error
  * message, its stop details, a config error).
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
@@ -47,8 +48,12 @@ describe('secrets', () => {
     const out = join(dir, 'out');
     const result = await runExperiment(experiment, { out });
     expect(result.episodes.map((e) => e.outcome).sort()).toEqual(['agent_stop', 'error']);
-    for (const name of readdirSync(out)) {
-      const text = readFileSync(join(out, name), 'utf8');
+    // Every file of the folder, those in its subfolders (transcripts, checkpoints) too, gzip opened.
+    const files = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(out, name)).isFile());
+    expect(files).toContain('run.json');
+    for (const name of files) {
+      const bytes = readFileSync(join(out, name));
+      const text = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
       for (const secret of [KEY, NOTE, TOKEN]) expect(text, `${name} holds ${secret}`).not.toContain(secret);
     }
     expect(result.table).not.toContain(NOTE);

@@ -17,15 +17,26 @@ export function editDistance(a: string, b: string): number {
   return rows[s.length]![t.length]!;
 }
 
+/** How many leading letters two words share, case ignored. */
+function sharedPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n]!.toLowerCase() === b[n]!.toLowerCase()) n++;
+  return n;
+}
+
 /**
  * The candidate closest to `word`, when it is close enough to be a typo of it: at most a third of the
- * word's letters edited (at least one, at most three). Undefined when none is, or two tie.
+ * word's letters edited (at least one, at most three). Between candidates as close, the one that starts
+ * like the word wins (`game` → `games`, not `name`: typos are rarer in a word's first letters).
+ * Undefined when none is close enough, or two still tie.
  */
 export function closestWord(word: string, candidates: readonly string[]): string | undefined {
   const allowed = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
-  const scored = candidates.map((candidate) => ({ candidate, distance: editDistance(word, candidate) })).filter((c) => c.distance <= allowed);
-  scored.sort((a, b) => a.distance - b.distance);
+  const scored = candidates
+    .map((candidate) => ({ candidate, distance: editDistance(word, candidate), prefix: sharedPrefix(word, candidate) }))
+    .filter((c) => c.distance <= allowed);
+  scored.sort((a, b) => a.distance - b.distance || b.prefix - a.prefix);
   const [best, next] = scored;
-  if (best === undefined || (next !== undefined && next.distance === best.distance)) return undefined;
+  if (best === undefined || (next !== undefined && next.distance === best.distance && next.prefix === best.prefix)) return undefined;
   return best.candidate;
 }
