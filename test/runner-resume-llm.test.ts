@@ -1,0 +1,210 @@
+/**
+ * `kill -9` of a real `arcbench run` in the middle of an `llm` episode, against our fake Chat
+ * Completions server and a real `arcbench serve --backends 3` behind a proxy of ours that keeps the
+ * service's action log; then `arcbench resume`. Killed while a model call is in flight, or with an
+ * action of a batch held before it reached the service, the episode goes on on its own session at the
+ * step after the last one recorded, the agent restored from its checkpoint: the service saw the
+ * uninterrupted episode's actions, each once; the model server answered the uninterrupted episode's
+ * calls, each once (the one in flight at the kill is asked again, never one of a step already played);
+ * usage and dollars are exactly what the model server billed; the recording is the uninterrupted one's.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingEntry, readRecording } from '../src/recording/recordingReader.ts';
+import { loadExperiment } from '../src/runner/config/loader.ts';
+import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
+import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.ts';
+import { runExperiment } from '../src/runner/runExperiment.ts';
+import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
+import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
+import { type FakeModelServer, type FakeReply, type FakeUsage, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
+
+const KEY = 'continue-llm-key';
+const MODEL_KEY = 'sk-test-continue-llm-0c4e';
+const ACTIONS = 14;
+const PRICING = { input: 2, cached_input: 0.5, output: 8 };
+
+/**
+ * A request as this test compares it: the tool call ids the fake server named by its own request count
+ * (which runs on across the scenarios) read as one name.
+ */
+const requestText = (request: RecordedRequest) => JSON.stringify(request.body).replace(/call_\d+_\d+/g, 'call_id');
+
+/** The model's answer and its bill, functions of the request alone: every run of the episode gets the same. */
+function answerOf(request: RecordedRequest): { reply: FakeReply; usage: FakeUsage } {
+  const size = requestText(request).length;
+  const batch = Array.from({ length: 3 }, (_, i) =>
+    toolCall(`ACTION${1 + ((size + i) % 4)}`, { rationale: `move ${i}`, prediction: 'something moves', expect_change: (size + i) % 7 !== 0 }),
+  );
+  const usage = { prompt_tokens: Math.ceil(size / 4), cached_tokens: Math.floor(size / 8), completion_tokens: 20 + (size % 13) };
+  return { reply: { toolCalls: batch, usage }, usage };
+}
+
+const dollarsOf = (usages: readonly FakeUsage[]) =>
+  usages.reduce(
+    (sum, u) =>
+      sum +
+      ((u.prompt_tokens - (u.cached_tokens ?? 0)) * PRICING.input + (u.cached_tokens ?? 0) * PRICING.cached_input + u.completion_tokens * PRICING.output) / 1e6,
+    0,
+  );
+
+function experimentYaml(target: string, baseUrl: string): string {
+  const params = { model: 'fake-model', api: 'chat', base_url: baseUrl, api_key: MODEL_KEY, pricing: PRICING, max_actions_per_turn: 3 };
+  return [
+    'name: continued-llm',
+    `target: ${target}`,
+    'games: [crat]',
+    'agents:',
+    '  - use: llm',
+    `    params: ${JSON.stringify(params)}`,
+    'episodes: 1',
+    'seed: 5',
+    `budgets: { max_actions: ${ACTIONS} }`,
+    'concurrency: 1',
+    '',
+  ].join('\n');
+}
+
+const moves = (log: readonly LoggedCommand[]) => log.map((c) => (c.x === undefined ? c.command : `${c.command}@${c.x},${c.y}`));
+const played = (entries: readonly RecordingEntry[]) => entries.map(({ data }) => ({ ...data, guid: '' }));
+
+async function recordingOf(dir: string, record: EpisodeRecord): Promise<RecordingEntry[]> {
+  const entries: RecordingEntry[] = [];
+  for await (const entry of readRecording(join(dir, record.recording!))) entries.push(entry);
+  return entries;
+}
+
+/** The fake model server's answers for one scenario: what it answered (and billed), and at most one call left hanging. */
+class ModelScenario {
+  readonly answered: Array<{ body: string; usage: FakeUsage }> = [];
+  #hangAt: number | undefined;
+
+  constructor(
+    readonly server: FakeModelServer,
+    hangAt?: number,
+  ) {
+    this.#hangAt = hangAt;
+    server.setFallback((request) => {
+      if (this.answered.length === this.#hangAt) {
+        this.#hangAt = undefined;
+        return { hang: true };
+      }
+      const { reply, usage } = answerOf(request);
+      this.answered.push({ body: requestText(request), usage });
+      return reply;
+    });
+  }
+}
+
+describe('resume continues an llm episode from its checkpoint', () => {
+  let dir: string;
+  let serve: ArcbenchProcess | undefined;
+  let serverUrl: string;
+  let model: FakeModelServer;
+  let reference: { log: LoggedCommand[]; record: EpisodeRecord; recording: RecordingEntry[]; calls: string[] };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arcbench-continue-llm-'));
+    model = await startFakeModelServer();
+    serve = startArcbench(['serve', '--port', '0', '--backends', '3', '--log-level', 'silent'], dir);
+    await waitUntil(() => /^(http:\S+)$/m.test(serve!.output().stdout), 'arcbench serve to listen');
+    serverUrl = /^(http:\S+)$/m.exec(serve.output().stdout)![1]!;
+    const proxy = await startActionLogProxy(serverUrl);
+    const scenario = new ModelScenario(model);
+    try {
+      writeFileSync(join(dir, 'reference.yaml'), experimentYaml(`{ url: "${proxy.url}", api_key: ${KEY} }`, model.baseUrl));
+      const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
+      const record = result.episodes[0]!;
+      expect(record.actions).toBe(ACTIONS);
+      // Batches: fewer calls than actions, so some kills fall between the actions of one batch.
+      expect(scenario.answered.length).toBeLessThan(ACTIONS);
+      reference = { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record), calls: scenario.answered.map((a) => a.body) };
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    serve?.child.kill('SIGTERM');
+    await serve?.exited;
+    await model?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function killAndResume(name: string, options: { hangAt?: number; hold?: HoldPlan }) {
+    const out = join(dir, name);
+    const proxy = await startActionLogProxy(serverUrl, options.hold);
+    const scenario = new ModelScenario(model, options.hangAt);
+    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(`{ url: "${proxy.url}", api_key: ${KEY} }`, model.baseUrl));
+    try {
+      const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
+      if (options.hold !== undefined) await proxy.held;
+      else await waitUntil(() => model.hanging() > 0 && existsSync(join(out, 'checkpoints')), 'the model call to hang', 60_000);
+      run.child.kill('SIGKILL');
+      expect(await run.exited).toBe('SIGKILL');
+      expect(readdirSync(join(out, 'checkpoints'))).toHaveLength(1);
+      const killedLog = [...proxy.log];
+      const resumed = await runArcbench(['resume', out], dir);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const folder = readRunFolder(out);
+      expect(folder.report.status).toBe('completed');
+      const [record] = currentEpisodes(folder.records);
+      return { out, folder, record: record!, log: [...proxy.log], killedLog, scenario };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  async function expectContinued(result: Awaited<ReturnType<typeof killAndResume>>, fromStep: number): Promise<void> {
+    const { record, log, out, scenario } = result;
+    const firstGuid = log[0]!.guid;
+    expect(record.guid).toBe(firstGuid);
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: fromStep } });
+    expect(record.restarted).toBeUndefined();
+    // The service: one session, the uninterrupted episode's commands, each once.
+    expect(new Set(log.map((c) => c.guid))).toEqual(new Set([firstGuid]));
+    expect(moves(log)).toEqual(moves(reference.log));
+    // The model server: the uninterrupted episode's calls, each answered once, across the kill.
+    expect(scenario.answered.map((a) => a.body)).toEqual(reference.calls);
+    // Usage and dollars: exactly what the model server billed.
+    const billed = scenario.answered.map((a) => a.usage);
+    expect(record.usage).toMatchObject({
+      calls: billed.length,
+      input_tokens: billed.reduce((s, u) => s + u.prompt_tokens, 0),
+      cached_input_tokens: billed.reduce((s, u) => s + (u.cached_tokens ?? 0), 0),
+      output_tokens: billed.reduce((s, u) => s + u.completion_tokens, 0),
+    });
+    expect(record.usage!.cost_usd).toBeCloseTo(dollarsOf(billed), 12);
+    expect(record.usage).toEqual(reference.record.usage);
+    // The recording replays whole: the uninterrupted episode's frames, line for line.
+    const recording = await recordingOf(out, record);
+    expect(recording).toHaveLength(ACTIONS + 1);
+    expect(played(recording)).toEqual(played(reference.recording));
+  }
+
+  it.each([3, 5])(
+    'killed while model call %i is in flight: continues the same session, asks that call again and no other',
+    async (call) => {
+      const result = await killAndResume(`hang-${call}`, { hangAt: call });
+      // The kill came while the call was hanging: the steps before it were recorded.
+      const fromStep = result.killedLog.length - 1;
+      expect(fromStep).toBeGreaterThan(0);
+      await expectContinued(result, fromStep);
+    },
+    150_000,
+  );
+
+  it.each([4, 8])(
+    'killed with action %i held before the service saw it: sends it once, the batch goes on',
+    async (index) => {
+      // The held action was decided at step index − 1 without a call: it is one of a batch, not its first.
+      expect(reference.record.model_calls!.map((c) => c.step)).not.toContain(index - 1);
+      const result = await killAndResume(`held-${index}`, { hold: (_command, _guid, i) => (i === index ? 'request' : undefined) });
+      expect(result.killedLog).toHaveLength(index);
+      await expectContinued(result, index - 1);
+    },
+    150_000,
+  );
+});
