@@ -1,5 +1,5 @@
 // A command loads only what it needs: a run on the in-process reference never loads fastify (the HTTP
-// server), undici (the HTTP client), bullmq and ioredis (the worker pool) nor openai (the llm agent),
+// server), undici (the HTTP client), bullmq and ioredis (the worker pool) nor the model SDKs (openai, @anthropic-ai/sdk: the llm agent),
 // and a plugin importing the package entry loads none of them either. Checked in a child process whose
 // every resolved module is recorded by a hook; `serve` and `worker` show the recorder does see fastify
 // and bullmq when they are loaded.
@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dirname, '..');
 const RECORDER = join(ROOT, 'test', 'support', 'recordModules.mjs');
 
 /** Packages only some commands need: the HTTP server and client, the worker pool, the llm agent's SDK. */
-const ON_DEMAND = ['fastify', 'undici', 'bullmq', 'ioredis', 'openai'];
+const ON_DEMAND = ['fastify', 'undici', 'bullmq', 'ioredis', 'openai', '@anthropic-ai/sdk'];
 
 describe('what a command loads', () => {
   let dir: string;
@@ -47,14 +47,14 @@ describe('what a command loads', () => {
   const fromPackage = (name: string) => (url: string) => url.includes(`/node_modules/${name}/`);
   const packagesAmong = (modules: string[], names: string[]) => names.filter((name) => modules.some(fromPackage(name)));
 
-  it('a run on the in-process reference loads none of fastify, undici, bullmq, ioredis, openai', () => {
+  it('a run on the in-process reference loads none of fastify, undici, bullmq, ioredis, openai, @anthropic-ai/sdk', () => {
     const modules = modulesLoadedByCommand('run', 'run', 'local.yaml', '--out', 'out');
     expect(modules.some((url) => url.endsWith('/src/runner/runExperiment.ts'))).toBe(true);
     expect(modules.some((url) => url.endsWith('/agents/explorer.ts'))).toBe(true);
     expect(packagesAmong(modules, ON_DEMAND)).toEqual([]);
   });
 
-  it('importing the package entry loads none of fastify, undici, bullmq, ioredis, openai', () => {
+  it('importing the package entry loads none of fastify, undici, bullmq, ioredis, openai, @anthropic-ai/sdk', () => {
     const modules = modulesLoadedBy('entry', join(ROOT, 'bin', 'run-ts.js'), join(dir, 'plugin.mjs'));
     expect(modules.some((url) => url.endsWith('/src/index.ts'))).toBe(true);
     expect(modules.some((url) => url.endsWith('/src/runner/runExperiment.ts'))).toBe(true);
