@@ -204,7 +204,7 @@ describe('a stalled job of the worker pool', () => {
     expect(record.lost_attempts).toHaveLength(1);
   }, 90_000);
 
-  it('a resume through the pool (`resume --queue`) of a run killed mid-episode: the worker’s record says why it starts over', async () => {
+  it('a resume through the pool (`resume --queue`) of a run killed mid-episode: a worker continues the same session on the card the resume took over', async () => {
     const name = 'resumed-queue';
     const out = join(dir, name);
     const marker = join(dir, `${name}.marker`);
@@ -218,14 +218,46 @@ describe('a stalled job of the worker pool', () => {
       expect(await run.exited).toBe('SIGKILL');
       const resumed = await runArcbench(['resume', out, '--queue', redis.url], dir);
       expect(resumed.code, resumed.stderr).toBe(0);
-      const [record] = readRunFolder(out).records;
-      expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
-      expect(record!.restarted?.reason).toMatch(/the worker pool does not continue episodes from their checkpoints yet/);
-      expect(record!.guid).not.toBe(proxy.log[0]!.guid);
+      const folder = readRunFolder(out);
+      const [record] = folder.records;
+      const guid = proxy.log[0]!.guid;
+      expect(record).toMatchObject({ attempt: 2, guid, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
+      expect(record!.restarted).toBeUndefined();
+      expect(new Set(proxy.log.map((c) => c.guid))).toEqual(new Set([guid]));
+      expect(moves(proxy.log)).toEqual(moves(reference.log));
+      expect(record!.usage).toEqual(reference.record.usage);
+      expect(played(await recordingOf(out, record!))).toEqual(played(reference.recording));
+      expect(readdirSync(join(out, 'checkpoints'))).toEqual([]);
+      // The card taken over was closed by the resume's coordinator, and no other card was opened.
+      expect(folder.report.cards.map((c) => [c.attempt, c.state, c.continued_by_attempt])).toEqual([[1, 'closed', 2]]);
     } finally {
       if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
       await worker.exited;
       await proxy.close();
+    }
+  }, 90_000);
+
+  it('a resume through the pool of an in-process run: the worker’s record says why the episode starts over', async () => {
+    const name = 'resumed-in-process';
+    const out = join(dir, name);
+    const marker = join(dir, `${name}.marker`);
+    const worker = startWorker();
+    try {
+      // In-process, an episode says it is in flight once it has played a second: this one decides slowly.
+      writeFileSync(join(dir, `${name}.yaml`), experimentYaml(name, 'reference', marker, 200));
+      const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
+      await waitUntil(() => existsSync(marker) && existsSync(join(out, 'checkpoints')), 'the trap');
+      run.child.kill('SIGKILL');
+      expect(await run.exited).toBe('SIGKILL');
+      const resumed = await runArcbench(['resume', out, '--queue', redis.url], dir);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const [record] = readRunFolder(out).records;
+      expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+      expect(record!.restarted?.reason).toMatch(/in-process service, which ended with its attempt's process/);
+      expect(record!.continued).toBeUndefined();
+    } finally {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await worker.exited;
     }
   }, 90_000);
 });

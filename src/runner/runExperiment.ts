@@ -217,7 +217,8 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
 
 /** Why a resume continues no episode from its checkpoint this time, if it cannot. */
 function noContinuation(experiment: Experiment, options: RunOptions): string | undefined {
-  if (options.scheduler !== undefined) return 'the worker pool does not continue episodes from their checkpoints yet';
+  if (options.scheduler !== undefined && options.scheduler.continuesSessions !== true)
+    return 'this scheduler does not continue episodes from their checkpoints';
   if (experiment.config.scorecard.competition_mode) return 'a competition card cannot be read, so whether its last action was counted cannot be known';
   return undefined;
 }

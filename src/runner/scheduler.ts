@@ -51,7 +51,10 @@ export interface ScheduledRun {
  * What plays a run's scheduled episodes and closes its cards and target: `schedule` below does it in
  * this process; the worker pool's (`queueScheduler`) has workers elsewhere do it.
  */
-export type Scheduler = (run: ScheduledRun) => Promise<ScheduleOutcome>;
+export type Scheduler = ((run: ScheduledRun) => Promise<ScheduleOutcome>) & {
+  /** Plays `run.continuations` (episodes continued from their checkpoints, on the cards taken over, which it closes); else a resume continues none. */
+  readonly continuesSessions?: boolean;
+};
 
 export interface ScheduleOutcome {
   /** Card id per agent label, for every card that was opened. */

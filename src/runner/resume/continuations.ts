@@ -120,7 +120,10 @@ function notContinuable(checkpoint: EpisodeCheckpoint, cards: readonly CardEntry
 }
 
 /** The card's last update when the service still has it open; else why it cannot be continued. `transport` adopts its affinity. */
-export async function cardStillOpen(card: Pick<CardEntry, 'card_id' | 'affinity'>, transport: Transport): Promise<{ lastUpdate: string | undefined } | string> {
+export async function cardStillOpen(
+  card: { readonly card_id: string; readonly affinity: readonly string[] },
+  transport: Transport,
+): Promise<{ lastUpdate: string | undefined } | string> {
   transport.adoptAffinity?.(card.card_id, card.affinity);
   try {
     const answer = await transport.getScorecard(card.card_id);

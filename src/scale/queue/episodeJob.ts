@@ -19,7 +19,12 @@ const episodeJobSchema = z.object({
   seed: z.number(),
   /** A resume's: the episode was in flight with a checkpoint and starts over; why (its record says so). */
   restart_reason: z.string().optional(),
+  /** A resume's: the episode goes on from its checkpoint in the run folder, on this card it took over. */
+  continue_on: z.object({ card_id: z.string(), affinity: z.array(z.string()) }).optional(),
 });
+
+/** What a resume says of an episode in flight when its process died. */
+export type ResumedStart = { readonly continueOn: NonNullable<EpisodeJobData['continue_on']> } | { readonly restartReason: string };
 export type EpisodeJobData = z.infer<typeof episodeJobSchema>;
 
 /**
@@ -34,7 +39,8 @@ export function keyOfJobId(jobId: string): string {
   return decodeURIComponent(jobId.slice('ep.'.length));
 }
 
-export function episodeJob(spec: EpisodeSpec, restartReason?: string): { name: string; data: EpisodeJobData; opts: { jobId: string } } {
+export function episodeJob(spec: EpisodeSpec, resumed?: ResumedStart): { name: string; data: EpisodeJobData; opts: { jobId: string } } {
+  const resumedData = resumed === undefined ? {} : 'continueOn' in resumed ? { continue_on: resumed.continueOn } : { restart_reason: resumed.restartReason };
   return {
     name: EPISODE_JOB,
     data: {
@@ -42,7 +48,7 @@ export function episodeJob(spec: EpisodeSpec, restartReason?: string): { name: s
       game: spec.game,
       index: spec.index,
       seed: spec.seed,
-      ...(restartReason === undefined ? {} : { restart_reason: restartReason }),
+      ...resumedData,
     },
     opts: { jobId: jobIdOf(keyOfSpec(spec)) },
   };

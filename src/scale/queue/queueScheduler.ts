@@ -5,16 +5,19 @@
  * recorder exactly as a local run's scheduler does, and mirrors the workers' cards into run.json. On
  * an interrupt or the run's wall time, queued episodes are dropped and the workers' episodes stop at
  * their next step. At the end workers close their cards and sign off; the cards of workers that died
- * are closed here when the service still holds them (a URL), or listed as lost.
+ * are closed here when the service still holds them (a URL), or listed as lost. A resume's episodes in
+ * flight go to the workers with the card it took over (they continue them from their checkpoints) or
+ * with why they start over; the cards taken over are closed here too, once every worker signed off.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { TransportStats } from '../../client/transport.ts';
 import type { ScheduledRun, ScheduleOutcome, Scheduler } from '../../runner/scheduler.ts';
-import type { ClosedCard } from '../../runner/scorecards.ts';
+import { type ClosedCard, closeCards } from '../../runner/scorecards.ts';
+import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
 import { type CardMirror as Mirror, CardMirror } from './cardMirror.ts';
-import { episodeJob } from './episodeJob.ts';
+import { episodeJob, type ResumedStart } from './episodeJob.ts';
 import { keyOfSpec } from '../../runner/episode/episodeKey.ts';
 import { newRunId, publishRun, retireRun, runMetaOf } from './publishRun.ts';
 import { connectRedis } from './connectRedis.ts';
@@ -49,7 +52,7 @@ interface QueueParts {
 
 /** The scheduler `runExperiment` takes for `--queue`: the worker pool meeting in this Redis plays the episodes. */
 export function queueScheduler(address: RedisAddress): Scheduler {
-  return (run) => scheduleOnQueue(run, address);
+  return Object.assign((run: ScheduledRun) => scheduleOnQueue(run, address), { continuesSessions: true });
 }
 
 async function scheduleOnQueue(run: ScheduledRun, address: RedisAddress): Promise<ScheduleOutcome> {
@@ -127,8 +130,17 @@ function queueParts(run: ScheduledRun, address: RedisAddress, redis: Redis): Que
 }
 
 async function enqueue({ queue, run }: QueueParts): Promise<void> {
-  const jobs = run.plan.episodes.map((spec) => episodeJob(spec, run.continuations?.restartReasons.get(keyOfSpec(spec))));
+  const jobs = run.plan.episodes.map((spec) => episodeJob(spec, resumedStart(run, spec)));
   for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) await queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH));
+}
+
+/** A resume's word on an episode: continue it on the card taken over (the worker reads its checkpoint), or why it starts over. */
+function resumedStart(run: ScheduledRun, spec: EpisodeSpec): ResumedStart | undefined {
+  const key = keyOfSpec(spec);
+  const card = run.continuations?.continueFrom.has(key) ? run.continuations.cards.get(spec.agent.label) : undefined;
+  if (card !== undefined) return { continueOn: { card_id: card.card_id, affinity: [...card.affinity] } };
+  const reason = run.continuations?.restartReasons.get(key);
+  return reason === undefined ? undefined : { restartReason: reason };
 }
 
 /**
@@ -188,10 +200,11 @@ async function finish(parts: QueueParts, published: boolean): Promise<ScheduleOu
       await mirror.sync();
       await settleDeadWorkersCards(mirror.cards, parts.run, parts.runId);
     }
+    const takenOver = await closeTakenOverCards(run);
     const stats = await workerStats(redis, keys, run.target.transport.stats());
     await queue.obliterate({ force: true }).catch((error: unknown) => run.logger.warn({ error: (error as Error).message }, 'removing the queue failed'));
     return {
-      ...outcomeOf(mirror, stats, run.target.pageRoot),
+      ...outcomeOf(mirror, stats, run.target.pageRoot, takenOver),
       costStopped: parts.spend.spent,
       queue: { redis: parts.address.display, run_id: parts.runId },
     };
@@ -236,10 +249,28 @@ async function workerStats(redis: Redis, keys: RunKeys, own: TransportStats): Pr
   return total;
 }
 
-/** The outcome as the local scheduler gives it: per agent its latest card, and how it closed. */
-function outcomeOf(mirror: Mirror, stats: TransportStats, pageRoot: string | undefined): Omit<ScheduleOutcome, 'costStopped'> {
+/**
+ * The cards a resume took over: workers continued episodes on them, and any worker may still play on
+ * one until every worker has signed off, so the coordinator closes them, as the local scheduler does.
+ */
+async function closeTakenOverCards(run: ScheduledRun): Promise<{ cards: Map<string, string>; closed: Map<string, ClosedCard> }> {
   const cards = new Map<string, string>();
-  const closed = new Map<string, ClosedCard>();
+  for (const [label, card] of run.continuations?.cards ?? []) {
+    run.target.transport.adoptAffinity?.(card.card_id, card.affinity);
+    cards.set(label, card.card_id);
+  }
+  return { cards, closed: await closeCards(run.target.transport, cards, run.logger, run.cardEvents) };
+}
+
+/** The outcome as the local scheduler gives it: per agent its latest card (a worker's over one taken over), and how it closed. */
+function outcomeOf(
+  mirror: Mirror,
+  stats: TransportStats,
+  pageRoot: string | undefined,
+  takenOver: { cards: Map<string, string>; closed: Map<string, ClosedCard> },
+): Omit<ScheduleOutcome, 'costStopped'> {
+  const cards = new Map(takenOver.cards);
+  const closed = new Map(takenOver.closed);
   for (const card of mirror.cards) {
     cards.set(card.agent, card.card_id);
     closed.set(card.agent, { scorecard: card.scorecard, error: card.close_error });

@@ -6,7 +6,9 @@
  * recordings, in the run's folder on the shared volume: a continuation reads the recording anyway, to
  * settle an action decided before the death and to go on writing the same file, so checkpoint and
  * recording are read from one place, and a step costs no Redis round trip. A worker without a run
- * folder (no --recordings-dir) keeps none, and its stalled jobs start over, saying why.
+ * folder (no --recordings-dir) keeps none, and its stalled jobs start over, saying why. A resume
+ * through the pool (`resume --queue`) sends an episode it continues the same way, naming the card it
+ * took over from the dead attempt.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +25,11 @@ import type { RunKeys } from './runKeys.ts';
 /** How a stalled job's episode starts: on the dead worker's card from its checkpoint, or over, and why. */
 export type StalledStart = { readonly continueFrom: EpisodeCheckpoint; readonly cardId: string } | { readonly restartReason: string };
 
+export interface TakenOverCard {
+  readonly card_id: string;
+  readonly affinity: readonly string[];
+}
+
 export interface StalledContext {
   readonly redis: Redis;
   readonly keys: RunKeys;
@@ -31,19 +38,25 @@ export interface StalledContext {
   readonly runDir: string | undefined;
 }
 
-/** Decides for a job with earlier attempts; the card it continues on is adopted (its affinity cookies) by `transport`. */
-export async function stalledStart(context: StalledContext, spec: EpisodeSpec): Promise<StalledStart> {
+/**
+ * Decides for a job with earlier attempts, or one a resume asks to continue on the card it took over
+ * (`takenOver`: a card of an earlier attempt of the run, not in this run's cards hash); the card it
+ * continues on is adopted (its affinity cookies) by `transport`.
+ */
+export async function stalledStart(context: StalledContext, spec: EpisodeSpec, takenOver?: TakenOverCard): Promise<StalledStart> {
   if (context.runDir === undefined) {
     return { restartReason: 'this worker keeps no run folder (start workers with --recordings-dir on the volume of the run folder), so no checkpoint is read' };
   }
   const checkpoint = readCheckpoint(context.runDir, spec);
-  if (checkpoint === undefined) return { restartReason: 'the worker that died left no checkpoint of it in the run folder' };
+  if (checkpoint === undefined) return { restartReason: 'no checkpoint of it is in the run folder (its worker died before writing one, or kept none)' };
   if (checkpoint.format !== CHECKPOINT_FORMAT) return { restartReason: `its checkpoint is of another format (${String(checkpoint.format)})` };
   if (!checkpoint.continuable) return { restartReason: checkpoint.not_continuable ?? 'its session cannot be continued' };
   if (checkpoint.target !== context.transport.target) {
     return { restartReason: `its session is on ${checkpoint.target}, and this worker plays on ${context.transport.target}` };
   }
-  const card = parseCardRecords(await context.redis.hgetall(context.keys.cards)).find((c) => c.card_id === checkpoint.card_id);
+  const card =
+    parseCardRecords(await context.redis.hgetall(context.keys.cards)).find((c) => c.card_id === checkpoint.card_id) ??
+    (takenOver?.card_id === checkpoint.card_id ? { ...takenOver, state: 'open' as const } : undefined);
   if (card === undefined) return { restartReason: `the pool's cards do not list its card ${checkpoint.card_id}` };
   if (card.state !== 'open') return { restartReason: `its card ${card.card_id} is ${card.state.replace('_', ' ')}` };
   const open = await cardStillOpen(card, context.transport);

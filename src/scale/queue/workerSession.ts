@@ -22,7 +22,7 @@ import type { CheckpointFile } from '../../runner/episode/episodeCheckpoint.ts';
 import type { RecordingFormat } from '../../recording/recordingWriter.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
-import { lostBeforeSession, type StalledStart, stalledStart } from './stalledEpisode.ts';
+import { lostBeforeSession, type StalledStart, stalledStart, type TakenOverCard } from './stalledEpisode.ts';
 import { parseEpisodeJob } from './episodeJob.ts';
 import { experimentOfRun } from './queuedExperiment.ts';
 import type { RedisAddress } from './redisAddress.ts';
@@ -180,7 +180,12 @@ export class WorkerSession {
     if (agent === undefined) throw new QueueRunError(`job ${job.id} is for agent "${data.agent}", which this worker's experiment does not have`);
     const spec: EpisodeSpec = { agent, game: data.game, index: data.index, seed: data.seed };
     const earlier = await earlierAttempts(redis, keys, job.id!);
-    const start = earlier.length > 0 ? await this.#stalledStart(spec) : data.restart_reason === undefined ? undefined : { restartReason: data.restart_reason };
+    const start =
+      earlier.length > 0 || data.continue_on !== undefined
+        ? await this.#stalledStart(spec, data.continue_on)
+        : data.restart_reason === undefined
+          ? undefined
+          : { restartReason: data.restart_reason };
     let cardId: string;
     try {
       cardId = start !== undefined && 'cardId' in start ? start.cardId : await this.#cards.cardFor(agent.label);
@@ -222,15 +227,15 @@ export class WorkerSession {
     return record;
   }
 
-  /** How a job whose worker died goes on here: from its checkpoint, or over (logged either way). */
-  async #stalledStart(spec: EpisodeSpec): Promise<StalledStart> {
+  /** How a job whose worker died (or a resume's episode in flight) goes on here: from its checkpoint, or over (logged either way). */
+  async #stalledStart(spec: EpisodeSpec, takenOver: TakenOverCard | undefined): Promise<StalledStart> {
     const { redis, keys, target, settings } = this.#parts;
-    const start = await stalledStart({ redis, keys, transport: target.transport, runDir: this.#checkpoints?.runDir }, spec);
+    const start = await stalledStart({ redis, keys, transport: target.transport, runDir: this.#checkpoints?.runDir }, spec, takenOver);
     const episode = { run: this.runId, agent: spec.agent.label, game: spec.game.game_id, episode: spec.index };
     if ('cardId' in start) {
       const { card_id, step } = start.continueFrom;
-      settings.logger.info({ ...episode, card_id, step }, 'continuing an episode whose worker died, from its checkpoint');
-    } else settings.logger.warn({ ...episode, reason: start.restartReason }, 'an episode whose worker died starts over from a new RESET');
+      settings.logger.info({ ...episode, card_id, step }, 'continuing an episode from its checkpoint');
+    } else settings.logger.warn({ ...episode, reason: start.restartReason }, 'an episode that was in flight starts over from a new RESET');
     return start;
   }
 
