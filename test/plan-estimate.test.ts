@@ -15,10 +15,14 @@ import { readRunFolder } from '../src/runner/results/runFolder.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
 import { runArcbench } from './support/arcbenchProcess.ts';
+import { startFakeAnthropicServer } from './support/fakeAnthropicServer.ts';
 import { type RecordedRequest, toolCall } from './support/fakeModelServer.ts';
-import { SECRET_KEY, type TempFolder, useFakeModelServer } from './support/llmRun.ts';
+import { startFakeResponsesServer } from './support/fakeResponsesServer.ts';
+import { SECRET_KEY, type TempFolder, useFake, useFakeModelServer } from './support/llmRun.ts';
 
 const fake = useFakeModelServer();
+const responses = useFake(startFakeResponsesServer);
+const anthropic = useFake(startFakeAnthropicServer);
 const PRICING = { input: 3, cached_input: 0.75, output: 15 };
 const RATIONALE = 'The player block sits left of the goal; moving it one cell at a time and watching what changes. '.repeat(3);
 
@@ -89,6 +93,39 @@ describe('the cost estimate of a plan', () => {
     expect(forced.stderr).toContain('estimated cost of the plan');
     expect(fake.server.requests.length).toBeGreaterThan(0);
     expect(forced.code).toBe(3);
+  });
+
+  it.each([
+    ['responses', 'state: provider', { api: 'responses', state: 'provider' }],
+    ['responses', 'state: stateless', { api: 'responses', state: 'stateless' }],
+    ['anthropic', 'cache writes priced apart', { api: 'anthropic', pricing: { ...PRICING, cache_write: 3.75 } }],
+  ] as const)('api %s (%s), batches of 3: within a quarter of the spend, its prompt cache priced as cached input', async (api, _what, params) => {
+    const server = api === 'responses' ? responses : anthropic;
+    // Batches of 3 without predictions: played whole, as the estimate assumes.
+    server.server.setFallback((_request: unknown, index: number) => ({
+      toolCalls: [0, 1, 2].map((i) => toolCall((index + i) % 2 === 0 ? 'ACTION1' : 'ACTION2', { rationale: RATIONALE })),
+    }));
+    const folder = server.newFolder();
+    const file = join(folder.path, `${api}.yaml`);
+    const agentParams = { model: 'fake-model', base_url: server.server.baseUrl, api_key: SECRET_KEY, pricing: PRICING, max_actions_per_turn: 3, ...params };
+    writeFileSync(
+      file,
+      stringify({
+        name: api,
+        games: ['crat', 'keys'],
+        agents: [{ use: 'llm', params: agentParams }],
+        episodes: 2,
+        seed: 5,
+        concurrency: 2,
+        budgets: { max_actions: 24 },
+      }),
+    );
+    const estimate = await estimateOf(file);
+    const spent = (await runExperiment(await loadExperiment(file), { out: join(folder.path, 'run') })).report.totals.usage;
+    expect(spent.cached_input_tokens).toBeGreaterThan(0);
+    expect(within(estimate.agents[0]!.calls, spent.calls, 0.25), `estimated ${estimate.agents[0]!.calls} calls, made ${spent.calls}`).toBe(true);
+    expect(within(estimate.input_tokens, spent.input_tokens, 0.25), `estimated ${estimate.input_tokens} input tokens, spent ${spent.input_tokens}`).toBe(true);
+    expect(within(estimate.expected_usd!, spent.cost_usd!, 0.25), `estimated $${estimate.expected_usd}, spent $${spent.cost_usd}`).toBe(true);
   });
 
   it('grows a call by a turn until the context size, then holds it there', () => {

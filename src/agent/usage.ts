@@ -53,6 +53,8 @@ export interface Pricing {
   readonly input: number;
   /** Price of cached input tokens; when absent they cost the input price (never under-counted). */
   readonly cached_input?: number;
+  /** Price of input written to the prompt cache (Anthropic's breakpoints); when absent, the input price. */
+  readonly cache_write?: number;
   readonly output: number;
 }
 

@@ -7,8 +7,11 @@
  * which grows by one turn (turn text, frame, the model's reply, the tool's answer) per call until the
  * agent's context size, where older turns are summarised and the context stays about that size. An
  * episode plays its whole action budget (an LLM rarely wins early; a win only makes it cheaper). The
- * expected figure bills every input token at the input price; the minimum bills the repeated prefix
- * of each call (all but its newest turn) at the cached-input price, as a provider's prompt cache would.
+ * expected figure bills the repeated prefix of each call (all but its newest turn) at the cached-input
+ * price for the share the API's prompt cache is expected to serve (`cachedShare`: Anthropic's marked
+ * breakpoints and OpenAI's Responses API serve it all; a Chat Completions server may serve none), the
+ * rest at the input price, and the new turn at the price of writing it to the cache where the API
+ * charges for that (`pricing.cache_write`, Anthropic); the minimum bills the whole repeated prefix cached.
  */
 import { type Pricing, roundDollars } from '../agent/usage.ts';
 
@@ -24,6 +27,10 @@ export interface CallShape {
   readonly outputTokens: number;
   /** Actions decided by one call (1 unless the agent batches). */
   readonly actionsPerCall: number;
+  /** Share (0..1) of each call's repeated prefix the provider's prompt cache is expected to serve; default 0. */
+  readonly cachedShare?: number;
+  /** The new part of each call is written to the cache at `pricing.cache_write` (Anthropic's breakpoints). */
+  readonly cacheWrites?: boolean;
 }
 
 /** Measured per action in an earlier run (`--from RUN`). */
@@ -84,12 +91,21 @@ export function episodeTokens(shape: CallShape, actions: number): { calls: numbe
 function fromModel(agent: AgentCostInput, shape: CallShape): AgentCostEstimate {
   const one = episodeTokens(shape, agent.actionsPerEpisode);
   const { pricing, episodes } = agent;
-  const expected = pricing === undefined ? null : episodes * (dollars(one.input, pricing.input) + dollars(one.output, pricing.output));
-  const minimum =
-    pricing === undefined
-      ? null
-      : episodes *
-        (dollars(one.input - one.repeated, pricing.input) + dollars(one.repeated, pricing.cached_input ?? pricing.input) + dollars(one.output, pricing.output));
+  const episodeDollars = (cachedShare: number) => {
+    if (pricing === undefined) return null;
+    const cached = one.repeated * cachedShare;
+    const fresh = one.input - one.repeated;
+    const freshPrice = shape.cacheWrites ? (pricing.cache_write ?? pricing.input) : pricing.input;
+    return (
+      episodes *
+      (dollars(fresh, freshPrice) +
+        dollars(one.repeated - cached, pricing.input) +
+        dollars(cached, pricing.cached_input ?? pricing.input) +
+        dollars(one.output, pricing.output))
+    );
+  };
+  const expected = episodeDollars(shape.cachedShare ?? 0);
+  const minimum = episodeDollars(1);
   return {
     label: agent.label,
     basis: 'model',

@@ -1,7 +1,8 @@
 /**
  * A plan's cost estimate (src/analysis/costEstimate.ts) from what the runner knows: each agent's params
- * (an agent whose params name a `model` calls one: its `pricing`, `frame_format`, `context_tokens`,
- * `max_output_tokens`, `reasoning_effort`, `system_prompt`, `output`, `batch_size`), each game's first
+ * (an agent whose params name a `model` calls one: its `pricing`, `api`, `base_url`, `frame_format`,
+ * `context_tokens`, `max_output_tokens`, `reasoning_effort`, `thinking_budget`, `system_prompt`, `output`,
+ * `max_actions_per_turn` or `batch_size`), each game's first
  * frame when it is a built-in game, and the budgets; or the per-action figures of an earlier run.
  * Used by `arcbench plan --estimate` and at the start of `run`, which refuses a plan whose minimum is
  * over `budgets.max_run_cost_usd`.
@@ -49,6 +50,25 @@ interface ModelParams {
   system_prompt?: string;
   output?: string;
   batch_size?: number;
+  /** The built-in llm agent's: which API (and so which prompt cache), and actions planned per reply. */
+  api?: string;
+  base_url?: string;
+  max_actions_per_turn?: number;
+  thinking_budget?: number;
+}
+
+/**
+ * How much of each call's repeated prefix the API's prompt cache serves, and whether writing to it is
+ * billed. Anthropic caches at the breakpoints the agent marks and bills the writes; the Responses API
+ * caches automatically (its `state` changes where the conversation is kept, not what is billed as
+ * input); a Chat Completions server may have no cache at all (OpenAI's own does: the default api for
+ * its URL is responses, so chat is assumed to be another server's).
+ */
+function cacheOf(params: ModelParams): Pick<CallShape, 'cachedShare' | 'cacheWrites'> {
+  const api = params.api ?? (params.base_url === undefined || /^https:\/\/api\.openai\.com\//.test(params.base_url) ? 'responses' : 'chat');
+  if (api === 'anthropic') return { cachedShare: 1, cacheWrites: true };
+  if (api === 'responses') return { cachedShare: 1 };
+  return { cachedShare: 0 };
 }
 
 /** The agent's params, when they name a model (it calls one). */
@@ -70,14 +90,17 @@ export function callShape(params: ModelParams, game: GameDescriptor): CallShape 
   const frameTokens = format === 'image' ? IMAGE_TOKENS : (facts.frameChars * (format === 'diff' ? DIFF_SHARE : 1)) / CHARS_PER_TOKEN;
   // One tool per action, and RESET.
   const tools = params.output === 'json' ? JSON_INSTRUCTIONS_CHARS : TOOLS_BASE_CHARS + TOOL_CHARS * (facts.actions + 1);
-  const reasoning = REASONING_TOKENS[params.reasoning_effort ?? 'none'] ?? 0;
-  const output = DEFAULT_OUTPUT_TOKENS + reasoning;
+  const reasoning = params.thinking_budget ?? REASONING_TOKENS[params.reasoning_effort ?? 'none'] ?? 0;
+  // A batch is planned in one reply: a tool call (and its prediction) per action, each answered.
+  const actionsPerCall = params.max_actions_per_turn ?? params.batch_size ?? 1;
+  const output = DEFAULT_OUTPUT_TOKENS * actionsPerCall + reasoning;
   return {
     fixedTokens: ((params.system_prompt?.length ?? DEFAULT_SYSTEM_CHARS) + tools) / CHARS_PER_TOKEN,
-    turnTokens: (TURN_TEXT_CHARS + REPLY_CHARS) / CHARS_PER_TOKEN + frameTokens,
+    turnTokens: (TURN_TEXT_CHARS + REPLY_CHARS * actionsPerCall) / CHARS_PER_TOKEN + frameTokens,
     contextTokens: params.context_tokens ?? DEFAULT_CONTEXT_TOKENS,
     outputTokens: params.max_output_tokens === undefined ? output : Math.min(output, params.max_output_tokens),
-    actionsPerCall: params.batch_size ?? 1,
+    actionsPerCall,
+    ...cacheOf(params),
   };
 }
 
