@@ -84,6 +84,16 @@ describe('transcripts of the Responses API', () => {
     expect(conversation!.messages[2]).toMatchObject({ tool_calls: [{ type: 'function', function: { name: crat.calls[0]!.name } }] });
   });
 
+  it('export --format messages follows a state: provider chain back: the whole conversation, not only what the last call sent', async () => {
+    responses.server.script(...crat.calls.slice(0, 3).map((call) => ({ toolCalls: [call], reasoning: 'r' })));
+    const run = await play('responses', responses.server.baseUrl, responses.newFolder(), { state: 'provider' }, 3);
+    const [conversation] = await conversations(readRunFolder(run.run.out));
+    const roles = conversation!.messages.map((m) => (m as { role: string }).role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'user', 'assistant', 'tool', 'user', 'assistant']);
+    expect(conversation!.messages[2]).toMatchObject({ tool_calls: [{ function: { name: crat.calls[0]!.name } }] });
+    expect(conversation!.messages[8]).toMatchObject({ tool_calls: [{ function: { name: crat.calls[2]!.name } }] });
+  });
+
   it('state: stateless with native compaction: the compact call is marked, and every call is counted once', async () => {
     responses.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], reasoning: 'probe' }));
     const run = await play(

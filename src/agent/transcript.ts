@@ -26,6 +26,8 @@ export interface ModelCallResponse {
   readonly reasoning?: unknown;
   /** Output items as received (the Responses API). */
   readonly output?: readonly unknown[];
+  /** The answer's id, where a later request can name it (the Responses API's previous_response_id). */
+  readonly id?: string;
 }
 
 export interface ModelCallTranscript {

@@ -120,7 +120,7 @@ function reasoningSummaries(output: readonly ResponseOutputItem[]): string | und
  * since the previous response, which is all this call sent), and the output items with the text, the
  * tool calls (in chat form, as the viewer and the export read them) and the reasoning summaries.
  */
-function transcriptOf(body: Body | ResponseCompactParams, output: readonly ResponseOutputItem[]): Omit<ModelCallTranscript, 'usage'> {
+function transcriptOf(body: Body | ResponseCompactParams, output: readonly ResponseOutputItem[], id?: string): Omit<ModelCallTranscript, 'usage'> {
   const { input, instructions, tools, ...params } = body as Body;
   const reply = replyOf({ output } as Response);
   const reasoning = reasoningSummaries(output);
@@ -136,6 +136,8 @@ function transcriptOf(body: Body | ResponseCompactParams, output: readonly Respo
       ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ type: 'function', ...call })) } : {}),
       ...(reasoning === undefined ? {} : { reasoning }),
       output: [...output],
+      // The id a later call names as its previous_response_id: the export follows the chain back.
+      ...(id === undefined ? {} : { id }),
     },
   };
 }
@@ -165,7 +167,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       send: (body, signal) => sdk.responses.create(body, { signal }),
       check: (raw) => checked<Response>('response', raw),
       usage: (answer, body) => usageOf(answer, String(body.model)),
-      transcript: (body, answer) => transcriptOf(body, answer.output),
+      transcript: (body, answer) => transcriptOf(body, answer.output, answer.id),
     } satisfies Wire<Body, Response>,
     { ...settings, apiKey },
   );

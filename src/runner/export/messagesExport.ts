@@ -30,7 +30,7 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
       game_id: episode.game_id,
       episode: episode.episode,
       model: last.model,
-      messages: [...instructionsOf(last), ...last.messages.map(chatMessageOf), replyMessage(last)],
+      messages: [...instructionsOf(last), ...conversationOf(last, calls), replyMessage(last)],
       ...(last.tools === null ? {} : { tools: last.tools }),
     });
   }
@@ -40,6 +40,23 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
 /** Instructions sent apart from the messages (Responses, Anthropic) become the system message. */
 function instructionsOf(call: TranscriptCall): unknown[] {
   return call.instructions === null || call.instructions === undefined ? [] : [{ role: 'system', content: call.instructions }];
+}
+
+/**
+ * The messages a call had in view. A Responses call with `state: provider` sent only what was new
+ * since the response it names (previous_response_id): what came before is that response's call, its
+ * reply, and so on back to the start of the chain.
+ */
+function conversationOf(call: TranscriptCall, calls: readonly TranscriptCall[]): unknown[] {
+  const chain: TranscriptCall[] = [call];
+  for (let previous = call.params.previous_response_id; typeof previous === 'string'; ) {
+    const named = previous;
+    const before = calls.find((earlier) => earlier.response.id === named);
+    if (before === undefined || chain.includes(before)) break;
+    chain.unshift(before);
+    previous = before.params.previous_response_id;
+  }
+  return chain.flatMap((link, index) => [...link.messages.map(chatMessageOf), ...(index < chain.length - 1 ? [replyMessage(link)] : [])]);
 }
 
 /**
