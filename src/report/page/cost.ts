@@ -65,10 +65,11 @@ const RIGHT = 16;
 
 /** Each agent's total: mean episode score (with its interval) against dollars. */
 function scoreAgainstCost(totals: readonly ResultRow[], agents: readonly string[]): HTMLElement {
-  const known = totals.filter((row) => row.usage?.cost_usd !== null && row.usage?.cost_usd !== undefined);
-  if (known.length === 0) return el('p', { class: 'note' }, 'Score against cost: no agent has a known cost (set pricing in its params).');
+  // An agent is placed only where both figures are known: an unknown score is never drawn as 0.
+  const known = totals.filter((row) => row.mean !== null && row.usage?.cost_usd !== null && row.usage?.cost_usd !== undefined);
+  if (known.length === 0) return el('p', { class: 'note' }, 'Score against cost: no agent has both a known score and a known cost (set pricing in its params).');
   const maxCost = niceCeiling(Math.max(...known.map((row) => row.usage!.cost_usd!)));
-  const maxScore = niceCeiling(Math.max(1, ...known.map((row) => Math.max(row.mean, row.interval?.high ?? 0))));
+  const maxScore = niceCeiling(Math.max(1, ...known.map((row) => Math.max(row.mean!, row.interval?.high ?? 0))));
   const x = (cost: number) => LEFT + (cost / maxCost) * (WIDTH - LEFT - RIGHT);
   const y = (score: number) => HEIGHT - BOTTOM - (Math.max(0, score) / maxScore) * (HEIGHT - BOTTOM - TOP);
   const points = known.map((row) => {
@@ -77,11 +78,11 @@ function scoreAgainstCost(totals: readonly ResultRow[], agents: readonly string[
     return svg(
       'g',
       { class: 'cost-point', 'data-agent': row.agent },
-      svg('title', {}, `${row.agent}: mean score ${format.score(row.mean)} for ${dollars(row.usage!.cost_usd)}`),
+      svg('title', {}, `${row.agent}: mean score ${format.score(row.mean!)} for ${dollars(row.usage!.cost_usd)}`),
       row.interval &&
         svg('line', { x1: cx, x2: cx, y1: y(row.interval.low), y2: y(row.interval.high), class: 'cost-interval', stroke: colour, 'stroke-width': 2 }),
-      svg('circle', { cx, cy: y(row.mean), r: 5, fill: colour }),
-      svg('text', { x: cx + 8, y: y(row.mean), 'dominant-baseline': 'middle', class: 'label' }, row.agent),
+      svg('circle', { cx, cy: y(row.mean!), r: 5, fill: colour }),
+      svg('text', { x: cx + 8, y: y(row.mean!), 'dominant-baseline': 'middle', class: 'label' }, row.agent),
     );
   });
   const axes = [
