@@ -67,7 +67,8 @@ const RIGHT = 16;
 function scoreAgainstCost(totals: readonly ResultRow[], agents: readonly string[]): HTMLElement {
   // An agent is placed only where both figures are known: an unknown score is never drawn as 0.
   const known = totals.filter((row) => row.mean !== null && row.usage?.cost_usd !== null && row.usage?.cost_usd !== undefined);
-  if (known.length === 0) return el('p', { class: 'note' }, 'Score against cost: no agent has both a known score and a known cost (set pricing in its params).');
+  if (known.length === 0)
+    return el('p', { class: 'note' }, 'Score against cost: no agent has both a known score and a known cost (set pricing in its params).');
   const maxCost = niceCeiling(Math.max(...known.map((row) => row.usage!.cost_usd!)));
   const maxScore = niceCeiling(Math.max(1, ...known.map((row) => Math.max(row.mean!, row.interval?.high ?? 0))));
   const x = (cost: number) => LEFT + (cost / maxCost) * (WIDTH - LEFT - RIGHT);
