@@ -6,10 +6,8 @@
  * encrypted reasoning) is each provider's own business, kept in its file: a new API is one new file
  * here and one line in index.ts.
  */
-import type { ModelCallTranscript, ModelCallUsage } from 'arcbench';
-import type { ResponseCache } from '../responseCache.ts';
 import type { ModelReply, ModelRequest } from '../transcript.ts';
-import type { AgentPricing } from './usage.ts';
+import type { ModelClientOptions } from './modelClient.ts';
 
 export interface Provider {
   /** The reply to a turn; its usage is reported as an `action` call. */
@@ -27,8 +25,12 @@ export interface Provider {
   restore?(state: unknown): void;
 }
 
-/** Everything a provider is created with, whatever its API. */
-export interface ProviderSettings {
+/**
+ * Everything a provider is created with, whatever its API: what its model client takes (retries,
+ * pricing, the cache, the usage and transcript reporting), with the key still optional (each API has
+ * its own environment variable), and the model's own settings.
+ */
+export interface ProviderSettings extends Omit<ModelClientOptions, 'apiKey'> {
   readonly model: string;
   readonly baseUrl: string | undefined;
   readonly apiKey: string | undefined;
@@ -40,13 +42,4 @@ export interface ProviderSettings {
   /** The Responses API's conversation state. */
   readonly state: 'provider' | 'stateless' | 'harness';
   readonly seed: number | undefined;
-  readonly pricing: AgentPricing | undefined;
-  readonly requestTimeoutMs: number;
-  readonly maxRetries: number;
-  readonly signal: AbortSignal;
-  readonly cache: ResponseCache | undefined;
-  readonly episodeSeed: number;
-  readonly reportUsage: (call: ModelCallUsage) => void;
-  /** Keeps each call's transcript with the episode (the agent context's keepTranscript). */
-  readonly keepTranscript?: (call: ModelCallTranscript) => void;
 }
