@@ -110,12 +110,8 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
  */
 const FINISHING_HEADROOM = 4;
 
-async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
-  const { experiment, plan, target, stop, recorder, logger } = run;
-  const { config } = experiment;
-  const competition = config.scorecard.competition_mode;
-  const baselines = new GameBaselines(target.transport, !competition, baselineNotices(logger));
-  let runSequence = run.firstRunSequence ?? 0;
+/** On the run's stop nothing more is scheduled; an interrupt also cuts the requests under way short. */
+function clearQueueOnStop({ stop, target }: ScheduledRun, queue: PQueue): void {
   stop.signal.addEventListener(
     'abort',
     () => {
@@ -126,6 +122,15 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
     },
     { once: true },
   );
+}
+
+async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
+  const { experiment, plan, target, stop, recorder, logger } = run;
+  const { config } = experiment;
+  const competition = config.scorecard.competition_mode;
+  const baselines = new GameBaselines(target.transport, !competition, baselineNotices(logger));
+  let runSequence = run.firstRunSequence ?? 0;
+  clearQueueOnStop(run, queue);
   const checkpoints = checkpointSettings(run);
   const finishing = new FinishingEpisodes();
   let previousAdded: Promise<unknown> = Promise.resolve();

@@ -183,15 +183,15 @@ function transcriptOf(
   };
 }
 
-export function createAnthropicProvider(settings: ProviderSettings): Provider {
+/** The SDK's clients for answers and for native compactions (a beta), behind our retries, cache and usage. */
+function anthropicClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '';
   const sdk = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off' });
+  const common = { baseUrl, keySource: 'ANTHROPIC_API_KEY or params.api_key', errors: Anthropic };
   const client = new ModelClient<Body, Message>(
     {
-      baseUrl,
-      keySource: 'ANTHROPIC_API_KEY or params.api_key',
-      errors: Anthropic,
+      ...common,
       send: (body, signal) => sdk.messages.create(body, { signal }),
       check: checkedMessage,
       usage: usageOf,
@@ -201,9 +201,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
   );
   const compactions = new ModelClient<BetaCreateParams, BetaMessage>(
     {
-      baseUrl,
-      keySource: 'ANTHROPIC_API_KEY or params.api_key',
-      errors: Anthropic,
+      ...common,
       send: (body, signal) => sdk.beta.messages.create({ ...body, betas: [COMPACTION_BETA] }, { signal }),
       check: (raw) => checkedMessage(raw) as unknown as BetaMessage,
       usage: (message, body) => usageOf(message as unknown as Message, body as unknown as Body),
@@ -211,6 +209,11 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     },
     { ...settings, apiKey },
   );
+  return { client, compactions };
+}
+
+export function createAnthropicProvider(settings: ProviderSettings): Provider {
+  const { client, compactions } = anthropicClients(settings);
   const budget = settings.thinkingBudget;
   const sampling = {
     model: settings.model,

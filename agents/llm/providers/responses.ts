@@ -156,7 +156,8 @@ function toolsOf(request: ModelRequest): { tools?: FunctionTool[] } {
   };
 }
 
-export function createResponsesProvider(settings: ProviderSettings): Provider {
+/** The SDK's clients for answers and for native compactions, behind our retries, cache and usage. */
+function responsesClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const apiKey = settings.apiKey ?? process.env.OPENAI_API_KEY ?? '';
   const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off' });
@@ -181,14 +182,24 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
     },
     { ...settings, apiKey },
   );
-  const { state, model } = settings;
-  const stateless = state === 'stateless';
-  const sampling: Partial<Body> = {
+  return { responses, compactions };
+}
+
+/** What every request of the episode carries besides its input; stateless: nothing kept, reasoning sent back. */
+function samplingOf(settings: ProviderSettings): Partial<Body> {
+  return {
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxOutputTokens === undefined ? {} : { max_output_tokens: settings.maxOutputTokens }),
     ...(settings.reasoningEffort === undefined ? {} : { reasoning: { effort: settings.reasoningEffort } }),
-    ...(stateless ? { store: false, include: ['reasoning.encrypted_content' as const] } : {}),
+    ...(settings.state === 'stateless' ? { store: false, include: ['reasoning.encrypted_content' as const] } : {}),
   };
+}
+
+export function createResponsesProvider(settings: ProviderSettings): Provider {
+  const { responses, compactions } = responsesClients(settings);
+  const { state, model } = settings;
+  const stateless = state === 'stateless';
+  const sampling = samplingOf(settings);
   let chainEnd: ChainEnd | undefined;
 
   /**

@@ -99,6 +99,32 @@ export function openResumableFolder(options: ResumeOptions): RunFolder {
   return folder;
 }
 
+/** The run's log, opened again for this attempt, with a line saying what the resume found and plays. */
+function resumeLogger(
+  dir: string,
+  options: { consoleLog?: LineSink | undefined; redactor?: Redactor },
+  found: { attempt: number; selection: ReturnType<typeof selectEpisodes>; tornTail: boolean; stale: ReturnType<typeof removeStaleTempFiles> },
+) {
+  const logger = createRunLogger(join(dir, LOG_FILE), {
+    ...(options.redactor ? { redactor: options.redactor } : {}),
+    ...(options.consoleLog ? { console: options.consoleLog } : {}),
+  });
+  const { attempt, selection, tornTail, stale } = found;
+  logger.info(
+    {
+      attempt,
+      to_play: selection.toPlay.length,
+      kept: selection.kept.length,
+      replayed_errors: selection.replayedErrors,
+      replayed_cut: selection.replayedCut,
+      torn_last_line: tornTail,
+      stale_temp_files: stale,
+    },
+    'run resumed',
+  );
+  return logger;
+}
+
 export async function resumedAttempt(
   folder: RunFolder,
   plan: Plan,
@@ -113,22 +139,7 @@ export async function resumedAttempt(
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 
-  const logger = createRunLogger(join(dir, LOG_FILE), {
-    ...(options.redactor ? { redactor: options.redactor } : {}),
-    ...(options.consoleLog ? { console: options.consoleLog } : {}),
-  });
-  logger.info(
-    {
-      attempt,
-      to_play: selection.toPlay.length,
-      kept: selection.kept.length,
-      replayed_errors: selection.replayedErrors,
-      replayed_cut: selection.replayedCut,
-      torn_last_line: folder.tornTail,
-      stale_temp_files: stale,
-    },
-    'run resumed',
-  );
+  const logger = resumeLogger(dir, options, { attempt, selection, tornTail: folder.tornTail, stale });
   const cards = report.cards.map((card) => ({ ...card }));
   const attempts = markDead(report.attempts);
   const continuations = await planContinuations(cards, {
