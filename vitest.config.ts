@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/tempRoot.ts'],
+    globalSetup: ['test/support/tempRoot.ts', 'test/support/builtCli.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Files run in parallel, one worker per core; the slowest start first. vitest's own default for a run is

@@ -5,11 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { toolCall } from './support/fakeModelServer.ts';
 import { firstOf, itemAt } from './support/lists.ts';
 import { levelOneToolCalls, runLlmExperiment, SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 
-const root = join(import.meta.dirname, '..');
 const crat = levelOneToolCalls('crat').gameId;
 /** Every call: 1,000 input and 100 output tokens at $8 and $20 per million: one cent exactly. */
 const CENT_A_CALL = { usage: { prompt_tokens: 1_000, completion_tokens: 100 } };
@@ -96,7 +96,7 @@ describe('a model that never answers', () => {
       stringify({ name: 'hang', games: [crat], agents: [{ use: 'llm', params: { model: 'fake-model', base_url: fake.server.baseUrl, pricing: PRICING } }] }),
     );
     const out = join(folder.path, 'out');
-    const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', config, '--out', out], {
+    const child = spawn(process.execPath, [ARCBENCH_BIN, 'run', config, '--out', out], {
       cwd: folder.path,
       env: { ...process.env, OPENAI_API_KEY: SECRET_KEY },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -158,7 +158,7 @@ describe('the response cache', () => {
     expect(firstOf(second.episodesFromFile, 'episode').model_calls!.every((c) => c.cached && c.cost_usd === 0)).toBe(true);
 
     // Compared, the two runs play alike and show what each cost.
-    const compared = spawnSync(process.execPath, [join(root, 'bin', 'arcbench.js'), 'compare', first.out, second.out, '--markdown'], { encoding: 'utf8' });
+    const compared = spawnSync(process.execPath, [ARCBENCH_BIN, 'compare', first.out, second.out, '--markdown'], { encoding: 'utf8' });
     expect(compared.status, compared.stderr).toBe(0);
     const total = compared.stdout.split('\n').find((line) => line.startsWith('| llm | **total**'))!;
     expect(compared.stdout).toMatch(/\| verdict \| baseline \$ \| candidate \$ \|/);

@@ -5,9 +5,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'arcbench.js');
+const CLI = ARCBENCH_BIN;
 
 describe('arcbench init', () => {
   let dir: string;

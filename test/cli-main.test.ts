@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
-const cli = fileURLToPath(new URL('../bin/arcbench.js', import.meta.url));
+const cli = ARCBENCH_BIN;
 const arcbench = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 describe('arcbench command line', () => {

@@ -13,8 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/reference/server/index.ts';
 import type { RunReport } from '../src/runner/results/runReport.ts';
 import { firstOf } from './support/lists.ts';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
+const BIN = ARCBENCH_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-run-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -16,8 +16,9 @@ import { ReferenceService } from '../src/reference/index.ts';
 import { puzzleCatalog } from '../src/games/puzzleCatalog.ts';
 import { gameBySlug } from './games-helpers.ts';
 import { firstOf } from './support/lists.ts';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
-const CLI = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
+const CLI = ARCBENCH_BIN;
 const workDir = mkdtempSync(join(tmpdir(), 'arcbench-games-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 

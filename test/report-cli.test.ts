@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { pageEntry } from '../src/report/pageBundle.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
@@ -17,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function arcbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/arcbench.js', ...args], { cwd: ROOT });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [ARCBENCH_BIN, ...args], { cwd: ROOT });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { PALETTE_RGB } from '../src/protocol/index.ts';
 import { actionLabel } from '../src/report/page/actionLabel.ts';
@@ -264,7 +265,7 @@ describe('report.html opened from disk in Chromium', () => {
     writeFileSync(join(dir, 'other.yaml'), EXPERIMENT.replace('name: report-page', 'name: other').replace('seed: 3', 'seed: 4'));
     const other = await runExperiment(await loadExperiment(join(dir, 'other.yaml')), { out: join(dir, 'other') });
     const page = join(dir, 'comparison.html');
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/arcbench.js', 'compare', run.runDir, other.runDir, '--json', '--html', page], {
+    const { stdout } = await promisify(execFile)(process.execPath, [ARCBENCH_BIN, 'compare', run.runDir, other.runDir, '--json', '--html', page], {
       cwd: ROOT,
     });
     const document = JSON.parse(stdout) as { rows: Array<{ agent: string; game: string; verdict: string }> };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { startViewServer, type ViewServer } from '../src/report/viewServer.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { readRecordingText } from '../src/recording/recordingReader.ts';
@@ -149,7 +150,7 @@ describe('arcbench view', () => {
   });
 
   it('as a command: prints its URL and serves; a missing folder exits 2 with a sentence', async () => {
-    const child = spawn(process.execPath, ['bin/arcbench.js', 'view', results, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [ARCBENCH_BIN, 'view', results, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString().trim().split('\n')[0] ?? ''));
@@ -161,7 +162,7 @@ describe('arcbench view', () => {
     } finally {
       child.kill('SIGINT');
     }
-    const missing = spawn(process.execPath, ['bin/arcbench.js', 'view', join(dir, 'nothing-here')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const missing = spawn(process.execPath, [ARCBENCH_BIN, 'view', join(dir, 'nothing-here')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     missing.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => missing.once('exit', resolve));

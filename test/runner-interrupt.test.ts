@@ -4,11 +4,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import type { RunReport } from '../src/runner/runExperiment.ts';
 import { tempDir } from './support/tempDir.ts';
-
-const root = join(import.meta.dirname, '..');
 
 function lineCount(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -23,7 +22,7 @@ describe('interrupting a run', () => {
       join(dir, 'big.yaml'),
       'name: big\nagents: [{ use: random }, { use: explorer }]\nepisodes: 500\nbudgets: { max_actions: 200 }\nconcurrency: 2\nrecordings: false\n',
     );
-    const child = spawn(process.execPath, [join(root, 'bin', 'arcbench.js'), 'run', join(dir, 'big.yaml'), '--out', out], {
+    const child = spawn(process.execPath, [ARCBENCH_BIN, 'run', join(dir, 'big.yaml'), '--out', out], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

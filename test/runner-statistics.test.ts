@@ -12,8 +12,9 @@ import { ConfigError, experimentFromFlags, loadExperiment } from '../src/runner/
 import { readRunReport, type TableRow } from '../src/runner/results/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { itemAt } from './support/lists.ts';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
-const cli = fileURLToPath(new URL('../bin/arcbench.js', import.meta.url));
+const cli = ARCBENCH_BIN;
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const JUNIT_XSD = readFileSync(fixture('junit.xsd'), 'utf8');
 

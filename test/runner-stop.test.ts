@@ -13,9 +13,10 @@ import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
 import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
 import { type Fault, startFaultProxy } from './support/faultProxy.ts';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
 const KEY = 'stop-test-key';
-const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
+const BIN = ARCBENCH_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-stop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

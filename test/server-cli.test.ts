@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sendRequest } from './support/httpDriver.ts';
 import { tempDir } from './support/tempDir.ts';
+import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'arcbench.js');
+const BIN = ARCBENCH_BIN;
 
 function runServe(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
