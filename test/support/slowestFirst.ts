@@ -7,20 +7,21 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The slowest files of the whole suite, slowest first: each took 30 s to 105 s of one worker in a run on
- * 2026-11-25 (a loaded 2-core machine, with coverage); the rest took under 25 s each, most under 5 s.
+ * The slowest files of the whole suite, slowest first: each took 12 s to 55 s of one worker in a run on
+ * 2026-11-26 (the quiet 2-core machine); the rest took under 10 s each, most under 3 s.
  */
 const SLOWEST = [
-  'test/games-cli.test.ts',
-  'test/runner-resume.test.ts',
+  'test/scale-queue-continue.test.ts',
   'test/runner-resume-kill.test.ts',
-  'test/package.test.ts',
-  'test/runner-statistics.test.ts',
+  'test/runner-resume-llm.test.ts',
+  'test/runner-resume-continue.test.ts',
+  'test/runner-resume.test.ts',
   'test/scale-queue.test.ts',
-  'test/agents-llm-answers.test.ts',
-  'test/cli-main.test.ts',
-  'test/recording-gzip.test.ts',
-  'test/runner-faults.test.ts',
+  'test/agent-python-play.test.ts',
+  'test/runner-statistics.test.ts',
+  'test/package.test.ts',
+  'test/report-page.test.ts',
+  'test/agent-python-faults.test.ts',
 ];
 
 function rank(file: TestSpecification): number {
