@@ -6,7 +6,8 @@
  * own time per step (measured in the HTTP loop) is taken from each side's time per step: what is left
  * is the harness's overhead per step. The HTTP loop's clock starts once its process is up; the
  * protocol's rate while playing is likewise without its process starts (one per episode): it is the
- * difference between a long and a short run. The floor is a bare round trip over the same pipes.
+ * difference between a long and a short run. The floor is a bare round trip over the same pipes; with
+ * the agent's own time it bounds the ratio this machine allows, whatever the harness does.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -152,6 +153,13 @@ const suite: BenchSuite = {
       },
       { figure: 'harness overhead per step, HTTP loop (everything but the agent)', value: 1e6 / httpRatePerSecond - agentMicroseconds, unit: 'µs' },
       { figure: 'the floor: a bare round trip to python3 over the same pipes (a frame-sized line, a short answer), median', value: floor, unit: 'µs' },
+      {
+        // What the ratio could be at best on this machine: a protocol step that costs only the bare round
+        // trip and the agent's own time, against the HTTP loop as measured.
+        figure: "the ratio's ceiling here: the HTTP loop's time per step over (the floor + the agent's own time)",
+        value: 1e6 / httpRatePerSecond / (floor + agentMicroseconds),
+        unit: '×',
+      },
       { figure: 'agent process start, spawn to hello (one per episode), median', value: start, unit: 'ms' },
     ];
   },
