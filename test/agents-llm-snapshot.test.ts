@@ -22,13 +22,18 @@ const anthropic = useFake(startFakeAnthropicServer);
 const crat = levelOneToolCalls('crat');
 
 /**
- * The model's answer, a function of the request alone: the agent and its restored twin get the same.
- * Numbers are left out of the request's measure: a native compaction made by the twin gets an item id
- * of its own from the fake's counter (cmp_item_99 against cmp_item_100), and a different digit count
- * must not change the answer.
+ * What the server issued is left out of the request's measure: a native compaction the twin makes
+ * itself gets ids, numbers and a signature of its own from the fake (cmp_item_99 against cmp_item_100,
+ * "Summary 102" against "Summary 104"), and those must not change the answer.
  */
+const withoutWhatTheServerIssued = (body: unknown) =>
+  JSON.stringify(body)
+    .replace(/"(signature|encrypted_content)":"[^"]*"/g, '')
+    .replace(/\d+/g, '#');
+
+/** The model's answer, a function of the request alone: the agent and its restored twin get the same. */
 function plannedCalls(request: RecordedRequest, batch: number): FakeToolCall[] {
-  const size = JSON.stringify(request.body).replace(/\d+/g, '#').length;
+  const size = withoutWhatTheServerIssued(request.body).length;
   const calls = Array.from({ length: batch }, (_, i) =>
     toolCall(`ACTION${1 + ((size + i) % 4)}`, { rationale: `move ${i}`, prediction: 'the crate moves', expect_change: (size + i) % 5 !== 0 }),
   );
