@@ -25,12 +25,14 @@ import OpenAI from 'openai';
 import { parseExperiment, runExperiment } from '../src/index.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { startFakeProcess } from './llmFakeProcess.ts';
-import { cpuMicroseconds, timeCalls } from './measure.ts';
+import { cpuMicroseconds, median, timeCalls } from './measure.ts';
 import { scratchFolder } from './scratch.ts';
 
 const ACTIONS = 80;
 /** The short episode whose difference from the long one leaves the per-call costs alone. */
 const SHORT_ACTIONS = 8;
+/** Short-and-long rounds per configuration; the figures are the medians. */
+const ROUNDS = 3;
 const REPLY_MS = 50;
 const OPENAI_PRICES = { input: 1.25, cached_input: 0.125, output: 10 };
 const ANTHROPIC_PRICES = { input: 3, cached_input: 0.3, cache_write: 3.75, output: 15 };
@@ -85,10 +87,14 @@ interface RunnerCost {
 }
 
 async function runnerCostPerAction(): Promise<RunnerCost> {
-  const short = await episode({ use: 'random' }, SHORT_ACTIONS);
-  const long = await episode({ use: 'random' });
-  const actions = long.played - short.played;
-  return { threadMs: (long.threadMs - short.threadMs) / actions, cpuMs: (long.cpuMs - short.cpuMs) / actions };
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const short = await episode({ use: 'random' }, SHORT_ACTIONS);
+    const long = await episode({ use: 'random' });
+    const actions = long.played - short.played;
+    rounds.push({ threadMs: (long.threadMs - short.threadMs) / actions, cpuMs: (long.cpuMs - short.cpuMs) / actions });
+  }
+  return { threadMs: median(rounds.map((round) => round.threadMs)), cpuMs: median(rounds.map((round) => round.cpuMs)) };
 }
 
 /**
@@ -108,15 +114,26 @@ async function measure(configuration: Configuration, runner: RunnerCost, actions
       max_actions_per_turn: configuration.batch,
       ...configuration.params,
     };
-    const short = await episode({ use: 'llm', params }, SHORT_ACTIONS, transcripts);
-    const long = await episode({ use: 'llm', params }, actions, transcripts);
-    const calls = long.report.totals.usage.calls - short.report.totals.usage.calls;
-    const played = long.played - short.played;
-    const perCall = (longMs: number, shortMs: number, runnerMs: number) => (longMs - shortMs - runnerMs * played) / calls;
+    // Rounds of a short and a long episode, the median of each round's figures: one episode's own costs
+    // (its first connection, a collection that falls in it) must not decide the figure.
+    await episode({ use: 'llm', params }, SHORT_ACTIONS, transcripts);
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const short = await episode({ use: 'llm', params }, SHORT_ACTIONS, transcripts);
+      const long = await episode({ use: 'llm', params }, actions, transcripts);
+      const calls = long.report.totals.usage.calls - short.report.totals.usage.calls;
+      const played = long.played - short.played;
+      const perCall = (longMs: number, shortMs: number, runnerMs: number) => (longMs - shortMs - runnerMs * played) / calls;
+      rounds.push({
+        usage: long.report.totals.usage,
+        thread: perCall(long.threadMs, short.threadMs, runner.threadMs),
+        cpu: perCall(long.cpuMs, short.cpuMs, runner.cpuMs),
+      });
+    }
     return {
-      usage: long.report.totals.usage,
-      threadMsPerCall: perCall(long.threadMs, short.threadMs, runner.threadMs),
-      cpuMsPerCall: perCall(long.cpuMs, short.cpuMs, runner.cpuMs),
+      usage: rounds[0]!.usage,
+      threadMsPerCall: median(rounds.map((round) => round.thread)),
+      cpuMsPerCall: median(rounds.map((round) => round.cpu)),
     };
   } finally {
     await server.stop();

@@ -28,6 +28,7 @@ import type { ContentPart } from '../frameFormats.ts';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import { MalformedAnswer, ModelClient } from './modelClient.ts';
+import { lightFetch } from './lightFetch.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -187,7 +188,7 @@ function transcriptOf(
 function anthropicClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '';
-  const sdk = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off' });
+  const sdk = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
   const common = { baseUrl, keySource: 'ANTHROPIC_API_KEY or params.api_key', errors: Anthropic };
   const client = new ModelClient<Body, Message>(
     {

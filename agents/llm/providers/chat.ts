@@ -7,6 +7,7 @@
 import OpenAI from 'openai';
 import type { ModelReply, ModelRequest, Entry } from '../transcript.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
+import { lightFetch } from './lightFetch.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -71,7 +72,7 @@ function messagesOf(entry: Entry): Message[] {
 export function createChatProvider(settings: ProviderSettings): Provider {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const apiKey = settings.apiKey ?? process.env.OPENAI_API_KEY ?? '';
-  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off' });
+  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
   const wire: Wire<Body, Completion> = {
     baseUrl,
     keySource: 'OPENAI_API_KEY or params.api_key',

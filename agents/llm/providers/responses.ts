@@ -28,6 +28,7 @@ import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import type { ContentPart } from '../frameFormats.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
+import { lightFetch } from './lightFetch.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -160,7 +161,7 @@ function toolsOf(request: ModelRequest): { tools?: FunctionTool[] } {
 function responsesClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const apiKey = settings.apiKey ?? process.env.OPENAI_API_KEY ?? '';
-  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off' });
+  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
   const common = { baseUrl, keySource: 'OPENAI_API_KEY or params.api_key', errors: OpenAI };
   const responses = new ModelClient<Body, Response>(
     {
