@@ -46,16 +46,24 @@ async function decoded(bytes: Uint8Array, encoding: string | string[] | undefine
   return body;
 }
 
+/** The request's headers as undici takes them; the SDKs give a Headers object, read as it is. */
+function headerObject(headers: RequestInit['headers']): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(headers);
+  return headers as Record<string, string>;
+}
+
 export async function lightFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const body = init.body;
   if (input instanceof Request || (body !== undefined && body !== null && typeof body !== 'string')) return fetch(input, init);
   const answer = await request(typeof input === 'string' ? input : input.href, {
     method: (init.method ?? 'GET') as 'GET',
-    headers: init.headers === undefined ? undefined : Object.fromEntries(new Headers(init.headers)),
+    headers: headerObject(init.headers),
     body: body ?? undefined,
     signal: init.signal ?? undefined,
   });
   const bytes = new Uint8Array(await answer.body.arrayBuffer());
-  const content = BODILESS.has(answer.statusCode) ? null : await decoded(bytes, answer.headers['content-encoding']);
+  const encoding = answer.headers['content-encoding'];
+  const content = BODILESS.has(answer.statusCode) ? null : encoding === undefined ? bytes : await decoded(bytes, encoding);
   return new Response(content, { status: answer.statusCode, headers: headerPairs(answer.headers) });
 }
