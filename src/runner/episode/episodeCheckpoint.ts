@@ -20,7 +20,7 @@
  * checkpoints`, where the per-step cost is measured too).
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ModelCallRecord, UsageTotals } from '../../agent/usage.ts';
 import { encodeFrameResponse, type FrameResponse, isGameId } from '../../protocol/index.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from '../results/runFolderFiles.ts';
@@ -88,9 +88,6 @@ export interface CheckpointState {
   readonly pending?: { readonly action: PendingAction['action']; readonly snapshot: string };
 }
 
-/** Folders made already: a checkpoint per episode must not cost a mkdir each. */
-const madeFolders = new Set<string>();
-
 /** One episode's checkpoint file. */
 export class CheckpointFile {
   readonly path: string;
@@ -101,12 +98,7 @@ export class CheckpointFile {
 
   constructor(runDir: string, head: Omit<CheckpointHead, 'format'>) {
     if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
-    const dir = join(runDir, CHECKPOINTS_FOLDER);
-    if (!madeFolders.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeFolders.add(dir);
-    }
-    this.path = join(dir, checkpointFileName(head.game_id, head.agent, head.episode));
+    this.path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(head.game_id, head.agent, head.episode));
     this.#head = { format: CHECKPOINT_FORMAT, ...head };
   }
 
@@ -137,7 +129,14 @@ export class CheckpointFile {
 
   #replace(text: string): void {
     const temp = `${this.path}.tmp`;
-    writeFileSync(temp, text);
+    try {
+      writeFileSync(temp, text);
+    } catch (error) {
+      // The folder is made by the first write that needs it: a run whose episodes never wrote one has none.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dirname(this.path), { recursive: true });
+      writeFileSync(temp, text);
+    }
     renameSync(temp, this.path);
     this.#written = true;
   }
