@@ -1,10 +1,13 @@
-// Where episodes' checkpoints go (src/runner/episode/episodeCheckpoint.ts), with real files: a run whose
-// episodes never needed one leaves no checkpoints/ folder behind, and a checkpoint is written even when
-// its folder went away after an earlier one was written (a run folder moved aside and made again).
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// Episodes' checkpoint files (src/runner/episode/episodeCheckpoint.ts), with real files: a run whose
+// episodes never needed one leaves no checkpoints/ folder behind; a checkpoint is written even when its
+// folder went away after an earlier one; and a file written over in place reads as the last write, or,
+// cut short by a kill mid-write, as unreadable (the resume then starts the episode over).
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointFile } from '../src/runner/episode/episodeCheckpoint.ts';
+import { CheckpointFile, type CheckpointState, parseCheckpoint } from '../src/runner/episode/episodeCheckpoint.ts';
+import { readCheckpoints } from '../src/runner/resume/continuations.ts';
+import { ReferenceService } from '../src/reference/index.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { tempDir } from './support/tempDir.ts';
@@ -47,5 +50,48 @@ describe('checkpoints on disk', () => {
     expect(readdirSync(join(dir, 'checkpoints'))).toHaveLength(1);
     second.remove();
     expect(readdirSync(join(dir, 'checkpoints'))).toEqual([]);
+  });
+
+  /** A state whose snapshot is `size` characters long, at `step`, from a real frame of the reference service. */
+  function state(step: number, size: number): CheckpointState {
+    const service = new ReferenceService();
+    const card = service.openScorecard('key', {}).card_id;
+    const frame = service.command('key', 'RESET', { game_id: service.listGames('key')[0]!.game_id, card_id: card });
+    const snapshot = JSON.stringify({ notes: 'n'.repeat(size) });
+    return { step, frame, ledger: { actions: step } as never, usage: {} as never, modelCalls: [], snapshot };
+  }
+
+  it('reads as the last write after a longer one, nothing of the longer one left', () => {
+    const dir = tempDir('checkpoint-folder');
+    const file = new CheckpointFile(dir, HEAD);
+    file.write(state(3, 30_000));
+    file.write(state(4, 100));
+    const read = parseCheckpoint(readFileSync(file.path, 'utf8'));
+    expect(read).toMatchObject({ step: 4, snapshot: { notes: 'n'.repeat(100) } });
+    expect(readCheckpoints(dir)).toHaveLength(1);
+  });
+
+  it('is skipped by a resume when a kill cut its write short, the start new and the rest old', () => {
+    const dir = tempDir('checkpoint-folder');
+    const file = new CheckpointFile(dir, HEAD);
+    file.write(state(3, 30_000));
+    const older = readFileSync(file.path);
+    file.write(state(4, 30_000));
+    const newer = readFileSync(file.path);
+    expect(parseCheckpoint(newer.toString('utf8'))).toMatchObject({ step: 4 });
+    // What the kernel leaves when a kill stops a write at a page boundary.
+    writeFileSync(file.path, Buffer.concat([newer.subarray(0, 4096), older.subarray(4096)]));
+    expect(readCheckpoints(dir)).toEqual([]);
+  });
+
+  it('has seals of its own when a resume makes it from the checkpoint it continues', () => {
+    const dir = tempDir('checkpoint-folder');
+    const first = new CheckpointFile(dir, HEAD);
+    for (let step = 1; step <= 5; step++) first.write(state(step, 50));
+    const checkpoint = parseCheckpoint(readFileSync(first.path, 'utf8'))!;
+    const { format: _format, ...head } = checkpoint;
+    const continued = new CheckpointFile(dir, { ...head, recording: null });
+    continued.write(state(6, 50));
+    expect(readCheckpoints(dir)).toMatchObject([{ step: 6 }]);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Transport } from '../../client/transport.ts';
 import { ApiError } from '../../protocol/index.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint } from '../episode/episodeCheckpoint.ts';
+import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../episode/episodeCheckpoint.ts';
 import { describeEpisodeKey, episodeKey, keyOfSpec } from '../episode/episodeKey.ts';
 import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import type { CardEntry } from '../results/runReport.ts';
@@ -45,18 +45,16 @@ export interface ContinuationOptions {
   readonly logger: Logger;
 }
 
-/** The checkpoints in the folder; unreadable ones (a torn temp file is never one: writes are renames) are skipped. */
+/** The checkpoints in the folder; unreadable ones (one cut short by a kill mid-write) are skipped. */
 export function readCheckpoints(dir: string): EpisodeCheckpoint[] {
   const folder = join(dir, CHECKPOINTS_FOLDER);
   if (!existsSync(folder)) return [];
   const found: EpisodeCheckpoint[] = [];
   for (const name of readdirSync(folder)) {
     if (!name.endsWith('.json')) continue;
-    try {
-      found.push(JSON.parse(readFileSync(join(folder, name), 'utf8')) as EpisodeCheckpoint);
-    } catch {
-      // Unreadable: the episode is played again from a new RESET, as without checkpoints.
-    }
+    // Unreadable: the episode is played again from a new RESET, as without checkpoints.
+    const checkpoint = parseCheckpoint(readFileSync(join(folder, name), 'utf8'));
+    if (checkpoint !== undefined) found.push(checkpoint);
   }
   return found;
 }

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Transport } from '../../client/transport.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint } from '../../runner/episode/episodeCheckpoint.ts';
+import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runner/episode/episodeCheckpoint.ts';
 import type { LostAttempt } from '../../runner/episode/episodeRecord.ts';
 import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
 import { cardStillOpen } from '../../runner/resume/continuations.ts';
@@ -66,13 +66,8 @@ export async function stalledStart(context: StalledContext, spec: EpisodeSpec, t
 
 function readCheckpoint(runDir: string, spec: EpisodeSpec): EpisodeCheckpoint | undefined {
   const path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(spec.game.game_id, spec.agent.label, spec.index));
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as EpisodeCheckpoint;
-  } catch {
-    // Never torn (writes are renames); unreadable all the same: the episode starts over.
-    return undefined;
-  }
+  // Unreadable (cut short by a kill mid-write): the episode starts over.
+  return existsSync(path) ? parseCheckpoint(readFileSync(path, 'utf8')) : undefined;
 }
 
 /**
