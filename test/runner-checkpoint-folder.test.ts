@@ -94,4 +94,16 @@ describe('checkpoints on disk', () => {
     continued.write(state(6, 50));
     expect(readCheckpoints(dir)).toMatchObject([{ step: 6 }]);
   });
+
+  it('made from a checkpoint with an action pending, holds no pending action once the next answer is in', () => {
+    const dir = tempDir('checkpoint-folder');
+    const first = new CheckpointFile(dir, HEAD);
+    first.write({ ...state(2, 50), pending: { action: { id: 3 }, snapshot: '{"decided":3}' } });
+    const { format: _format, ...head } = parseCheckpoint(readFileSync(first.path, 'utf8'))!;
+    const continued = new CheckpointFile(dir, { ...head, recording: null });
+    continued.write(state(3, 50));
+    const [read] = readCheckpoints(dir);
+    expect(read).toMatchObject({ step: 3, snapshot: { notes: 'n'.repeat(50) } });
+    expect(read!.pending).toBeUndefined();
+  });
 });

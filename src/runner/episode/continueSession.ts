@@ -53,8 +53,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
   restoreRecord(play, checkpoint, start.step);
   const settings = play.env.checkpoints;
   if (settings !== undefined) {
-    const { format: _format, ...head } = checkpoint;
-    play.checkpoint = new CheckpointFile(settings.runDir, { ...head, recording: play.record.recording });
+    play.checkpoint = new CheckpointFile(settings.runDir, { ...checkpoint, recording: play.record.recording });
     play.checkpointEveryStep = true;
     play.snapshot = JSON.stringify(start.snapshot ?? null);
     await play.recording?.whenOpen();

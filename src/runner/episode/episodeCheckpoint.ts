@@ -82,6 +82,32 @@ export interface EpisodeCheckpoint extends CheckpointHead {
   readonly recording_lines: number;
   readonly pending?: PendingAction;
   readonly written_at: string;
+  /** The write's number, at the text's start and at its end: they differ in a write cut short. */
+  readonly seal?: number;
+  readonly seal_end?: number;
+}
+
+/**
+ * The head alone of what a file is made from: a resume makes the file of a continued episode from the
+ * checkpoint it continues, whose state (a pending action, the seals, …) must not carry into new writes.
+ */
+function headOf(from: Omit<CheckpointHead, 'format'> | EpisodeCheckpoint): Omit<CheckpointHead, 'format'> {
+  const {
+    step: _step,
+    frame: _frame,
+    ledger: _ledger,
+    usage: _usage,
+    model_calls: _modelCalls,
+    snapshot: _snapshot,
+    recording_lines: _recordingLines,
+    pending: _pending,
+    written_at: _writtenAt,
+    seal: _seal,
+    seal_end: _sealEnd,
+    format: _format,
+    ...head
+  } = from as Partial<EpisodeCheckpoint> & Omit<CheckpointHead, 'format'>;
+  return head;
 }
 
 /** The state of the episode a checkpoint is written from. */
@@ -99,7 +125,7 @@ export interface CheckpointState {
 /** A checkpoint file's text as a resume reads it; undefined when it does not parse or was cut short mid-write. */
 export function parseCheckpoint(text: string): EpisodeCheckpoint | undefined {
   try {
-    const checkpoint = JSON.parse(text) as EpisodeCheckpoint & { seal?: number; seal_end?: number };
+    const checkpoint = JSON.parse(text) as EpisodeCheckpoint;
     return checkpoint.seal === checkpoint.seal_end ? checkpoint : undefined;
   } catch {
     return undefined;
@@ -112,18 +138,15 @@ export class CheckpointFile {
   readonly #head: CheckpointHead;
   /** The last answer's text, encoded once per answer (a `pending` write reuses it). */
   #frame: { response: FrameResponse; text: string } | undefined;
-  #written = false;
   /** The writes so far: the number each write's text opens and closes with. */
   #writes = 0;
-  /** The file's length in bytes: a shorter text is padded to it. */
+  /** The file's length in bytes (0 until the first write): a shorter text is padded to it. */
   #length = 0;
 
-  constructor(runDir: string, head: Omit<CheckpointHead, 'format'>) {
+  constructor(runDir: string, head: Omit<CheckpointHead, 'format'> | EpisodeCheckpoint) {
     if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
     this.path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(head.game_id, head.agent, head.episode));
-    // A resume makes its file from the checkpoint it continues: that file's seals are not this one's.
-    const { seal: _seal, seal_end: _sealEnd, ...fields } = head as typeof head & { seal?: number; seal_end?: number };
-    this.#head = { format: CHECKPOINT_FORMAT, ...fields };
+    this.#head = { format: CHECKPOINT_FORMAT, ...headOf(head) };
   }
 
   /** Replaces the file's text; a write cut short by a kill is seen as such (the seals differ). */
@@ -157,9 +180,8 @@ export class CheckpointFile {
   #replace(text: string): void {
     const encoded = Buffer.from(text, 'utf8');
     const bytes = encoded.length >= this.#length ? encoded : Buffer.concat([encoded, Buffer.alloc(this.#length - encoded.length, ' ')]);
-    if (!this.#written || !this.#overwrite(bytes)) this.#create(bytes);
+    if (this.#length === 0 || !this.#overwrite(bytes)) this.#create(bytes);
     this.#length = bytes.length;
-    this.#written = true;
   }
 
   /** The first write makes the file, and its folder when a run has none yet. */
@@ -191,7 +213,7 @@ export class CheckpointFile {
   }
 
   remove(): void {
-    if (this.#written) rmSync(this.path, { force: true });
+    if (this.#length > 0) rmSync(this.path, { force: true });
   }
 
   #frameText(frame: FrameResponse): string {
