@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionInputOf } from '../src/protocol/index.ts';
-import { type RecordingEntry, readRecording } from '../src/recording/recordingReader.ts';
+import type { RecordingEntry } from '../src/recording/recordingReader.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
 import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.ts';
@@ -22,40 +22,13 @@ import { runExperiment } from '../src/runner/runExperiment.ts';
 import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { sendRequest } from './support/httpDriver.ts';
+import { commandMoves, playedLines, recordingOf, TRAP_STEP, TRAPPED_ACTIONS, trappedExperimentYaml } from './support/trappedEpisode.ts';
 
-const AGENT = join(import.meta.dirname, 'fixtures', 'checkpointAgent.ts');
 const KEY = 'continue-test-key';
-const ACTIONS = 30;
-const TRAP_STEP = 7;
 
-function experimentYaml(target: string, marker: string, decideMs = 0, recordings = 'gzip'): string {
-  return [
-    'name: continued',
-    `target: ${target}`,
-    'games: [flod]',
-    'agents:',
-    `  - use: ${JSON.stringify(AGENT)}`,
-    '    label: ck',
-    `    params: { trap: { game: flod, episode: 0, step: ${TRAP_STEP}, marker: ${JSON.stringify(marker)} }, decide_ms: ${decideMs} }`,
-    'episodes: 1',
-    'seed: 5',
-    `budgets: { max_actions: ${ACTIONS} }`,
-    'concurrency: 1',
-    `recordings: ${recordings}`,
-    '',
-  ].join('\n');
-}
-
-const moves = (log: readonly LoggedCommand[]) => log.map((c) => (c.x === undefined ? c.command : `${c.command}@${c.x},${c.y}`));
-
-async function recordingOf(dir: string, record: EpisodeRecord): Promise<RecordingEntry[]> {
-  const entries: RecordingEntry[] = [];
-  for await (const entry of readRecording(join(dir, record.recording!))) entries.push(entry);
-  return entries;
-}
-
-/** A recording's lines without what differs from session to session (time, guid). */
-const played = (entries: readonly RecordingEntry[]) => entries.map(({ data }) => ({ ...data, guid: '' }));
+/** The experiment of every test here, under one name. */
+const experimentYaml = (target: string, marker: string, decideMs = 0, recordings: 'gzip' | 'jsonl' = 'gzip') =>
+  trappedExperimentYaml({ name: 'continued', target, marker, decideMs, recordings });
 
 describe('resume continues an episode from its checkpoint', () => {
   let dir: string;
@@ -77,7 +50,7 @@ describe('resume continues an episode from its checkpoint', () => {
       writeFileSync(join(dir, 'reference.yaml'), experimentYaml(`{ url: "${proxy.url}", api_key: ${KEY} }`, marker));
       const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
       const record = result.episodes[0]!;
-      expect(record.actions).toBe(ACTIONS);
+      expect(record.actions).toBe(TRAPPED_ACTIONS);
       reference = { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record) };
     } finally {
       await proxy.close();
@@ -148,17 +121,17 @@ describe('resume continues an episode from its checkpoint', () => {
     const { record, log, out } = result;
     const firstGuid = log[0]!.guid;
     expect(record.guid).toBe(firstGuid);
-    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: fromStep } });
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS, continued: { from_attempt: 1, from_step: fromStep } });
     expect(record.restarted).toBeUndefined();
     // The service's action log: one session, the uninterrupted episode's commands, each once.
     expect(new Set(log.map((c) => c.guid))).toEqual(new Set([firstGuid]));
-    expect(moves(log)).toEqual(moves(reference.log));
+    expect(commandMoves(log)).toEqual(commandMoves(reference.log));
     expect(record.usage).toEqual(reference.record.usage);
     expect(record.model_calls).toEqual(reference.record.model_calls);
     expect(record.runs.map(({ sequence: _s, guid: _g, ...run }) => run)).toEqual(reference.record.runs.map(({ sequence: _s, guid: _g, ...run }) => run));
     const recording = await recordingOf(out, record);
-    expect(recording).toHaveLength(ACTIONS + 1);
-    expect(played(recording)).toEqual(played(reference.recording));
+    expect(recording).toHaveLength(TRAPPED_ACTIONS + 1);
+    expect(playedLines(recording)).toEqual(playedLines(reference.recording));
     // The card taken over was closed by the resume, and no other card was opened.
     expect(result.folder.report.cards.map((c) => [c.attempt, c.state, c.continued_by_attempt])).toEqual([[1, 'closed', 2]]);
   }
@@ -184,10 +157,10 @@ describe('resume continues an episode from its checkpoint', () => {
     expect(record.restarted?.reason).toMatch(/reached the service .* but its answer was lost/);
     expect(record.continued).toBeUndefined();
     expect(record.guid).not.toBe(log[0]!.guid);
-    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS });
     // Nothing more went to the first session after the kill; the new one is the uninterrupted episode.
     expect(log.filter((c) => c.guid === log[0]!.guid)).toHaveLength(TRAP_STEP + 2);
-    expect(moves(log.filter((c) => c.guid === record.guid))).toEqual(moves(reference.log));
+    expect(commandMoves(log.filter((c) => c.guid === record.guid))).toEqual(commandMoves(reference.log));
   }, 90_000);
 
   it('killed after the answer was recorded, before its checkpoint: goes on from the recorded answer, sending nothing twice', async () => {
@@ -208,10 +181,10 @@ describe('resume continues an episode from its checkpoint', () => {
     const { record, log } = result;
     expect(record.restarted).toBeUndefined();
     expect(record.guid).toBe(log[0]!.guid);
-    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP + 1 } });
-    expect(moves(log)).toEqual(moves(reference.log));
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP + 1 } });
+    expect(commandMoves(log)).toEqual(commandMoves(reference.log));
     expect(record.usage).toEqual(reference.record.usage);
-    expect(await recordingOf(result.out, record)).toHaveLength(ACTIONS + 1);
+    expect(await recordingOf(result.out, record)).toHaveLength(TRAPPED_ACTIONS + 1);
   }, 90_000);
 
   it('its card closed on the service meanwhile: plays again from a new RESET on a new card, saying why', async () => {
@@ -225,7 +198,7 @@ describe('resume continues an episode from its checkpoint', () => {
     const { record, folder } = result;
     expect(record.restarted?.reason).toMatch(/the service closed its card \S+ at /);
     expect(record.continued).toBeUndefined();
-    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS });
     expect(folder.report.cards.map((c) => [c.attempt, c.state])).toEqual([
       [1, 'closed'],
       [2, 'closed'],
@@ -234,7 +207,7 @@ describe('resume continues an episode from its checkpoint', () => {
 
   it('on the in-process service: continuing is impossible, the episode is played again and its record says why', async () => {
     const { record } = await killAndResume('in-process', { inProcess: true });
-    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS });
     expect(record.restarted?.reason).toMatch(/in-process service, which ended with its attempt's process/);
     expect(record.continued).toBeUndefined();
   }, 90_000);
@@ -245,7 +218,7 @@ describe('resume continues an episode from its checkpoint', () => {
     expect(record.continued).toBeUndefined();
     expect(record.restarted).toBeUndefined();
     expect(record.guid).not.toBe(log[0]!.guid);
-    expect(moves(log.filter((c) => c.guid === record.guid))).toEqual(moves(reference.log));
+    expect(commandMoves(log.filter((c) => c.guid === record.guid))).toEqual(commandMoves(reference.log));
     expect(folder.report.cards.map((c) => [c.attempt, c.state])).toEqual([
       [1, 'closed'],
       [2, 'closed'],

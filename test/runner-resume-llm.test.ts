@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingEntry, readRecording } from '../src/recording/recordingReader.ts';
+import type { RecordingEntry } from '../src/recording/recordingReader.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
 import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.ts';
@@ -22,6 +22,7 @@ import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './suppor
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { type FakeReply, type FakeToolCall, type FakeUsage, type RecordedRequest, startFakeModelServer, toolCall } from './support/fakeModelServer.ts';
 import { startFakeResponsesServer } from './support/fakeResponsesServer.ts';
+import { commandMoves, recordingOf } from './support/trappedEpisode.ts';
 
 const KEY = 'continue-llm-key';
 const MODEL_KEY = 'sk-test-continue-llm-0c4e';
@@ -73,7 +74,6 @@ function experimentYaml(target: string, baseUrl: string, apiParams: Record<strin
   ].join('\n');
 }
 
-const moves = (log: readonly LoggedCommand[]) => log.map((c) => (c.x === undefined ? c.command : `${c.command}@${c.x},${c.y}`));
 /**
  * A recording's lines without what differs from session to session (time, guid) and from server to
  * server (an action's token figures: the Responses fake's prefix cache remembers every run it served).
@@ -86,12 +86,6 @@ const played = (entries: readonly RecordingEntry[]) =>
     const { cached_input_tokens: _c, cost_usd: _d, input_tokens: _i, output_tokens: _o, reasoning_tokens: _r, ...rest } = reasoning;
     return { ...data, guid: '', action_input: { ...input, reasoning: rest } };
   });
-
-async function recordingOf(dir: string, record: EpisodeRecord): Promise<RecordingEntry[]> {
-  const entries: RecordingEntry[] = [];
-  for await (const entry of readRecording(join(dir, record.recording!))) entries.push(entry);
-  return entries;
-}
 
 /** The model server of one api: how the agent is pointed at it, what it answers, what it billed. */
 interface ModelApi {
@@ -239,7 +233,7 @@ describe.each([
         '/tmp/llmdump.json',
         JSON.stringify({ got: scenario.answered.map((a) => JSON.parse(a.body)), want: reference.calls.map((b) => JSON.parse(b)) }),
       );
-    expect(moves(log)).toEqual(moves(reference.log));
+    expect(commandMoves(log)).toEqual(commandMoves(reference.log));
     // The model server: the uninterrupted episode's calls, each answered once, across the kill.
     expect(scenario.answered.map((a) => a.body)).toEqual(reference.calls);
     // Usage and dollars: exactly what the model server billed.

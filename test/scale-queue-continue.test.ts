@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingEntry, readRecording } from '../src/recording/recordingReader.ts';
+import type { RecordingEntry } from '../src/recording/recordingReader.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import type { EpisodeRecord, LostAttempt } from '../src/runner/episode/episodeRecord.ts';
 import { readRunFolder } from '../src/runner/results/runFolder.ts';
@@ -24,11 +24,9 @@ import { ACTIVE_RUNS, runKeys } from '../src/scale/queue/runKeys.ts';
 import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { type RedisServer, startRedisServer } from './support/redisServer.ts';
+import { commandMoves, playedLines, recordingOf, TRAP_STEP, TRAPPED_ACTIONS, trappedExperimentYaml } from './support/trappedEpisode.ts';
 
-const AGENT = join(import.meta.dirname, 'fixtures', 'checkpointAgent.ts');
 const KEY = 'pool-continue-key';
-const ACTIONS = 30;
-const TRAP_STEP = 7;
 /** Short lock: a dead worker's job is handed on after about 1.5 s. */
 const STALL_MS = 1500;
 
@@ -39,31 +37,7 @@ let serve: ArcbenchProcess;
 let serverUrl: string;
 let reference: { log: LoggedCommand[]; record: EpisodeRecord; recording: RecordingEntry[] };
 
-function experimentYaml(name: string, target: string, marker: string, decideMs = 0): string {
-  return [
-    `name: ${name}`,
-    `target: ${target}`,
-    'games: [flod]',
-    'agents:',
-    `  - use: ${JSON.stringify(AGENT)}`,
-    '    label: ck',
-    `    params: { trap: { game: flod, episode: 0, step: ${TRAP_STEP}, marker: ${JSON.stringify(marker)} }, decide_ms: ${decideMs} }`,
-    'episodes: 1',
-    'seed: 5',
-    `budgets: { max_actions: ${ACTIONS} }`,
-    'recordings: gzip',
-    '',
-  ].join('\n');
-}
-
-const moves = (log: readonly LoggedCommand[]) => log.map((c) => (c.x === undefined ? c.command : `${c.command}@${c.x},${c.y}`));
-const played = (entries: readonly RecordingEntry[]) => entries.map(({ data }) => ({ ...data, guid: '' }));
-
-async function recordingOf(out: string, record: EpisodeRecord): Promise<RecordingEntry[]> {
-  const entries: RecordingEntry[] = [];
-  for await (const entry of readRecording(join(out, record.recording!))) entries.push(entry);
-  return entries;
-}
+const experimentYaml = (name: string, target: string, marker: string, decideMs = 0) => trappedExperimentYaml({ name, target, marker, decideMs });
 
 function startWorker(): ArcbenchProcess {
   return startArcbench(['worker', '--queue', redis.url, '--concurrency', '1', '--stall-ms', String(STALL_MS), '--recordings-dir', dir, '--once'], dir);
@@ -135,7 +109,7 @@ beforeAll(async () => {
     writeFileSync(join(dir, 'reference.yaml'), experimentYaml('reference', `{ url: "${proxy.url}", api_key: ${KEY} }`, marker));
     const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
     const record = result.episodes[0]!;
-    expect(record.actions).toBe(ACTIONS);
+    expect(record.actions).toBe(TRAPPED_ACTIONS);
     reference = { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record) };
   } finally {
     await proxy.close();
@@ -155,16 +129,16 @@ describe('a stalled job of the worker pool', () => {
     const { record, log, killedLog, out, folder, victim } = await killWorkerMidEpisode('decides', {});
     expect(killedLog).toHaveLength(TRAP_STEP + 1);
     const guid = log[0]!.guid;
-    expect(record).toMatchObject({ guid, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
+    expect(record).toMatchObject({ guid, outcome: 'budget', actions: TRAPPED_ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
     expect(record.restarted).toBeUndefined();
     expect(record.lost_attempts).toBeUndefined();
     // The service's action log: one session, the uninterrupted episode's commands, each once.
     expect(new Set(log.map((c) => c.guid))).toEqual(new Set([guid]));
-    expect(moves(log)).toEqual(moves(reference.log));
+    expect(commandMoves(log)).toEqual(commandMoves(reference.log));
     expect(record.usage).toEqual(reference.record.usage);
     expect(record.model_calls).toEqual(reference.record.model_calls);
     const recording = await recordingOf(out, record);
-    expect(played(recording)).toEqual(played(reference.recording));
+    expect(playedLines(recording)).toEqual(playedLines(reference.recording));
     // Played on the dead worker's card, which the coordinator closed at the end; no other card was opened.
     const [card, ...others] = folder.report.cards;
     expect(others).toEqual([]);
@@ -178,8 +152,8 @@ describe('a stalled job of the worker pool', () => {
       hold: (_c, _g, index) => (index === TRAP_STEP + 1 ? 'request' : undefined),
     });
     expect(killedLog).toHaveLength(TRAP_STEP + 1);
-    expect(record).toMatchObject({ guid: log[0]!.guid, actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
-    expect(moves(log)).toEqual(moves(reference.log));
+    expect(record).toMatchObject({ guid: log[0]!.guid, actions: TRAPPED_ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
+    expect(commandMoves(log)).toEqual(commandMoves(reference.log));
     expect(record.usage).toEqual(reference.record.usage);
   }, 90_000);
 
@@ -190,15 +164,15 @@ describe('a stalled job of the worker pool', () => {
     expect(record.continued).toBeUndefined();
     expect(record.guid).not.toBe(log[0]!.guid);
     expect(record.lost_attempts).toHaveLength(1);
-    expect(record).toMatchObject({ outcome: 'budget', actions: ACTIONS });
+    expect(record).toMatchObject({ outcome: 'budget', actions: TRAPPED_ACTIONS });
     // Nothing more went to the first session after the kill; the new one is the uninterrupted episode.
     expect(log.filter((c) => c.guid === log[0]!.guid)).toHaveLength(TRAP_STEP + 2);
-    expect(moves(log.filter((c) => c.guid === record.guid))).toEqual(moves(reference.log));
+    expect(commandMoves(log.filter((c) => c.guid === record.guid))).toEqual(commandMoves(reference.log));
   }, 90_000);
 
   it('on a worker’s own in-process service: continuing is impossible, the episode starts over and its record says why', async () => {
     const { record } = await killWorkerMidEpisode('in-process', { inProcess: true });
-    expect(record).toMatchObject({ outcome: 'budget', actions: ACTIONS });
+    expect(record).toMatchObject({ outcome: 'budget', actions: TRAPPED_ACTIONS });
     expect(record.restarted?.reason).toMatch(/in-process service of the worker that played it, which died with that worker/);
     expect(record.continued).toBeUndefined();
     expect(record.lost_attempts).toHaveLength(1);
@@ -221,12 +195,12 @@ describe('a stalled job of the worker pool', () => {
       const folder = readRunFolder(out);
       const [record] = folder.records;
       const guid = proxy.log[0]!.guid;
-      expect(record).toMatchObject({ attempt: 2, guid, outcome: 'budget', actions: ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
+      expect(record).toMatchObject({ attempt: 2, guid, outcome: 'budget', actions: TRAPPED_ACTIONS, continued: { from_attempt: 1, from_step: TRAP_STEP } });
       expect(record!.restarted).toBeUndefined();
       expect(new Set(proxy.log.map((c) => c.guid))).toEqual(new Set([guid]));
-      expect(moves(proxy.log)).toEqual(moves(reference.log));
+      expect(commandMoves(proxy.log)).toEqual(commandMoves(reference.log));
       expect(record!.usage).toEqual(reference.record.usage);
-      expect(played(await recordingOf(out, record!))).toEqual(played(reference.recording));
+      expect(playedLines(await recordingOf(out, record!))).toEqual(playedLines(reference.recording));
       expect(readdirSync(join(out, 'checkpoints'))).toEqual([]);
       // The card taken over was closed by the resume's coordinator, and no other card was opened.
       expect(folder.report.cards.map((c) => [c.attempt, c.state, c.continued_by_attempt])).toEqual([[1, 'closed', 2]]);
@@ -252,7 +226,7 @@ describe('a stalled job of the worker pool', () => {
       const resumed = await runArcbench(['resume', out, '--queue', redis.url], dir);
       expect(resumed.code, resumed.stderr).toBe(0);
       const [record] = readRunFolder(out).records;
-      expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: ACTIONS });
+      expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS });
       expect(record!.restarted?.reason).toMatch(/in-process service, which ended with its attempt's process/);
       expect(record!.continued).toBeUndefined();
     } finally {
