@@ -8,8 +8,10 @@
  * what a call adds to a step beside the model's reply, so it is the time the event loop is busy (not
  * waiting on I/O), taken as the difference between the fastest of four 80-action episodes and the
  * fastest of four 8-action ones (what a run pays once, such as loading the plugin and writing the
- * results, cancels out) less the runner's and
- * the service's own time for as many actions (the random agent's). The CPU V8's background threads
+ * results, cancels out) less the runner's and the service's own time for as many actions, taken the
+ * same way from the same walk played without a model at the same rhythm (bench/agents/pacedWalk.ts):
+ * work woken after a 50 ms wait runs several times slower than in a busy loop, and that slowness is the
+ * runner's, not the agent's. The CPU V8's background threads
  * spend meanwhile (concurrent garbage collection, optimising compilation) is stated beside it: it does
  * not delay the episode, but it is CPU the run uses. One-time costs are stated apart: loading each SDK
  * (once a process) and making its client (once an episode); so is the runner's keeping of the calls'
@@ -25,7 +27,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { parseExperiment, runExperiment } from '../src/index.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
-import { startFakeProcess } from './llmFakeProcess.ts';
+import { startFakeProcess, WALK } from './llmFakeProcess.ts';
 import { cpuMicroseconds, median, timeCalls } from './measure.ts';
 import { scratchFolder } from './scratch.ts';
 
@@ -85,7 +87,7 @@ async function episode(agent: Record<string, unknown>, actions = ACTIONS, transc
   return { report: result.report, played, threadMs, cpuMs: (cpuMicroseconds() - cpuStarted) / 1000 };
 }
 
-/** Milliseconds per action of the runner and the service alone (the random agent), on the thread and in CPU. */
+/** Milliseconds per action of the runner and the service alone (the paced walk), on the thread and in CPU. */
 interface RunnerCost {
   readonly threadMs: number;
   readonly cpuMs: number;
@@ -113,8 +115,12 @@ async function shortAndLong(agent: Record<string, unknown>, actions = ACTIONS, t
   return { short: fastest(shorts), long: fastest(longs), usage: longs[0]!.report.totals.usage };
 }
 
-async function runnerCostPerAction(): Promise<RunnerCost> {
-  const { short, long } = await shortAndLong({ use: 'random' });
+const PACED_WALK = join(import.meta.dirname, 'agents', 'pacedWalk.ts');
+
+/** The runner's and the service's cost per action when a wait of the fake's reply comes before every `batch`-th action. */
+async function runnerCostPerAction(batch: number): Promise<RunnerCost> {
+  const walk = WALK.map((name) => Number(name.slice('ACTION'.length)));
+  const { short, long } = await shortAndLong({ use: PACED_WALK, params: { walk, wait_ms: REPLY_MS, every: batch } });
   const actions = long.played - short.played;
   return { threadMs: (long.threadMs - short.threadMs) / actions, cpuMs: (long.cpuMs - short.cpuMs) / actions };
 }
@@ -191,13 +197,18 @@ const suite: BenchSuite = {
     // Short unmeasured episodes first: loading each SDK and compiling the hot code is not a call's cost.
     await episode({ use: 'random' }, 10);
     for (const configuration of CONFIGURATIONS.slice(0, 5)) await measure(configuration, { threadMs: 0, cpuMs: 0 }, 10);
-    const runner = await runnerCostPerAction();
-    figures.push(
-      { figure: "random agent, same episode: the runner's and the service's time per action, on the thread", value: runner.threadMs, unit: 'ms' },
-      { figure: "random agent, same episode: the runner's and the service's CPU per action", value: runner.cpuMs, unit: 'ms' },
-    );
+    const runners = new Map<number, RunnerCost>();
+    for (const batch of new Set(CONFIGURATIONS.map((configuration) => configuration.batch))) {
+      const runner = await runnerCostPerAction(batch);
+      runners.set(batch, runner);
+      const paced = `the same walk with no model, a ${REPLY_MS} ms wait per ${batch === 1 ? 'action' : `${batch} actions`}`;
+      figures.push(
+        { figure: `${paced}: the runner's and the service's time per action, on the thread`, value: runner.threadMs, unit: 'ms' },
+        { figure: `${paced}: the runner's and the service's CPU per action`, value: runner.cpuMs, unit: 'ms' },
+      );
+    }
     for (const configuration of CONFIGURATIONS) {
-      const cost = await measure(configuration, runner);
+      const cost = await measure(configuration, runners.get(configuration.batch)!);
       const { usage } = cost;
       const label = configuration.label;
       calls.set(label, usage.calls);
@@ -214,7 +225,7 @@ const suite: BenchSuite = {
       );
     }
     // The same chat episode with transcripts kept: the difference is the runner's, per call.
-    const transcribed = await measure(CONFIGURATIONS[0]!, runner, ACTIONS, true);
+    const transcribed = await measure(CONFIGURATIONS[0]!, runners.get(1)!, ACTIONS, true);
     const chatMs = figures.find((figure) => figure.figure.startsWith("chat: agent's own time per call ("))!.value;
     figures.push({
       figure: "chat: the runner's keeping of the call's transcript, per call, on the thread",

@@ -22,7 +22,8 @@ export interface FakeConfiguration {
   readonly replyMs: number;
 }
 
-const WALK = ['ACTION4', 'ACTION4', 'ACTION2', 'ACTION2', 'ACTION3', 'ACTION3', 'ACTION1', 'ACTION1'];
+/** The fake model's moves, in turn; the bench's baseline agent plays the same walk. */
+export const WALK = ['ACTION4', 'ACTION4', 'ACTION2', 'ACTION2', 'ACTION3', 'ACTION3', 'ACTION1', 'ACTION1'];
 const REASONING = 'The crate moved with me last time, so I keep pushing it along the row towards the marked cell and watch the counter.';
 const SUMMARY = 'ACTION1-4 move the player; pushing a crate moves it; the level ends when every crate is on a mark.';
 
