@@ -3,7 +3,9 @@
 // reference service: a level played with thinking on; the thinking blocks go back unchanged with their
 // signatures; cache breakpoints mark the stable prefix and the cache is read from the second call on;
 // cache reads and writes are priced apart; errors and refusals are handled as with the other APIs.
+import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { openTelemetryOption } from '../agents/llm/providers/anthropic.ts';
 import { type AnthropicUsage, startFakeAnthropicServer } from './support/fakeAnthropicServer.ts';
 import { toolCall } from './support/fakeModelServer.ts';
 import { firstOf } from './support/lists.ts';
@@ -188,5 +190,21 @@ describe('the Anthropic Messages API', () => {
     expect(next.messages[0].role).toBe('user');
     expect(next.messages[0].content[0]).toEqual(fake.server.compactionsIssued[0]);
     expect(next.messages[0].content[1].text).toMatch(/^Game: Crate Yard/);
+  });
+
+  it("turns the SDK's OpenTelemetry spans off unless ANTHROPIC_OPEN_TELEMETRY asks for them, as the SDK reads it", () => {
+    const tracing = () => new Anthropic({ apiKey: 'key', openTelemetry: openTelemetryOption() }).openTelemetry.traces.enabled;
+    const before = process.env.ANTHROPIC_OPEN_TELEMETRY;
+    try {
+      delete process.env.ANTHROPIC_OPEN_TELEMETRY;
+      expect(tracing()).toBe(false);
+      process.env.ANTHROPIC_OPEN_TELEMETRY = 'true';
+      expect(tracing()).toBe(true);
+      process.env.ANTHROPIC_OPEN_TELEMETRY = 'false';
+      expect(tracing()).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_OPEN_TELEMETRY;
+      else process.env.ANTHROPIC_OPEN_TELEMETRY = before;
+    }
   });
 });

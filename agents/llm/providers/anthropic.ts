@@ -184,11 +184,28 @@ function transcriptOf(
   };
 }
 
+/**
+ * The SDK's OpenTelemetry spans, off unless ANTHROPIC_OPEN_TELEMETRY asks for them (the SDK then reads
+ * it as documented). Each call's transcript already keeps what a span would, and the spans cost
+ * 0.1–0.25 ms of the episode's thread per call even when nothing collects them (`npm run bench -- llm`).
+ */
+export function openTelemetryOption(): false | undefined {
+  return process.env.ANTHROPIC_OPEN_TELEMETRY === undefined ? false : undefined;
+}
+
 /** The SDK's clients for answers and for native compactions (a beta), behind our retries, cache and usage. */
 function anthropicClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '';
-  const sdk = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
+  const sdk = new Anthropic({
+    apiKey,
+    baseURL: baseUrl,
+    maxRetries: 0,
+    timeout: settings.requestTimeoutMs,
+    logLevel: 'off',
+    fetch: lightFetch,
+    openTelemetry: openTelemetryOption(),
+  });
   const common = { baseUrl, keySource: 'ANTHROPIC_API_KEY or params.api_key', errors: Anthropic };
   const client = new ModelClient<Body, Message>(
     {
