@@ -118,7 +118,7 @@ export default defineAgent({
   description:
     'A language model behind Chat Completions, the Responses API or the Anthropic Messages API plays through tool calls; tokens and dollars reported per call.',
   params,
-  async create({ params: p, game, seed, signal, reportUsage, keepTranscript, resolvePath }) {
+  async create({ params: p, game, seed, signal, reportUsage, keepTranscript, keepsTranscripts, resolvePath }) {
     const api = p.api ?? defaultApi(p.base_url);
     const provider = await loadProvider(api, {
       model: p.model,
@@ -137,7 +137,8 @@ export default defineAgent({
       cache: p.cache ? new ResponseCache(resolvePath(p.cache_dir)) : undefined,
       episodeSeed: seed,
       reportUsage,
-      keepTranscript,
+      // A transcript nobody keeps is not made: copying the request and the reply is work on every call.
+      keepTranscript: keepsTranscripts === false ? undefined : keepTranscript,
     });
     const player = new Player({
       provider,

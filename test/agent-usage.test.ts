@@ -129,3 +129,29 @@ describe('usage of any agent, in a run', () => {
     expect(Buffer.byteLength(JSON.stringify(reasoning), 'utf8')).toBeLessThanOrEqual(MAX_JSON_FIELD_BYTES);
   });
 });
+
+const TRANSCRIPT_PROBE = `
+import { defineAgent, stop } from 'arcbench';
+
+export default defineAgent({
+  name: 'probe',
+  create: ({ keepsTranscripts }) => ({ act: () => stop('probed', { keepsTranscripts }) }),
+});
+`;
+
+describe("an agent's context", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    [true, true],
+    [false, false],
+  ])('with transcripts: %s, says keepsTranscripts: %s, so an agent whose transcripts nobody keeps need not make them', async (transcripts, told) => {
+    dir = mkdtempSync(join(tmpdir(), 'arcbench-context-'));
+    writeFileSync(join(dir, 'probe.ts'), TRANSCRIPT_PROBE);
+    writeFileSync(join(dir, 'exp.yaml'), `name: probe\ngames: [crat]\ntranscripts: ${transcripts}\nagents:\n  - use: ./probe.ts\n`);
+    await runExperiment(await loadExperiment(join(dir, 'exp.yaml')), { out: join(dir, 'out') });
+    const episode = firstOf(parseEpisodeLog(readFileSync(join(dir, 'out', 'episodes.jsonl'), 'utf8')), 'episode');
+    expect(episode.stop_details).toEqual({ keepsTranscripts: told });
+  });
+});

@@ -83,6 +83,11 @@ export interface AgentContext<P> {
    * call's usage with reportUsage as well: the transcript is a record, not the count.
    */
   keepTranscript(call: ModelCallTranscript): void;
+  /**
+   * False when the config says `transcripts: false`: keepTranscript then keeps nothing, so an agent may
+   * skip making the transcript at all. Undefined (a context made outside the runner) means kept.
+   */
+  readonly keepsTranscripts?: boolean;
 }
 
 /**

@@ -323,6 +323,7 @@ export function agentContext(play: EpisodePlay): AgentContext<unknown> {
     budgets: env.budgets,
     log: (level, message, fields) => env.logger?.[level]({ ...fields, game: spec.game.game_id, episode: spec.index }, message),
     keepTranscript: (call) => keepTranscript(play, call),
+    keepsTranscripts: env.transcripts !== undefined,
   };
 }
 
