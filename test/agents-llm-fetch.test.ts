@@ -107,4 +107,26 @@ describe('the llm agent’s fetch', () => {
     expect(seen.at(-1)!.headers['content-type']).toMatch(/x-www-form-urlencoded/);
     expect(await response.json()).toEqual(JSON.parse(REPLY));
   });
+
+  it('hands back an answer that reads as any Response does: once, as text, JSON, bytes or a stream, and cloned before', async () => {
+    const post = () => lightFetch(`${base}/v1/messages`, { method: 'POST', body: '{}' });
+    const once = await post();
+    expect(once.bodyUsed).toBe(false);
+    expect(await once.text()).toBe(REPLY);
+    expect(once.bodyUsed).toBe(true);
+    await expect(once.json()).rejects.toThrow(TypeError);
+    expect(() => once.clone()).toThrow(TypeError);
+
+    const twice = await post();
+    const copy = twice.clone();
+    expect(await twice.json()).toEqual(JSON.parse(REPLY));
+    expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe(REPLY);
+    expect(copy.bodyUsed).toBe(true);
+
+    const streamed = await post();
+    expect(await new Response(streamed.body).text()).toBe(REPLY);
+    expect(streamed.bodyUsed).toBe(true);
+    await expect(streamed.text()).rejects.toThrow(TypeError);
+    expect(await (await post()).blob()).toMatchObject({ size: Buffer.byteLength(REPLY) });
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The `fetch` the SDKs are given (their documented `fetch` option): undici's `request`, the answer read
- * whole and handed over as a standard Response. Node's own fetch runs every request through WHATWG
+ * whole and handed over as a standard Response (readResponse.ts). Node's own fetch runs every request through WHATWG
  * streams and a chain of AbortSignals; with this one the agent's own time per call on the episode's
  * thread fell from 2.9–4.8 ms to 2.4–2.8 ms (`npm run bench -- llm`, 2026-11-26, quiet machine).
  *
@@ -11,6 +11,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { request } from 'undici';
+import { ReadResponse } from './readResponse.ts';
 
 /** Statuses whose Response must have no body. */
 const BODILESS = new Set([101, 204, 205, 304]);
@@ -65,5 +66,5 @@ export async function lightFetch(input: string | URL | Request, init: RequestIni
   const bytes = new Uint8Array(await answer.body.arrayBuffer());
   const encoding = answer.headers['content-encoding'];
   const content = BODILESS.has(answer.statusCode) ? null : encoding === undefined ? bytes : await decoded(bytes, encoding);
-  return new Response(content, { status: answer.statusCode, headers: headerPairs(answer.headers) });
+  return new ReadResponse(content, { status: answer.statusCode, headers: headerPairs(answer.headers) });
 }
