@@ -77,6 +77,8 @@ export class Memory {
   private measured: { tokens: number; entries: number } | undefined;
   /** Each kept turn's saved form: turns never change once kept, so a snapshot encodes each grid once. */
   private readonly savedTurns = new WeakMap<Turn, SavedTurn>();
+  /** Each kept turn's entries, the same objects on every call, so providers render each once (renderOnce.ts). */
+  private readonly turnEntries = new WeakMap<Turn, Entry[]>();
 
   constructor(
     private readonly options: {
@@ -114,7 +116,7 @@ export class Memory {
 
   /** The kept conversation, without the current turn. */
   history(): Entry[] {
-    return [...(this.compacted ? [this.compacted] : []), ...this.turns.flatMap(turnEntries)];
+    return [...(this.compacted ? [this.compacted] : []), ...this.turns.flatMap((turn) => this.entriesOf(turn))];
   }
 
   /** Tokens the request for `current` will take, as best known before sending it. */
@@ -194,6 +196,15 @@ export class Memory {
       return restored;
     });
     this.measured = saved.measured ?? undefined;
+  }
+
+  private entriesOf(turn: Turn): Entry[] {
+    let entries = this.turnEntries.get(turn);
+    if (entries === undefined) {
+      entries = turnEntries(turn);
+      this.turnEntries.set(turn, entries);
+    }
+    return entries;
   }
 
   private savedTurn(turn: Turn): SavedTurn {

@@ -29,6 +29,7 @@ import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import { MalformedAnswer, ModelClient } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
+import { renderOnce } from './renderOnce.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -93,7 +94,7 @@ function paramOf(block: ContentBlock): ContentBlockParam[] {
   }
 }
 
-function blocksOf(entry: Entry): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
+const blocksOf = renderOnce((entry): { role: 'user' | 'assistant'; blocks: readonly ContentBlockParam[] } => {
   switch (entry.kind) {
     case 'user':
       return { role: 'user', blocks: joinedParts(entry.parts).map(blockOf) };
@@ -105,7 +106,7 @@ function blocksOf(entry: Entry): { role: 'user' | 'assistant'; blocks: ContentBl
       // The compaction block goes first in the conversation, unchanged, in place of the turns it summarises.
       return { role: 'user', blocks: [entry.native as ContentBlockParam] };
   }
-}
+});
 
 /** The entries as alternating messages: tool results and the next turn's text join one user message. */
 function messagesOf(entries: readonly Entry[]): MessageParam[] {
@@ -114,7 +115,7 @@ function messagesOf(entries: readonly Entry[]): MessageParam[] {
     const { role, blocks } = blocksOf(entry);
     const previous = messages.at(-1);
     if (previous?.role === role) previous.content.push(...blocks);
-    else messages.push({ role, content: blocks });
+    else messages.push({ role, content: [...blocks] });
   }
   return messages;
 }

@@ -5,9 +5,10 @@
  * server's automatic prefix cache (where it has one) serves all but the newest turn.
  */
 import OpenAI from 'openai';
-import type { ModelReply, ModelRequest, Entry } from '../transcript.ts';
+import type { ModelReply, ModelRequest } from '../transcript.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
+import { renderOnce } from './renderOnce.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -55,7 +56,7 @@ function assistantMessage(reply: OpenAI.Chat.ChatCompletionMessage): OpenAI.Chat
   };
 }
 
-function messagesOf(entry: Entry): Message[] {
+const messagesOf = renderOnce((entry): Message[] => {
   switch (entry.kind) {
     case 'user':
       if (entry.parts.every((part) => part.type === 'text')) return [{ role: 'user', content: entry.parts.map((part) => part.text).join('\n') }];
@@ -67,7 +68,7 @@ function messagesOf(entry: Entry): Message[] {
     case 'compacted':
       throw new Error('Chat Completions has no native compaction; use compaction: summary');
   }
-}
+});
 
 export function createChatProvider(settings: ProviderSettings): Provider {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';

@@ -29,6 +29,7 @@ import { joinedParts } from '../transcript.ts';
 import type { ContentPart } from '../frameFormats.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
+import { renderOnce } from './renderOnce.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -201,6 +202,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
   const { state, model } = settings;
   const stateless = state === 'stateless';
   const sampling = samplingOf(settings);
+  const inputOf = renderOnce((entry) => itemsOf(entry, stateless));
   let chainEnd: ChainEnd | undefined;
 
   /**
@@ -222,7 +224,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
         model,
         instructions: request.system,
         ...toolsOf(request),
-        input: entries.flatMap((entry) => itemsOf(entry, stateless)),
+        input: entries.flatMap(inputOf),
         ...(previous === undefined ? {} : { previous_response_id: previous }),
         ...sampling,
       };
@@ -240,7 +242,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       const body: ResponseCompactParams = {
         model,
         instructions: request.system,
-        input: entries.flatMap((entry) => itemsOf(entry, stateless)),
+        input: entries.flatMap(inputOf),
         ...(previous === undefined ? {} : { previous_response_id: previous }),
       };
       const compacted = await compactions.complete(body, 'compaction');
