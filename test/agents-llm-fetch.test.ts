@@ -101,6 +101,21 @@ describe('the llm agent’s fetch', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('sends nothing when its signal is already aborted', async () => {
+    const before = seen.length;
+    await expect(lightFetch(`${base}/aborted`, { method: 'POST', body: '{}', signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await lightFetch(`${base}/after`, { method: 'POST', body: '{}' });
+    expect(seen.slice(before).map((request) => request.url)).toEqual(['/after']);
+  });
+
+  it('fails as a connection error when nothing listens at the address', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(lightFetch(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
   it('leaves a body that is not a string (a form) to the global fetch', async () => {
     const response = await lightFetch(`${base}/form`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
     expect(seen.at(-1)).toMatchObject({ url: '/form', body: 'a=1' });
