@@ -3,19 +3,20 @@
  * runner, against our fake servers in a process of their own (they count tokens as 4 characters each
  * and model each provider's prompt cache as documented), the model answering with a fixed walk in 50 ms. Per configuration:
  * input tokens, the cached share, output tokens, calls and dollars at the price lists below, and the
- * agent's own time per call: the time the episode's thread spends building the request, the SDK's
+ * agent's own time per call: the CPU time the episode's thread spends building the request, the SDK's
  * sending it and reading the reply, and our checks of it, the wait for the server excluded. That time is
- * what a call adds to a step beside the model's reply, so it is the time the event loop is busy (not
- * waiting on I/O), taken as the difference between the fastest of four 80-action episodes and the
- * fastest of four 8-action ones (what a run pays once, such as loading the plugin and writing the
- * results, cancels out) less the runner's and the service's own time for as many actions, taken the
- * same way from the same walk played without a model at the same rhythm (bench/agents/pacedWalk.ts):
- * work woken after a 50 ms wait runs several times slower than in a busy loop, and that slowness is the
- * runner's, not the agent's. The CPU V8's background threads
- * spend meanwhile (concurrent garbage collection, optimising compilation) is stated beside it: it does
- * not delay the episode, but it is CPU the run uses. One-time costs are stated apart: loading each SDK
- * (once a process) and making its client (once an episode); so is the runner's keeping of the calls'
- * transcripts, which is not the agent's work.
+ * what a call adds to a step beside the model's reply. It is the main thread's time on a CPU (Linux's
+ * schedstat), taken as the difference between the fastest of four 80-action episodes and the fastest of
+ * four 8-action ones (what a run pays once, such as loading the plugin and writing the results, cancels
+ * out) less the runner's and the service's own time for as many actions, taken the same way from the
+ * same walk played without a model at the same rhythm (bench/agents/pacedWalk.ts): work woken after a
+ * 50 ms wait runs several times slower than in a busy loop, and that slowness is the runner's, not the
+ * agent's. The event loop's busy time is stated beside it: it also counts the time the thread was ready
+ * but another process (the fake, on this 2-core machine) held the CPU, and it stands in for the thread's
+ * CPU time where the kernel does not give it. So is the CPU V8's background threads spend meanwhile
+ * (concurrent garbage collection, optimising compilation): it does not delay the episode, but it is CPU
+ * the run uses. One-time costs are stated apart: loading each SDK (once a process) and making its client
+ * (once an episode); so is the runner's keeping of the calls' transcripts, which is not the agent's work.
  *
  * Prices, dollars per million tokens: OpenAI-style (chat, responses): input 1.25, cached input
  * 0.125, output 10. Anthropic-style: input 3, cache read 0.30, cache write 3.75, output 15.
@@ -28,7 +29,7 @@ import OpenAI from 'openai';
 import { parseExperiment, runExperiment } from '../src/index.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { startFakeProcess, WALK } from './llmFakeProcess.ts';
-import { cpuMicroseconds, median, timeCalls } from './measure.ts';
+import { cpuMicroseconds, mainThreadCpuMs, median, timeCalls } from './measure.ts';
 import { scratchFolder } from './scratch.ts';
 
 const ACTIONS = 80;
@@ -62,8 +63,22 @@ const CONFIGURATIONS: Configuration[] = [
 ];
 
 /**
- * Runs one 80-action episode of Crate Yard with this agent entry; the run's usage and the process's CPU
- * time. Transcripts are off unless asked for: writing them is the runner's work, measured apart.
+ * Milliseconds of an episode (or per action, or per call): the main thread's CPU time (NaN where the
+ * kernel does not give it), the event loop's busy time, and the process's CPU time with V8's threads.
+ */
+interface Costs {
+  readonly thread: number;
+  readonly loop: number;
+  readonly process: number;
+}
+
+function costsOf(cost: (kind: keyof Costs) => number): Costs {
+  return { thread: cost('thread'), loop: cost('loop'), process: cost('process') };
+}
+
+/**
+ * Runs one 80-action episode of Crate Yard with this agent entry; the run's usage and what it cost.
+ * Transcripts are off unless asked for: writing them is the runner's work, measured apart.
  */
 async function episode(agent: Record<string, unknown>, actions = ACTIONS, transcripts = false) {
   const dir = scratchFolder('llm');
@@ -79,27 +94,25 @@ async function episode(agent: Record<string, unknown>, actions = ACTIONS, transc
     transcripts,
   });
   const experiment = await parseExperiment(yaml, { file: join(dir, 'bench.yaml'), baseDir: dir });
-  const cpuStarted = cpuMicroseconds();
+  const processStarted = cpuMicroseconds();
+  const threadStarted = mainThreadCpuMs() ?? Number.NaN;
   const loopStarted = performance.eventLoopUtilization();
   const result = await runExperiment(experiment, { out: join(dir, 'run') });
-  const threadMs = performance.eventLoopUtilization(loopStarted).active;
+  const costs: Costs = {
+    thread: (mainThreadCpuMs() ?? Number.NaN) - threadStarted,
+    loop: performance.eventLoopUtilization(loopStarted).active,
+    process: (cpuMicroseconds() - processStarted) / 1000,
+  };
   const played = result.report.agents.reduce((sum, agent) => sum + (agent.scorecard?.total_actions ?? 0), 0) || actions;
-  return { report: result.report, played, threadMs, cpuMs: (cpuMicroseconds() - cpuStarted) / 1000 };
-}
-
-/** Milliseconds per action of the runner and the service alone (the paced walk), on the thread and in CPU. */
-interface RunnerCost {
-  readonly threadMs: number;
-  readonly cpuMs: number;
+  return { report: result.report, played, costs };
 }
 
 type Episode = Awaited<ReturnType<typeof episode>>;
 
-/** The fastest of each length, on the thread and in CPU, with the calls and actions such an episode makes. */
+/** The fastest of each kind of cost, with the calls and actions such an episode makes. */
 function fastest(episodes: readonly Episode[]) {
   return {
-    threadMs: Math.min(...episodes.map((run) => run.threadMs)),
-    cpuMs: Math.min(...episodes.map((run) => run.cpuMs)),
+    costs: costsOf((kind) => Math.min(...episodes.map((run) => run.costs[kind]))),
     played: median(episodes.map((run) => run.played)),
     calls: median(episodes.map((run) => run.report.totals.usage.calls)),
   };
@@ -118,11 +131,11 @@ async function shortAndLong(agent: Record<string, unknown>, actions = ACTIONS, t
 const PACED_WALK = join(import.meta.dirname, 'agents', 'pacedWalk.ts');
 
 /** The runner's and the service's cost per action when a wait of the fake's reply comes before every `batch`-th action. */
-async function runnerCostPerAction(batch: number): Promise<RunnerCost> {
+async function runnerCostPerAction(batch: number): Promise<Costs> {
   const walk = WALK.map((name) => Number(name.slice('ACTION'.length)));
   const { short, long } = await shortAndLong({ use: PACED_WALK, params: { walk, wait_ms: REPLY_MS, every: batch } });
   const actions = long.played - short.played;
-  return { threadMs: (long.threadMs - short.threadMs) / actions, cpuMs: (long.cpuMs - short.cpuMs) / actions };
+  return costsOf((kind) => (long.costs[kind] - short.costs[kind]) / actions);
 }
 
 /**
@@ -131,7 +144,7 @@ async function runnerCostPerAction(batch: number): Promise<RunnerCost> {
  * the calls between them. The fake answers from a process of its own, so its work is not counted; the
  * SDK's is.
  */
-async function measure(configuration: Configuration, runner: RunnerCost, actions = ACTIONS, transcripts = false) {
+async function measure(configuration: Configuration, runner: Costs, actions = ACTIONS, transcripts = false) {
   const server = await startFakeProcess({ server: configuration.server, batch: configuration.batch, replyMs: REPLY_MS });
   try {
     const params = {
@@ -146,11 +159,7 @@ async function measure(configuration: Configuration, runner: RunnerCost, actions
     const { short, long, usage } = await shortAndLong({ use: 'llm', params }, actions, transcripts);
     const calls = long.calls - short.calls;
     const played = long.played - short.played;
-    return {
-      usage,
-      threadMsPerCall: (long.threadMs - short.threadMs - runner.threadMs * played) / calls,
-      cpuMsPerCall: (long.cpuMs - short.cpuMs - runner.cpuMs * played) / calls,
-    };
+    return { usage, perCall: costsOf((kind) => (long.costs[kind] - short.costs[kind] - runner[kind] * played) / calls) };
   } finally {
     await server.stop();
   }
@@ -175,17 +184,35 @@ function oneTimeFigures(): BenchFigure[] {
   ];
 }
 
-/** The agent's own time per call, that time as a share of the fake's reply (the least a round trip takes), and its CPU with V8's background threads. */
-function agentTimeFigures(label: string, cost: { threadMsPerCall: number; cpuMsPerCall: number }): BenchFigure[] {
+/** The agent's own time per call: the thread's CPU time where the kernel gives it, else the event loop's busy time. */
+function ownMs(perCall: Costs): number {
+  return Number.isNaN(perCall.thread) ? perCall.loop : perCall.thread;
+}
+
+/** The agent's own time per call, that time as a share of the fake's reply (the least a round trip takes), and the other two measures of it. */
+function agentTimeFigures(label: string, perCall: Costs): BenchFigure[] {
+  const measured = Number.isNaN(perCall.thread) ? "the event loop's busy time" : "the episode's thread's CPU time";
   return [
-    {
-      figure: `${label}: agent's own time per call (on the episode's thread: request, SDK, reply read; not the wait)`,
-      value: cost.threadMsPerCall,
-      unit: 'ms',
-    },
-    { figure: `${label}: agent's own time per call, share of a ${REPLY_MS} ms reply's round trip`, value: (100 * cost.threadMsPerCall) / REPLY_MS, unit: '%' },
-    { figure: `${label}: CPU per call with V8's background threads (garbage collection, compilation)`, value: cost.cpuMsPerCall, unit: 'ms' },
+    { figure: `${label}: agent's own time per call (${measured}: request, SDK, reply read; not the wait)`, value: ownMs(perCall), unit: 'ms' },
+    { figure: `${label}: agent's own time per call, share of a ${REPLY_MS} ms reply's round trip`, value: (100 * ownMs(perCall)) / REPLY_MS, unit: '%' },
+    { figure: `${label}: the event loop's busy time per call (with waits for a CPU another process held)`, value: perCall.loop, unit: 'ms' },
+    { figure: `${label}: CPU per call with V8's background threads (garbage collection, compilation)`, value: perCall.process, unit: 'ms' },
   ];
+}
+
+/** What the runner and the service cost per action at each batch size's rhythm, with their figures. */
+async function runnerCosts(figures: BenchFigure[]): Promise<Map<number, Costs>> {
+  const runners = new Map<number, Costs>();
+  for (const batch of new Set(CONFIGURATIONS.map((configuration) => configuration.batch))) {
+    const runner = await runnerCostPerAction(batch);
+    runners.set(batch, runner);
+    const paced = `the same walk with no model, a ${REPLY_MS} ms wait per ${batch === 1 ? 'action' : `${batch} actions`}`;
+    figures.push(
+      { figure: `${paced}: the runner's and the service's time per action (as the agent's own time is taken)`, value: ownMs(runner), unit: 'ms' },
+      { figure: `${paced}: the runner's and the service's CPU per action, with V8's background threads`, value: runner.process, unit: 'ms' },
+    );
+  }
+  return runners;
 }
 
 const suite: BenchSuite = {
@@ -196,23 +223,18 @@ const suite: BenchSuite = {
     let slowest = 0;
     // Short unmeasured episodes first: loading each SDK and compiling the hot code is not a call's cost.
     await episode({ use: 'random' }, 10);
-    for (const configuration of CONFIGURATIONS.slice(0, 5)) await measure(configuration, { threadMs: 0, cpuMs: 0 }, 10);
-    const runners = new Map<number, RunnerCost>();
-    for (const batch of new Set(CONFIGURATIONS.map((configuration) => configuration.batch))) {
-      const runner = await runnerCostPerAction(batch);
-      runners.set(batch, runner);
-      const paced = `the same walk with no model, a ${REPLY_MS} ms wait per ${batch === 1 ? 'action' : `${batch} actions`}`;
-      figures.push(
-        { figure: `${paced}: the runner's and the service's time per action, on the thread`, value: runner.threadMs, unit: 'ms' },
-        { figure: `${paced}: the runner's and the service's CPU per action`, value: runner.cpuMs, unit: 'ms' },
+    for (const configuration of CONFIGURATIONS.slice(0, 5))
+      await measure(
+        configuration,
+        costsOf(() => 0),
+        10,
       );
-    }
+    const runners = await runnerCosts(figures);
     for (const configuration of CONFIGURATIONS) {
-      const cost = await measure(configuration, runners.get(configuration.batch)!);
-      const { usage } = cost;
+      const { usage, perCall } = await measure(configuration, runners.get(configuration.batch)!);
       const label = configuration.label;
       calls.set(label, usage.calls);
-      slowest = Math.max(slowest, cost.threadMsPerCall);
+      slowest = Math.max(slowest, ownMs(perCall));
       const cachedShare = (100 * usage.cached_input_tokens) / Math.max(1, usage.input_tokens);
       const cacheTarget = label === 'responses, state provider' || label === 'anthropic' ? { target: { op: '>=' as const, value: 70 } } : {};
       figures.push(
@@ -221,15 +243,15 @@ const suite: BenchSuite = {
         { figure: `${label}: output tokens`, value: usage.output_tokens, unit: 'tokens' },
         { figure: `${label}: calls`, value: usage.calls, unit: 'calls' },
         { figure: `${label}: dollars`, value: usage.cost_usd ?? Number.NaN, unit: '$' },
-        ...agentTimeFigures(label, cost),
+        ...agentTimeFigures(label, perCall),
       );
     }
     // The same chat episode with transcripts kept: the difference is the runner's, per call.
     const transcribed = await measure(CONFIGURATIONS[0]!, runners.get(1)!, ACTIONS, true);
     const chatMs = figures.find((figure) => figure.figure.startsWith("chat: agent's own time per call ("))!.value;
     figures.push({
-      figure: "chat: the runner's keeping of the call's transcript, per call, on the thread",
-      value: transcribed.threadMsPerCall - chatMs,
+      figure: "chat: the runner's keeping of the call's transcript, per call (as the agent's own time is taken)",
+      value: ownMs(transcribed.perCall) - chatMs,
       unit: 'ms',
     });
     for (const api of ['responses, state provider', 'anthropic']) {

@@ -3,6 +3,7 @@
  * noisy and one long loop mixes JIT warm-up and neighbours' load into the figure. Single-threaded micro
  * figures use this process's CPU time, which other processes' load barely moves.
  */
+import { readFileSync } from 'node:fs';
 export interface CallTiming {
   /** µs per call in the median round. */
   median: number;
@@ -62,4 +63,19 @@ export function percentile(values: readonly number[], p: number): number {
 export function cpuMicroseconds(): number {
   const usage = process.cpuUsage();
   return usage.user + usage.system;
+}
+
+const MAIN_THREAD_SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+
+/**
+ * Milliseconds the main thread has spent on a CPU (Linux's schedstat, in nanoseconds), or undefined
+ * where the kernel does not say. Unlike the event loop's busy time, it leaves out the time the thread
+ * was ready to run but waited for a CPU another process held.
+ */
+export function mainThreadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync(MAIN_THREAD_SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }
