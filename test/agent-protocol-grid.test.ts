@@ -13,6 +13,21 @@ import { type FrameResponse, GRID_CELLS } from '../src/protocol/index.ts';
 
 const gridArbitrary = fc.uint8Array({ minLength: GRID_CELLS, maxLength: GRID_CELLS, max: 15 });
 
+/** A frame of a game in play after ACTION1, with these grids and this reasoning. */
+function playingFrame(grids: Uint8Array[], reasoning: string): FrameResponse {
+  return {
+    game_id: 'crat-a280ea19',
+    guid: 'g',
+    frame: grids,
+    state: 'NOT_FINISHED',
+    levels_completed: 0,
+    win_levels: 3,
+    action_input: { id: 1, data: {}, reasoning },
+    available_actions: [1, 2],
+    full_reset: false,
+  };
+}
+
 describe('hex grids', () => {
   it('decode(encode(grid)) is the grid; the text is 4096 lowercase hex digits', () => {
     fc.assert(
@@ -54,17 +69,7 @@ describe('hex grids', () => {
   it('a frame line is JSON whose grids decode to the frame', () => {
     fc.assert(
       fc.property(fc.array(gridArbitrary, { minLength: 1, maxLength: 3 }), fc.string(), (grids, reasoning) => {
-        const line = frameJson({
-          game_id: 'crat-a280ea19',
-          guid: 'g',
-          frame: grids,
-          state: 'NOT_FINISHED',
-          levels_completed: 0,
-          win_levels: 3,
-          action_input: { id: 1, data: {}, reasoning },
-          available_actions: [1, 2],
-          full_reset: false,
-        });
+        const line = frameJson(playingFrame(grids, reasoning));
         const parsed = JSON.parse(line) as { grids: string[]; action_input: { reasoning: string } };
         expect(parsed.grids.map(decodeHexGrid)).toEqual(grids);
         expect(parsed.action_input.reasoning).toBe(reasoning);
@@ -76,17 +81,7 @@ describe('hex grids', () => {
   it('a frame request, written into one buffer, is the JSON line of its counters and frame, whatever the reasoning spells', () => {
     fc.assert(
       fc.property(fc.array(gridArbitrary, { maxLength: 3 }), fc.string({ unit: 'grapheme' }), fc.nat(), (grids, reasoning, step) => {
-        const frame: FrameResponse = {
-          game_id: 'crat-a280ea19',
-          guid: 'g',
-          frame: grids,
-          state: 'NOT_FINISHED',
-          levels_completed: 0,
-          win_levels: 3,
-          action_input: { id: 1, data: {}, reasoning },
-          available_actions: [1, 2],
-          full_reset: false,
-        };
+        const frame = playingFrame(grids, reasoning);
         const line = frameLine({ step, actions: step, levelActions: 0 }, frame).toString('utf8');
         expect(line.endsWith('}\n') && line.indexOf('\n') === line.length - 1).toBe(true);
         expect(JSON.parse(line)).toEqual({ type: 'frame', step, actions: step, level_actions: 0, frame: JSON.parse(frameJson(frame)) });

@@ -21,6 +21,24 @@ const baseline = run(
   episodes('random', 'crat-1', [1, 0, 2, 0]),
 );
 
+/** The baseline's explorer 10 points worse on every episode; its random agent as it was. */
+const tenPointsWorse = () =>
+  run(
+    'worse',
+    ['explorer', 'random'],
+    episodes(
+      'explorer',
+      'crat-1',
+      SCORES_A.map((s) => s - 10),
+    ),
+    episodes(
+      'explorer',
+      'lamp-1',
+      SCORES_B.map((s) => s - 10),
+    ),
+    episodes('random', 'crat-1', [1, 0, 2, 0]),
+  );
+
 describe('compareRuns', () => {
   it('an identical rerun compares as identical everywhere and fails no gate', () => {
     const comparison = compareRuns(baseline, run('again', ['explorer', 'random'], ...structuredClone([baseline.episodes as ScoredEpisode[]])));
@@ -36,21 +54,7 @@ describe('compareRuns', () => {
   });
 
   it('a candidate 10 points worse on every episode is worse, and a regression up to a threshold of 10', () => {
-    const worse = run(
-      'worse',
-      ['explorer', 'random'],
-      episodes(
-        'explorer',
-        'crat-1',
-        SCORES_A.map((s) => s - 10),
-      ),
-      episodes(
-        'explorer',
-        'lamp-1',
-        SCORES_B.map((s) => s - 10),
-      ),
-      episodes('random', 'crat-1', [1, 0, 2, 0]),
-    );
+    const worse = tenPointsWorse();
     const total = compareRuns(baseline, worse).rows.find((r) => r.agent === 'explorer' && r.game === 'total')!;
     expect(total.verdict).toBe('worse');
     expect(total.difference.value).toBeCloseTo(-10, 12);
@@ -62,21 +66,7 @@ describe('compareRuns', () => {
   });
 
   it('worse within the threshold: the notes say why it is no regression', () => {
-    const worse = run(
-      'worse',
-      ['explorer', 'random'],
-      episodes(
-        'explorer',
-        'crat-1',
-        SCORES_A.map((s) => s - 10),
-      ),
-      episodes(
-        'explorer',
-        'lamp-1',
-        SCORES_B.map((s) => s - 10),
-      ),
-      episodes('random', 'crat-1', [1, 0, 2, 0]),
-    );
+    const worse = tenPointsWorse();
     const text = renderComparisonTerminal(compareRuns(baseline, worse, { threshold: 10.5 }));
     expect(text).toContain(
       '- explorer total: worse (−10.00 [−10.00, −10.00]) but no regression: the interval does not clear the threshold (its upper end −10.00 is not below −10.5)',
