@@ -14,15 +14,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionInputOf } from '../src/protocol/index.ts';
-import type { RecordingEntry } from '../src/recording/recordingReader.ts';
-import { loadExperiment } from '../src/runner/config/loader.ts';
-import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
 import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.ts';
-import { runExperiment } from '../src/runner/runExperiment.ts';
-import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
+import { type HoldPlan, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { sendRequest } from './support/httpDriver.ts';
-import { commandMoves, playedLines, recordingOf, TRAP_STEP, TRAPPED_ACTIONS, trappedExperimentYaml } from './support/trappedEpisode.ts';
+import {
+  commandMoves,
+  playedLines,
+  playUninterrupted,
+  recordingOf,
+  TRAP_STEP,
+  TRAPPED_ACTIONS,
+  trappedExperimentYaml,
+  type UninterruptedEpisode,
+} from './support/trappedEpisode.ts';
 
 const KEY = 'continue-test-key';
 
@@ -34,7 +39,7 @@ describe('resume continues an episode from its checkpoint', () => {
   let dir: string;
   let serve: ArcbenchProcess | undefined;
   let serverUrl: string;
-  let reference: { log: LoggedCommand[]; record: EpisodeRecord; recording: RecordingEntry[] };
+  let reference: UninterruptedEpisode;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arcbench-continue-'));
@@ -42,19 +47,7 @@ describe('resume continues an episode from its checkpoint', () => {
     // serve prints its URL alone on a stdout line.
     await waitUntil(() => /^(http:\S+)$/m.test(serve!.output().stdout), 'arcbench serve to listen');
     serverUrl = /^(http:\S+)$/m.exec(serve.output().stdout)![1]!;
-    // The uninterrupted episode: its trap's marker is there already, so it never fires.
-    const proxy = await startActionLogProxy(serverUrl);
-    try {
-      const marker = join(dir, 'reference.marker');
-      writeFileSync(marker, '');
-      writeFileSync(join(dir, 'reference.yaml'), experimentYaml(`{ url: "${proxy.url}", api_key: ${KEY} }`, marker));
-      const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
-      const record = result.episodes[0]!;
-      expect(record.actions).toBe(TRAPPED_ACTIONS);
-      reference = { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record) };
-    } finally {
-      await proxy.close();
-    }
+    reference = await playUninterrupted(serverUrl, dir, (url, marker) => experimentYaml(`{ url: "${url}", api_key: ${KEY} }`, marker));
   }, 60_000);
 
   afterAll(async () => {

@@ -13,18 +13,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordingEntry } from '../src/recording/recordingReader.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import type { EpisodeRecord, LostAttempt } from '../src/runner/episode/episodeRecord.ts';
+import type { LostAttempt } from '../src/runner/episode/episodeRecord.ts';
 import { readRunFolder } from '../src/runner/results/runFolder.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { queueScheduler } from '../src/scale/queue/queueScheduler.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { ACTIVE_RUNS, runKeys } from '../src/scale/queue/runKeys.ts';
-import { type HoldPlan, type LoggedCommand, startActionLogProxy } from './support/actionLogProxy.ts';
+import { type HoldPlan, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { type RedisServer, startRedisServer } from './support/redisServer.ts';
-import { commandMoves, playedLines, recordingOf, TRAP_STEP, TRAPPED_ACTIONS, trappedExperimentYaml } from './support/trappedEpisode.ts';
+import {
+  commandMoves,
+  playedLines,
+  playUninterrupted,
+  recordingOf,
+  TRAP_STEP,
+  TRAPPED_ACTIONS,
+  trappedExperimentYaml,
+  type UninterruptedEpisode,
+} from './support/trappedEpisode.ts';
 
 const KEY = 'pool-continue-key';
 /** Short lock: a dead worker's job is handed on after about 1.5 s. */
@@ -35,7 +43,7 @@ let redis: RedisServer;
 let client: Redis;
 let serve: ArcbenchProcess;
 let serverUrl: string;
-let reference: { log: LoggedCommand[]; record: EpisodeRecord; recording: RecordingEntry[] };
+let reference: UninterruptedEpisode;
 
 const experimentYaml = (name: string, target: string, marker: string, decideMs = 0) => trappedExperimentYaml({ name, target, marker, decideMs });
 
@@ -101,19 +109,7 @@ beforeAll(async () => {
   serve = startArcbench(['serve', '--port', '0', '--backends', '3', '--log-level', 'silent'], dir);
   await waitUntil(() => /^(http:\S+)$/m.test(serve.output().stdout), 'arcbench serve to listen');
   serverUrl = /^(http:\S+)$/m.exec(serve.output().stdout)![1]!;
-  // The uninterrupted episode, played in this process: its trap's marker is there already.
-  const proxy = await startActionLogProxy(serverUrl);
-  try {
-    const marker = join(dir, 'reference.marker');
-    writeFileSync(marker, '');
-    writeFileSync(join(dir, 'reference.yaml'), experimentYaml('reference', `{ url: "${proxy.url}", api_key: ${KEY} }`, marker));
-    const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
-    const record = result.episodes[0]!;
-    expect(record.actions).toBe(TRAPPED_ACTIONS);
-    reference = { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record) };
-  } finally {
-    await proxy.close();
-  }
+  reference = await playUninterrupted(serverUrl, dir, (url, marker) => experimentYaml('reference', `{ url: "${url}", api_key: ${KEY} }`, marker));
 }, 60_000);
 
 afterAll(async () => {

@@ -4,10 +4,14 @@
  * kill its run there, and how a resumed episode is compared with the uninterrupted one: the service's
  * commands as moves, and the recording's lines.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { type RecordingEntry, readRecording } from '../../src/recording/recordingReader.ts';
+import { loadExperiment } from '../../src/runner/config/loader.ts';
 import type { EpisodeRecord } from '../../src/runner/episode/episodeRecord.ts';
-import type { LoggedCommand } from './actionLogProxy.ts';
+import { runExperiment } from '../../src/runner/runExperiment.ts';
+import { type LoggedCommand, startActionLogProxy } from './actionLogProxy.ts';
 
 const CHECKPOINT_AGENT = join(import.meta.dirname, '..', 'fixtures', 'checkpointAgent.ts');
 /** The episode's length, and the step whose decision the trap holds. */
@@ -56,3 +60,30 @@ export async function recordingOf(runDir: string, record: EpisodeRecord): Promis
 
 /** A recording's lines without what differs from session to session (time, guid). */
 export const playedLines = (entries: readonly RecordingEntry[]) => entries.map(({ data }) => ({ ...data, guid: '' }));
+
+/** The episode played whole: the service's commands, its record and its recording. */
+export interface UninterruptedEpisode {
+  readonly log: LoggedCommand[];
+  readonly record: EpisodeRecord;
+  readonly recording: RecordingEntry[];
+}
+
+/**
+ * The episode a resumed one is compared with, played in this process through a proxy that logs the
+ * service's commands; its trap's marker is there already, so the trap never fires. `yamlFor` makes the
+ * experiment from the proxy's URL and the marker.
+ */
+export async function playUninterrupted(serverUrl: string, dir: string, yamlFor: (url: string, marker: string) => string): Promise<UninterruptedEpisode> {
+  const proxy = await startActionLogProxy(serverUrl);
+  try {
+    const marker = join(dir, 'reference.marker');
+    writeFileSync(marker, '');
+    writeFileSync(join(dir, 'reference.yaml'), yamlFor(proxy.url, marker));
+    const result = await runExperiment(await loadExperiment(join(dir, 'reference.yaml')), { out: join(dir, 'reference') });
+    const record = result.episodes[0]!;
+    expect(record.actions).toBe(TRAPPED_ACTIONS);
+    return { log: [...proxy.log], record, recording: await recordingOf(result.runDir, record) };
+  } finally {
+    await proxy.close();
+  }
+}
