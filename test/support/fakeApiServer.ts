@@ -8,6 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { RecordedRequest } from './fakeModelServer.ts';
+import { HangingRequests } from './hangingRequests.ts';
 import { itemAt } from './lists.ts';
 
 export type Scripted<Answer> =
@@ -69,7 +70,7 @@ export async function startFakeApi<Answer extends object>(options: {
   const refused: Array<{ index: number; message: string }> = [];
   const handlingMs: number[] = [];
   let fallback = options.fallback;
-  const hangingRequests = new Set<() => void>();
+  const hangingRequests = new HangingRequests();
   const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
 
   for (const route of options.routes) {
@@ -88,13 +89,7 @@ export async function startFakeApi<Answer extends object>(options: {
       const planned = route.scripted ? (queue.shift() ?? fallback?.(recorded, index)) : ({} as Answer);
       if (planned === undefined) return reply.code(500).send(options.errorBody(500, `fake server: no reply scripted for request ${index}`));
       if ('hang' in planned) {
-        await new Promise<void>((resolve) => {
-          hangingRequests.add(resolve);
-          request.raw.socket.once('close', () => {
-            hangingRequests.delete(resolve);
-            resolve();
-          });
-        });
+        await hangingRequests.hold(request.raw.socket);
         return reply;
       }
       if ('delayMs' in planned && planned.delayMs) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
@@ -123,7 +118,7 @@ export async function startFakeApi<Answer extends object>(options: {
     },
     hanging: () => hangingRequests.size,
     close: async () => {
-      for (const release of hangingRequests) release();
+      hangingRequests.releaseAll();
       await app.close();
     },
   };

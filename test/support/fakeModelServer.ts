@@ -9,6 +9,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AutomaticPrefixCache, tokensOf } from './fakeApiServer.ts';
+import { HangingRequests } from './hangingRequests.ts';
 import { itemAt } from './lists.ts';
 
 export interface FakeUsage {
@@ -110,7 +111,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
   const handlingMs: number[] = [];
   let fallback = options.fallback;
   // Hanging requests end when the server closes (forceCloseConnections drops their sockets).
-  const hangingRequests = new Set<() => void>();
+  const hangingRequests = new HangingRequests();
 
   const app: FastifyInstance = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
   app.post('/v1/chat/completions', async (request, reply) => {
@@ -124,13 +125,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
       return reply.code(500).send({ error: { message: `fake model server: no reply scripted for request ${index}`, type: 'server_error' } });
     }
     if ('hang' in planned) {
-      await new Promise<void>((resolve) => {
-        hangingRequests.add(resolve);
-        request.raw.socket.once('close', () => {
-          hangingRequests.delete(resolve);
-          resolve();
-        });
-      });
+      await hangingRequests.hold(request.raw.socket);
       return reply;
     }
     if (planned.delayMs) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
@@ -159,7 +154,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
     hanging: () => hangingRequests.size,
     handlingMs,
     close: async () => {
-      for (const release of hangingRequests) release();
+      hangingRequests.releaseAll();
       await app.close();
     },
   };
