@@ -32,9 +32,16 @@ function asModuleUrl(url) {
   return clean.href;
 }
 
+/**
+ * Formats that would not load a file as an ES module. Node 20 says `commonjs` for a `.ts` file outside
+ * an ESM package; Node 22.7 and later, which strip TypeScript's types themselves, leave the format
+ * unset at resolve time (null) or say `commonjs-typescript`, and decide on loading.
+ */
+const NOT_MODULE_FORMATS = new Set([null, undefined, 'commonjs', 'commonjs-typescript']);
+
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'arcbench') return nextResolve(entryUrl, context);
   const resolved = await nextResolve(specifier, context);
-  if (resolved.format === 'commonjs' && inPluginFolder(resolved.url)) return { ...resolved, url: asModuleUrl(resolved.url), format: 'module' };
+  if (NOT_MODULE_FORMATS.has(resolved.format) && inPluginFolder(resolved.url)) return { ...resolved, url: asModuleUrl(resolved.url), format: 'module' };
   return resolved;
 }
