@@ -74,7 +74,9 @@ const MAIN_THREAD_SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
  */
 export function mainThreadCpuMs(): number | undefined {
   try {
-    return Number(readFileSync(MAIN_THREAD_SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6;
+    const nanoseconds = Number(readFileSync(MAIN_THREAD_SCHEDSTAT, 'utf8').split(' ')[0]);
+    // A kernel built without scheduler statistics may keep the file but write zeros in it.
+    return nanoseconds > 0 ? nanoseconds / 1e6 : undefined;
   } catch {
     return undefined;
   }
