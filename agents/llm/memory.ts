@@ -11,6 +11,7 @@
  */
 import type { Grid } from 'arcbench';
 import type { ContentPart } from './frameFormats.ts';
+import { oncePerObject } from './oncePerObject.ts';
 import { gridOf, gridText, type SavedMemory, type SavedTurn } from './savedState.ts';
 import { type Entry, type ModelReply, userEntry } from './transcript.ts';
 
@@ -77,8 +78,8 @@ export class Memory {
   private measured: { tokens: number; entries: number } | undefined;
   /** Each kept turn's saved form: turns never change once kept, so a snapshot encodes each grid once. */
   private readonly savedTurns = new WeakMap<Turn, SavedTurn>();
-  /** Each kept turn's entries, the same objects on every call, so providers render each once (renderOnce.ts). */
-  private readonly turnEntries = new WeakMap<Turn, Entry[]>();
+  /** Each kept turn's entries, the same objects on every call, so providers render each once. */
+  private readonly entriesOf = oncePerObject(turnEntries);
 
   constructor(
     private readonly options: {
@@ -116,7 +117,7 @@ export class Memory {
 
   /** The kept conversation, without the current turn. */
   history(): Entry[] {
-    return [...(this.compacted ? [this.compacted] : []), ...this.turns.flatMap((turn) => this.entriesOf(turn))];
+    return [...(this.compacted ? [this.compacted] : []), ...this.turns.flatMap(this.entriesOf)];
   }
 
   /** Tokens the request for `current` will take, as best known before sending it. */
@@ -196,15 +197,6 @@ export class Memory {
       return restored;
     });
     this.measured = saved.measured ?? undefined;
-  }
-
-  private entriesOf(turn: Turn): Entry[] {
-    let entries = this.turnEntries.get(turn);
-    if (entries === undefined) {
-      entries = turnEntries(turn);
-      this.turnEntries.set(turn, entries);
-    }
-    return entries;
   }
 
   private savedTurn(turn: Turn): SavedTurn {

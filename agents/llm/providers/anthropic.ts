@@ -29,7 +29,7 @@ import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import { MalformedAnswer, ModelClient } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
-import { renderOnce } from './renderOnce.ts';
+import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -94,7 +94,7 @@ function paramOf(block: ContentBlock): ContentBlockParam[] {
   }
 }
 
-const blocksOf = renderOnce((entry): { role: 'user' | 'assistant'; blocks: readonly ContentBlockParam[] } => {
+const blocksOf = oncePerObject((entry: Entry): { role: 'user' | 'assistant'; blocks: readonly ContentBlockParam[] } => {
   switch (entry.kind) {
     case 'user':
       return { role: 'user', blocks: joinedParts(entry.parts).map(blockOf) };

@@ -5,10 +5,10 @@
  * server's automatic prefix cache (where it has one) serves all but the newest turn.
  */
 import OpenAI from 'openai';
-import type { ModelReply, ModelRequest } from '../transcript.ts';
+import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
-import { renderOnce } from './renderOnce.ts';
+import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -56,7 +56,7 @@ function assistantMessage(reply: OpenAI.Chat.ChatCompletionMessage): OpenAI.Chat
   };
 }
 
-const messagesOf = renderOnce((entry): Message[] => {
+const messagesOf = oncePerObject((entry: Entry): Message[] => {
   switch (entry.kind) {
     case 'user':
       if (entry.parts.every((part) => part.type === 'text')) return [{ role: 'user', content: entry.parts.map((part) => part.text).join('\n') }];

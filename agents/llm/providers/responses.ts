@@ -29,7 +29,7 @@ import { joinedParts } from '../transcript.ts';
 import type { ContentPart } from '../frameFormats.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { lightFetch } from './lightFetch.ts';
-import { renderOnce } from './renderOnce.ts';
+import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
 import type { UsageFigures } from './usage.ts';
 
@@ -202,7 +202,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
   const { state, model } = settings;
   const stateless = state === 'stateless';
   const sampling = samplingOf(settings);
-  const inputOf = renderOnce((entry) => itemsOf(entry, stateless));
+  const inputOf = oncePerObject((entry: Entry) => itemsOf(entry, stateless));
   let chainEnd: ChainEnd | undefined;
 
   /**
