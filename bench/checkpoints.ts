@@ -1,5 +1,5 @@
 /**
- * What an episode's checkpoint (src/runner/episode/episodeCheckpoint.ts) costs a step: the explorer
+ * What an episode's checkpoint (src/runfolder/checkpointFile.ts) costs a step: the explorer
  * agent in-process, episodes played through playEpisode itself, without checkpoints, with what
  * in-process runs do (their sessions cannot be continued: an in-flight file only for an episode that
  * has played a second, so none here; a file for every episode was 11–21% of a step), and with the two
@@ -11,8 +11,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExperiment } from '../src/index.ts';
-import { GameBaselines } from '../src/runner/episode/gameBaselines.ts';
-import { type EpisodeEnvironment, playEpisode } from '../src/runner/episode/runEpisode.ts';
+import { GameBaselines } from '../src/episode/gameBaselines.ts';
+import { type EpisodeEnvironment, playEpisode } from '../src/episode/runEpisode.ts';
 import { planEpisodes } from '../src/runner/plan.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';

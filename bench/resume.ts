@@ -12,10 +12,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExperiment, runExperiment } from '../src/index.ts';
-import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../src/runfolder/episodeRecord.ts';
 import { planEpisodes } from '../src/runner/plan.ts';
 import { selectEpisodes } from '../src/runner/resume/resumeSelection.ts';
-import { readRunFolder } from '../src/runner/results/runFolder.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { scratchFolder } from './scratch.ts';
 import { cpuMicroseconds, median } from './measure.ts';

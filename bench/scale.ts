@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExperiment, runExperiment } from '../src/index.ts';
-import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../src/runfolder/episodeRecord.ts';
 import { queueScheduler } from '../src/scale/queue/queueScheduler.ts';
 import { parseRedisAddress } from '../src/scale/queue/redisAddress.ts';
 import { startRedisServer } from '../test/support/redisServer.ts';

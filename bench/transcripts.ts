@@ -9,7 +9,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gameCatalog } from '../src/games/catalog.ts';
-import { TranscriptWriter } from '../src/runner/transcripts/transcriptFile.ts';
+import { TranscriptWriter } from '../src/runfolder/transcriptFile.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { median } from './measure.ts';
 import { scratchFolder } from './scratch.ts';

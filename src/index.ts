@@ -66,13 +66,14 @@ export { experimentSchema, experimentJsonSchema } from './runner/config/schema.t
 export type { ExperimentConfig, AgentEntry } from './runner/config/schema.ts';
 export { runExperiment, RUN_FORMAT } from './runner/runExperiment.ts';
 export type { RunOptions, RunResult, RunReport, AgentResult } from './runner/runExperiment.ts';
-export type { EpisodeRecord } from './runner/episode/runEpisode.ts';
-export { parseEpisodeLog } from './runner/results/episodeLog.ts';
-export { readRunReport, runReportSchema, RunFolderError } from './runner/results/runReport.ts';
-export type { TableRow, CardEntry, AttemptEntry, PlanFingerprint } from './runner/results/runReport.ts';
-export { readRunFolder, runEpisodesOfFolder, currentEpisodes } from './runner/results/runFolder.ts';
+export type { EpisodeRecord } from './runfolder/episodeRecord.ts';
+export { parseEpisodeLog } from './runfolder/episodeLog.ts';
+export { readRunReport, runReportSchema, RunFolderError } from './runfolder/runReport.ts';
+export type { TableRow, CardEntry, AttemptEntry, PlanFingerprint } from './runfolder/runReport.ts';
+export { readRunFolder, currentEpisodes } from './runfolder/readRunFolder.ts';
+export { runEpisodesOfFolder } from './analysis/runEpisodes.ts';
 export { loadExperimentForResume } from './runner/resume/loadForResume.ts';
-export type { RunFolder } from './runner/results/runFolder.ts';
+export type { RunFolder } from './runfolder/readRunFolder.ts';
 export type { BaselineOptions, BaselineOutcome } from './runner/results/baselineComparison.ts';
 // Checking a run folder and costing a plan before it runs.
 export { verifyRunFolder } from './runner/results/verifyRun.ts';

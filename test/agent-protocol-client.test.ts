@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { readRecording } from '../src/recording/recordingReader.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { processesMentioning } from './support/pythonAgents.ts';
 

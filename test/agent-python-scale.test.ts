@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { keyOfRecord } from '../src/runner/episode/episodeKey.ts';
-import { readRunFolder } from '../src/runner/results/runFolder.ts';
-import type { RunReport } from '../src/runner/results/runReport.ts';
+import { keyOfRecord } from '../src/runfolder/episodeKey.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
+import type { RunReport } from '../src/runfolder/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
-import { mergeRuns } from '../src/scale/merge/mergeRuns.ts';
+import { mergeRuns } from '../src/runner/merge/mergeRuns.ts';
 import { runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { copyPythonFixtures, processesMentioning } from './support/pythonAgents.ts';
 

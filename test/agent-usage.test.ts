@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addCall, callRecord, costOfCall, emptyUsage, type ModelCallRecord, reasoningWithUsage, sumUsage } from '../src/agent/usage.ts';
 import { MAX_JSON_FIELD_BYTES } from '../src/protocol/limits.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { readRecordingText } from '../src/recording/recordingReader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import type { RunReport } from '../src/runner/results/runReport.ts';
+import type { RunReport } from '../src/runfolder/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { tempDir } from './support/tempDir.ts';
 

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversations } from '../src/runner/export/messagesExport.ts';
-import { readRunFolder } from '../src/runner/results/runFolder.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import { verifyRunFolder } from '../src/runner/results/verifyRun.ts';
-import { readTranscript, type TranscriptCall } from '../src/runner/transcripts/transcriptFile.ts';
+import { readTranscript, type TranscriptCall } from '../src/runfolder/transcriptFile.ts';
 import { startFakeAnthropicServer } from './support/fakeAnthropicServer.ts';
 import { toolCall } from './support/fakeModelServer.ts';
 import { startFakeResponsesServer } from './support/fakeResponsesServer.ts';

@@ -14,10 +14,15 @@ const SRC = join(ROOT, 'src');
  * The allowed graph: each layer (a folder of src/) and the layers it may import besides its own. The
  * base files (BASE below) may be imported by anything. Read bottom-up:
  *   protocol ← games ← reference;  protocol ← client;  protocol ← agent, recording
- *   analysis uses agent's usage records and seeded rng, and nothing of runner/report/scale/cli
- *   client, agent, recording, analysis, reference, games, protocol ← runner ← report, scale ← cli
- * The runner never imports scale: the CLI passes it the worker pool's scheduler.
+ *   recording, agent (usage types), reference (scoring types) ← runfolder: the run folder's format
+ *   runfolder, reference ← analysis: statistics and scoring over records, nothing of episode/runner/report/scale/cli
+ *   client, agent, runfolder, analysis ← episode: the loop
+ *   episode, analysis, runfolder ← runner ← report, scale ← cli
+ * The runner never imports scale: the CLI passes it the worker pool's scheduler. runfolder and episode do
+ * not import each other in a circle: the episode writes the folder, the folder knows nothing of the loop.
  */
+const BELOW_EPISODE = ['client', 'agent', 'recording', 'runfolder', 'analysis', 'reference', 'games', 'protocol'];
+const BELOW_RUNNER = ['episode', ...BELOW_EPISODE];
 const MAY_IMPORT: Record<string, readonly string[]> = {
   protocol: [],
   games: ['protocol'],
@@ -25,14 +30,16 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   client: ['protocol'],
   agent: ['protocol'],
   recording: ['protocol'],
-  analysis: ['agent', 'protocol'],
-  runner: ['client', 'agent', 'recording', 'analysis', 'reference', 'games', 'protocol'],
-  report: ['runner', 'client', 'agent', 'recording', 'analysis', 'reference', 'games', 'protocol'],
-  scale: ['runner', 'client', 'agent', 'recording', 'analysis', 'reference', 'games', 'protocol'],
-  cli: ['report', 'scale', 'runner', 'client', 'agent', 'recording', 'analysis', 'reference', 'games', 'protocol'],
+  runfolder: ['recording', 'agent', 'reference', 'games', 'protocol'],
+  analysis: ['runfolder', 'recording', 'agent', 'reference', 'games', 'protocol'],
+  episode: BELOW_EPISODE,
+  runner: BELOW_RUNNER,
+  report: ['runner', ...BELOW_RUNNER],
+  scale: ['runner', ...BELOW_RUNNER],
+  cli: ['report', 'scale', 'runner', ...BELOW_RUNNER],
   // The package entry, src/index.ts: all a plugin or a library user needs, never the CLI nor the worker
   // pool (which would load commander, bullmq and ioredis for every plugin).
-  'index.ts': ['report', 'runner', 'client', 'agent', 'recording', 'analysis', 'reference', 'games', 'protocol'],
+  'index.ts': ['report', 'runner', ...BELOW_RUNNER],
 };
 
 /** Top-level files anything may import; they import only one another. */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/reference/server/index.ts';
-import type { RunReport } from '../src/runner/results/runReport.ts';
+import type { RunReport } from '../src/runfolder/runReport.ts';
 import { firstOf } from './support/lists.ts';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startedRecord } from '../src/runner/episode/episodeRecord.ts';
-import { EpisodeLog, parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { startedRecord } from '../src/runfolder/episodeRecord.ts';
+import { EpisodeLog, parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { waitUntil } from './support/arcbenchProcess.ts';
 
 const RUN_TS = join(import.meta.dirname, '..', 'bin', 'run-ts.js');

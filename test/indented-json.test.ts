@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExperiment, runExperiment } from '../src/index.ts';
-import { indentedJson } from '../src/runner/results/indentedJson.ts';
+import { indentedJson } from '../src/runfolder/indentedJson.ts';
 
 /** JSON values with `__proto__` keys and deep nesting among them, as JSON.parse would make them. */
 const jsonValues = fc.jsonValue({ maxDepth: 9 });

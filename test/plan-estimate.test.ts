@@ -11,7 +11,7 @@ import { episodeTokens } from '../src/analysis/costEstimate.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { resolvePlan } from '../src/runner/plan.ts';
 import { estimatePlan } from '../src/runner/planEstimate.ts';
-import { readRunFolder } from '../src/runner/results/runFolder.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
 import { runArcbench } from './support/arcbenchProcess.ts';

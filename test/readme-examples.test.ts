@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { startFakeModelServer } from './support/fakeModelServer.ts';
 

@@ -14,7 +14,7 @@ import { PALETTE_RGB } from '../src/protocol/index.ts';
 import { actionLabel } from '../src/report/page/actionLabel.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import type { EpisodeRecord } from '../src/runner/episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../src/runfolder/episodeRecord.ts';
 import { readRecording, type RecordingEntry } from '../src/recording/recordingReader.ts';
 import { runExperiment, type RunResult } from '../src/runner/runExperiment.ts';
 import { gridCellColour, gridImage, launchChromium, watchPage } from './support/chromium.ts';

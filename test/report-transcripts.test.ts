@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer } from '../src/report/viewServer.ts';
 import { writeReport } from '../src/report/writeReport.ts';
-import { readTranscript } from '../src/runner/transcripts/transcriptFile.ts';
+import { readTranscript } from '../src/runfolder/transcriptFile.ts';
 import { runArcbench } from './support/arcbenchProcess.ts';
 import { launchChromium, watchPage } from './support/chromium.ts';
 import { type RecordedRequest, toolCall } from './support/fakeModelServer.ts';

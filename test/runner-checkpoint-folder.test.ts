@@ -1,11 +1,11 @@
-// Episodes' checkpoint files (src/runner/episode/episodeCheckpoint.ts), with real files: a run whose
+// Episodes' checkpoint files (src/runfolder/checkpointFile.ts), with real files: a run whose
 // episodes never needed one leaves no checkpoints/ folder behind; a checkpoint is written even when its
 // folder went away after an earlier one; and a file written over in place reads as the last write, or,
 // cut short by a kill mid-write, as unreadable (the resume then starts the episode over).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointFile, type CheckpointState, parseCheckpoint } from '../src/runner/episode/episodeCheckpoint.ts';
+import { CheckpointFile, type CheckpointState, parseCheckpoint } from '../src/runfolder/checkpointFile.ts';
 import { readCheckpoints } from '../src/runner/resume/continuations.ts';
 import { ReferenceService } from '../src/reference/index.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseExperiment, runExperiment } from '../src/index.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { tempDir } from './support/tempDir.ts';
 
 describe('episodes.jsonl', () => {

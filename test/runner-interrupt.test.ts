@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import type { RunReport } from '../src/runner/runExperiment.ts';
 import { tempDir } from './support/tempDir.ts';
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { firstOf } from './support/lists.ts';
 import { tempDir } from './support/tempDir.ts';

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentFromFlags } from '../src/runner/config/loader.ts';
 import { readableLine } from '../src/runner/results/readableLog.ts';
-import { readRunFolder, runEpisodesOfFolder } from '../src/runner/results/runFolder.ts';
-import { RunFolderError } from '../src/runner/results/runReport.ts';
+import { runEpisodesOfFolder } from '../src/analysis/runEpisodes.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
+import { RunFolderError } from '../src/runfolder/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { itemAt } from './support/lists.ts';
 

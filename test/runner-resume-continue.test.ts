@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionInputOf } from '../src/protocol/index.ts';
-import { currentEpisodes, readRunFolder } from '../src/runner/results/runFolder.ts';
+import { currentEpisodes, readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import { type HoldPlan, startActionLogProxy } from './support/actionLogProxy.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { sendRequest } from './support/httpDriver.ts';

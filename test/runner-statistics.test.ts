@@ -9,7 +9,7 @@ import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComparisonDocument } from '../src/analysis/gate.ts';
 import { ConfigError, experimentFromFlags, loadExperiment } from '../src/runner/config/loader.ts';
-import { readRunReport, type TableRow } from '../src/runner/results/runReport.ts';
+import { readRunReport, type TableRow } from '../src/runfolder/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { itemAt } from './support/lists.ts';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';

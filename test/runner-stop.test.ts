@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
-import { parseEpisodeLog } from '../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runExperiment, type RunReport } from '../src/runner/runExperiment.ts';
 import { startServer } from '../src/reference/server/index.ts';
 import { type Fault, startFaultProxy } from './support/faultProxy.ts';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/runner/config/loader.ts';
-import { keyOfSpec } from '../src/runner/episode/episodeKey.ts';
+import { keyOfSpec } from '../src/runfolder/episodeKey.ts';
 import { episodesOfShard, parseShard } from '../src/runner/shard.ts';
 
 interface FakeSpec {

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Experiment, loadExperiment } from '../src/runner/config/loader.ts';
-import { keyOfRecord } from '../src/runner/episode/episodeKey.ts';
-import { readRunFolder } from '../src/runner/results/runFolder.ts';
-import type { RunReport } from '../src/runner/results/runReport.ts';
+import { keyOfRecord } from '../src/runfolder/episodeKey.ts';
+import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
+import type { RunReport } from '../src/runfolder/runReport.ts';
 import { type RunResult, runExperiment } from '../src/runner/runExperiment.ts';
-import { mergeRuns } from '../src/scale/merge/mergeRuns.ts';
+import { mergeRuns } from '../src/runner/merge/mergeRuns.ts';
 import { verifyRunFolder } from '../src/runner/results/verifyRun.ts';
-import { MergeError } from '../src/scale/merge/shardCoverage.ts';
+import { MergeError } from '../src/runner/merge/shardCoverage.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-shards-'));

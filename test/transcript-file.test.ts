@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readTranscript, type TranscriptCall, TranscriptWriter } from '../src/runner/transcripts/transcriptFile.ts';
+import { readTranscript, type TranscriptCall, TranscriptWriter } from '../src/runfolder/transcriptFile.ts';
 import { tempDir } from './support/tempDir.ts';
 
 const usage = (step: number) => ({

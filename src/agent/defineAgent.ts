@@ -45,3 +45,12 @@ export function defineAgent<S extends z.ZodType = typeof NO_PARAMS>(declaration:
 export function isAgentDefinition(value: unknown): value is AgentDefinition {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AGENT_BRAND] === true;
 }
+
+/** An agent as an experiment plays it: its label, how it was named (`use`), its definition and parsed params. */
+export interface ResolvedAgent {
+  readonly label: string;
+  readonly use: string;
+  readonly definition: AgentDefinition;
+  /** Params as parsed by the agent's schema (defaults applied). */
+  readonly params: unknown;
+}

@@ -1,7 +1,7 @@
 /**
  * A model call's transcript, as an agent keeps it next to its usage (`keepTranscript` beside
  * `reportUsage` in the agent's context): what was sent and what came back. The runner stores it with
- * the episode, secrets redacted, each distinct message once (src/runner/transcripts). Any field may be
+ * the episode, secrets redacted, each distinct message once (src/runfolder/transcriptFile.ts). Any field may be
  * left out; what is given must be JSON.
  */
 import type { ModelCallUsage } from './usage.ts';

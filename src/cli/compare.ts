@@ -8,7 +8,8 @@ import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/
 import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument } from '../analysis/gate.ts';
-import { readRunFolder, runEpisodesOfFolder } from '../runner/results/runFolder.ts';
+import { runEpisodesOfFolder } from '../analysis/runEpisodes.ts';
+import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { checkOutputPath } from './outputPath.ts';
 import { reportFailure } from './reportFailure.ts';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { conversations } from '../runner/export/messagesExport.ts';
 import { leaderboardSubmission } from '../runner/export/leaderboardExport.ts';
-import { readRunFolder } from '../runner/results/runFolder.ts';
+import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 

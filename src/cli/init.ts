@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../packageFiles.ts';
-import { makeFolder } from '../runner/results/makeFolder.ts';
+import { makeFolder } from '../runfolder/makeFolder.ts';
 import { EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 
 const TEMPLATES = new URL('templates/', PACKAGE_ROOT);

@@ -3,10 +3,10 @@
  * as one run folder, checked to come from the same experiment and to hold every planned episode once.
  */
 import { type Command, Option } from 'commander';
-import { mergeRuns } from '../scale/merge/mergeRuns.ts';
+import { mergeRuns } from '../runner/merge/mergeRuns.ts';
 import { EXIT_FAILED, EXIT_OK } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
-import { REPORT_FILE } from '../runner/results/runFolderFiles.ts';
+import { REPORT_FILE } from '../runfolder/fileNames.ts';
 
 interface MergeCommandOptions {
   out: string;

@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
 import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
-import { readRunFolder } from '../runner/results/runFolder.ts';
+import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
 import { openTarget, referenceTransport } from '../runner/targets.ts';

@@ -3,7 +3,7 @@ import { AgentLoadError } from '../agent/pluginLoader.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { isArcbenchError } from '../errors.ts';
 import { ConfigError } from '../runner/config/loader.ts';
-import { RunFolderError } from '../runner/results/runReport.ts';
+import { RunFolderError } from '../runfolder/runReport.ts';
 import { isServiceFailure, RunNotStartedError } from '../runner/runNotStarted.ts';
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
 import { OutputPathError } from './outputPath.ts';

@@ -14,14 +14,14 @@ import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
 import { unplayedSentence } from '../runner/results/runCompleteness.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
-import { readRunFolder } from '../runner/results/runFolder.ts';
+import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { type RunOptions, type RunResult, runExperiment } from '../runner/runExperiment.ts';
 import type { Scheduler } from '../runner/scheduler.ts';
 import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
-import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, REPORT_FILE, RUN_FOLDER_FILES } from '../runner/results/runFolderFiles.ts';
+import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, REPORT_FILE, RUN_FOLDER_FILES } from '../runfolder/fileNames.ts';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 

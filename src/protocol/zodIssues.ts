@@ -6,7 +6,7 @@
  * Parse with `ISSUE_OPTIONS`: its error map words every issue a schema has no message for, and
  * `reportInput` keeps the value found, so a wrong type is never mistaken for a missing key.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { shownValue } from '../redaction.ts';
 import { closestWord } from './closestWord.ts';
 
@@ -139,3 +139,9 @@ export function formatIssues(issues: readonly Issue[]): string {
     .map((line) => (line.startsWith('(top level):') ? `(body):${line.slice('(top level):'.length)}` : line))
     .join('; ');
 }
+
+/** A whole number of at least 1, whose errors name `what` and the value found. */
+export const positiveInt = (what: string) =>
+  z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : `expected ${what} as a whole number, found ${describeFound(issue.input)}`) })
+    .positive({ error: (issue) => `${what} must be at least 1, found ${describeFound(issue.input)}` });

@@ -4,8 +4,8 @@
  */
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
-import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
-import { recordingPath } from '../runner/results/runFolderFiles.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
+import { recordingPath } from '../runfolder/fileNames.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../recording/recordingReader.ts';
 import {
   type AgentSummary,
@@ -20,7 +20,7 @@ import {
   UNFINISHED,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
-import { knewBaselines, UNKNOWN_SCORES_REASON } from '../runner/results/localScoring.ts';
+import { knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { usageFigures } from './usageFigures.ts';
 import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
 

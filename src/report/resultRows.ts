@@ -4,10 +4,10 @@
  * written one yet (still going, or from before run.json kept its table) the same rows computed from
  * the episodes by the runner's own table code.
  */
-import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
-import { ownScore } from '../runner/results/localScoring.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
+import { ownScore } from '../analysis/localScoring.ts';
 import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
-import type { TableRow } from '../runner/results/runReport.ts';
+import type { TableRow } from '../runfolder/runReport.ts';
 import type { ResultRow } from './pageData.ts';
 import { usageFigures } from './usageFigures.ts';
 import type { RunFolderSnapshot } from './runSnapshot.ts';

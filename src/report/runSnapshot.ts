@@ -6,11 +6,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { EpisodeRecord } from '../runner/episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { isRecordingFileName } from '../recording/recordingReader.ts';
-import { currentEpisodes, parseEpisodeLines, readRunFolder } from '../runner/results/runFolder.ts';
-import { RunFolderError, type RunReport } from '../runner/results/runReport.ts';
-import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runner/results/runFolderFiles.ts';
+import { currentEpisodes, parseEpisodeLines, readRunFolder } from '../runfolder/readRunFolder.ts';
+import { RunFolderError, type RunReport } from '../runfolder/runReport.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runfolder/fileNames.ts';
 
 export { RunFolderError };
 

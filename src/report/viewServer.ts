@@ -16,8 +16,8 @@ import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE, TRANSCRIPTS_FOLDER } from '../runner/results/runFolderFiles.ts';
-import { readTranscriptText } from '../runner/transcripts/transcriptFile.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE, TRANSCRIPTS_FOLDER } from '../runfolder/fileNames.ts';
+import { readTranscriptText } from '../runfolder/transcriptFile.ts';
 import { isRunFolder, readRunFolderSnapshot, type RunFolderSnapshot, RunFolderError, runName, folderStatus } from './runSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';

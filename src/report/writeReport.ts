@@ -10,7 +10,7 @@ import { gzip } from 'node:zlib';
 import { isGzipped, readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
-import { REPORT_FILE } from '../runner/results/runFolderFiles.ts';
+import { REPORT_FILE } from '../runfolder/fileNames.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
 import { transcriptEmbeds } from './transcriptEmbeds.ts';

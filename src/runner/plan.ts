@@ -7,7 +7,7 @@ import type { GameDescriptor } from '../protocol/index.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Experiment } from './config/loader.ts';
 import { ConfigError } from './config/loader.ts';
-import type { EpisodeSpec } from './episode/runEpisode.ts';
+import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import { selectGames } from './gameSelection.ts';
 import { episodeSeed } from '../agent/rng.ts';
 import { basename } from 'node:path';

@@ -15,7 +15,7 @@ import { gameCatalog } from '../games/catalog.ts';
 import type { GameDescriptor } from '../protocol/index.ts';
 import type { Experiment, ResolvedAgent } from './config/loader.ts';
 import type { Plan } from './plan.ts';
-import type { RunFolder } from './results/runFolder.ts';
+import type { RunFolder } from '../runfolder/readRunFolder.ts';
 
 /** Tokens are counted as characters / 4, the usual rule of thumb for English and JSON. */
 const CHARS_PER_TOKEN = 4;

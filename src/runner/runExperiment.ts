@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
-import type { EpisodeRecord } from './episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import { estimateLines, estimatePlan, refuseOverBudget } from './planEstimate.ts';
 import type { ProgressDisplay } from './progress.ts';
@@ -20,10 +20,10 @@ import type { LineSink } from './results/readableLog.ts';
 import { statusAtRunEnd } from './results/runCompleteness.ts';
 import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
-import type { AttemptEntry, RunReport } from './results/runReport.ts';
+import type { AttemptEntry, RunReport } from '../runfolder/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
-import { MANIFEST_FILE } from './results/runFolderFiles.ts';
-import { writeManifest } from './results/runManifest.ts';
+import { MANIFEST_FILE } from '../runfolder/fileNames.ts';
+import { writeManifest } from '../runfolder/manifest.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
@@ -32,8 +32,8 @@ import { TransportLog } from './transportLog.ts';
 import { idleCloseWarnings } from './idleCloseWarning.ts';
 import type { Shard } from './shard.ts';
 
-export { RUN_FORMAT } from './results/runReport.ts';
-export type { AgentResult, RunReport, RunStatus } from './results/runReport.ts';
+export { RUN_FORMAT } from '../runfolder/runReport.ts';
+export type { AgentResult, RunReport, RunStatus } from '../runfolder/runReport.ts';
 
 export interface RunOptions {
   /** Results folder; default `<config.output>/<timestamp>-<name>/`. A used folder is refused. */

@@ -10,20 +10,21 @@ import type { Logger } from 'pino';
 import type { TransportError, TransportStats } from '../client/transport.ts';
 import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
-import { baselineNotices, GameBaselines } from './episode/gameBaselines.ts';
+import { baselineNotices, GameBaselines } from '../episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
-import { type CheckpointSettings, type EpisodeRecord, playEpisode } from './episode/runEpisode.ts';
-import { keyOfSpec } from './episode/episodeKey.ts';
+import { type CheckpointSettings, playEpisode } from '../episode/runEpisode.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
+import { keyOfSpec } from '../runfolder/episodeKey.ts';
 import type { ContinuationPlan } from './resume/continuations.ts';
 import type { Plan } from './plan.ts';
-import type { PlanFingerprint, RunReport } from './results/runReport.ts';
+import type { PlanFingerprint, RunReport } from '../runfolder/runReport.ts';
 import type { RunRecorder } from './results/runRecorder.ts';
 import { isServiceFailure } from './runNotStarted.ts';
 import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
-import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from './results/runFolderFiles.ts';
+import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../runfolder/fileNames.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;

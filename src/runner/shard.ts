@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ConfigError } from './config/loader.ts';
-import { keyOfSpec } from './episode/episodeKey.ts';
+import { keyOfSpec } from '../runfolder/episodeKey.ts';
 
 export interface Shard {
   /** 0-based, as JOB_COMPLETION_INDEX and most matrix indices are. */

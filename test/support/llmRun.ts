@@ -10,7 +10,7 @@ import { solveLevel } from '../../src/games/engine/solver.ts';
 import { gameInputOf } from '../../src/games/engine/moveInput.ts';
 import { puzzleCatalog } from '../../src/games/puzzleCatalog.ts';
 import { loadExperiment } from '../../src/runner/config/loader.ts';
-import { parseEpisodeLog } from '../../src/runner/results/episodeLog.ts';
+import { parseEpisodeLog } from '../../src/runfolder/episodeLog.ts';
 import { type RunOptions, runExperiment } from '../../src/runner/runExperiment.ts';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type FakeModelServer, type FakeToolCall, startFakeModelServer, toolCall } from './fakeModelServer.ts';

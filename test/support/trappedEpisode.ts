@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type RecordingEntry, readRecording } from '../../src/recording/recordingReader.ts';
 import { loadExperiment } from '../../src/runner/config/loader.ts';
-import type { EpisodeRecord } from '../../src/runner/episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../../src/runfolder/episodeRecord.ts';
 import { runExperiment } from '../../src/runner/runExperiment.ts';
 import { type LoggedCommand, startActionLogProxy } from './actionLogProxy.ts';
 

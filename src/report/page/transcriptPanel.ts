@@ -1,6 +1,6 @@
 /**
  * Beside the replay: the model calls that decided the step on screen, from the episode's transcript
- * (src/runner/transcripts/transcriptFile.ts). Collapsed by default; open, each call shows the turn's
+ * (src/runfolder/transcriptFile.ts). Collapsed by default; open, each call shows the turn's
  * text, the frame the model saw drawn as a grid (not 4,096 digits), the reply and its tool call, the
  * reasoning summary, tokens and dollars. Compaction calls (older turns summarised) are marked.
  */

@@ -7,7 +7,7 @@ import { Redactor } from '../../redaction.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument, type YAMLError } from 'yaml';
-import type { AgentDefinition } from '../../agent/defineAgent.ts';
+import type { AgentDefinition, ResolvedAgent } from '../../agent/defineAgent.ts';
 import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
 import { type ExperimentConfig, experimentSchema, MAX_LABEL_LENGTH } from './schema.ts';
@@ -21,13 +21,7 @@ export class ConfigError extends ArcbenchError {
   }
 }
 
-export interface ResolvedAgent {
-  readonly label: string;
-  readonly use: string;
-  readonly definition: AgentDefinition;
-  /** Params as parsed by the agent's schema (defaults applied). */
-  readonly params: unknown;
-}
+export type { ResolvedAgent } from '../../agent/defineAgent.ts';
 
 export interface Experiment {
   /** Absolute path of the experiment file (or a name, for configs built in code). */

@@ -3,17 +3,13 @@
  * types the runner uses, and for the JSON Schema editors complete against (`arcbench schema`).
  */
 import { z } from 'zod';
-import { describeFound } from '../../protocol/zodIssues.ts';
+import { describeFound, positiveInt } from '../../protocol/zodIssues.ts';
+import { budgetsSchema } from '../../episode/budgets.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 import { DIALECTS } from '../../reference/server/dialect.ts';
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
 export const MAX_LABEL_LENGTH = 64;
-
-const positiveInt = (what: string) =>
-  z
-    .int({ error: (issue) => (issue.input === undefined ? 'is required' : `expected ${what} as a whole number, found ${describeFound(issue.input)}`) })
-    .positive({ error: (issue) => `${what} must be at least 1, found ${describeFound(issue.input)}` });
 
 const agentEntrySchema = z
   .strictObject(
@@ -75,36 +71,6 @@ const targetSchema = z
   ])
   .default('reference')
   .describe('Where the games are played.');
-
-const budgetsSchema = z
-  .strictObject({
-    max_actions: positiveInt('max_actions').default(80).describe('Counted actions per episode (game actions plus level resets); 80 sends exactly 80.'),
-    max_actions_per_level: z
-      .number()
-      .positive()
-      .optional()
-      .describe("Counted actions per level, as a multiple of that level's baseline (5 = five times the human baseline)."),
-    episode_seconds: z.number().positive().optional().describe('Wall time per episode.'),
-    first_action_seconds: z
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        "Wall time until an episode's agent sends its first action; an agent that hangs before playing ends its episode as `time` (its card is not left idle).",
-      ),
-    run_seconds: z.number().positive().optional().describe('Wall time of the whole run; no episode starts after it.'),
-    max_cost_usd: z
-      .number()
-      .positive()
-      .optional()
-      .describe('Dollars of model calls per episode (from the usage agents report); the episode ends with outcome `cost` once it has spent them.'),
-    max_run_cost_usd: z
-      .number()
-      .positive()
-      .optional()
-      .describe('Dollars of model calls for the whole run: once spent, no episode starts, episodes in flight end, the cards close and the run is `partial`.'),
-  })
-  .describe('Limits that end an episode or the run.');
 
 const rateLimitSchema = z
   .union([

@@ -6,8 +6,8 @@
  * check its cards.
  */
 import { ArcbenchError } from '../../errors.ts';
-import type { RunFolder } from '../results/runFolder.ts';
-import { readManifest } from '../results/runManifest.ts';
+import type { RunFolder } from '../../runfolder/readRunFolder.ts';
+import { readManifest } from '../../runfolder/manifest.ts';
 
 /** The hosted service's site, where scorecard pages live. */
 export const HOSTED_SCORECARD_ORIGIN = 'https://three.arcprize.org';

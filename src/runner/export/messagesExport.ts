@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunFolder } from '../results/runFolder.ts';
-import { readTranscript, type TranscriptCall } from '../transcripts/transcriptFile.ts';
+import type { RunFolder } from '../../runfolder/readRunFolder.ts';
+import { readTranscript, type TranscriptCall } from '../../runfolder/transcriptFile.ts';
 
 export interface ConversationRecord {
   agent: string;

@@ -4,9 +4,10 @@
  */
 import { compareRuns, RunsNotComparableError } from '../../analysis/compareRuns.ts';
 import { type ComparisonDocument, comparisonDocument } from '../../analysis/gate.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { AgentSetup } from '../../analysis/episodeSample.ts';
-import { type RunFolder, runEpisodesOf, runEpisodesOfFolder } from './runFolder.ts';
+import type { RunFolder } from '../../runfolder/readRunFolder.ts';
+import { runEpisodesOf, runEpisodesOfFolder } from '../../analysis/runEpisodes.ts';
 
 export interface BaselineOptions {
   readonly folder: RunFolder;

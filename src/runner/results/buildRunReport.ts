@@ -9,11 +9,11 @@ import type { Experiment } from '../config/loader.ts';
 import { configWithoutSecrets } from '../config/loader.ts';
 import { redactSecretFields } from '../../redaction.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
-import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
+import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
 import {
   type AgentResult,
   type AttemptEntry,
@@ -23,7 +23,7 @@ import {
   RUN_FORMAT,
   type RunReport,
   type RunStatus,
-} from './runReport.ts';
+} from '../../runfolder/runReport.ts';
 
 /** What the runner holds in memory about a run when it writes run.json (buildRunReport turns it into the report). */
 export interface RunReportInput {

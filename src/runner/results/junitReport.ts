@@ -9,9 +9,9 @@ import type { ComparisonRow } from '../../analysis/compareRuns.ts';
 import { TOTAL } from '../../analysis/episodeSample.ts';
 import { formatCost, formatCount, formatInterval, formatScore, formatSigned } from '../../analysis/format.ts';
 import type { UsageTotals } from '../../agent/usage.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { UNKNOWN_SCORES_REASON } from './localScoring.ts';
-import type { RunReport, TableRow } from './runReport.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import { UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
+import type { RunReport, TableRow } from '../../runfolder/runReport.ts';
 
 // The package is CommonJS (module.exports = the builder), which Node hands over as the default import;
 // its types declare an ES default export instead, which TypeScript's NodeNext reading then nests once more.

@@ -2,8 +2,8 @@
  * Where a run came from: arcbench's version (and its git state when it runs from a checkout of itself),
  * the git state of the experiment's folder, Node and platform, the seed.
  */
-import type { GitState, Provenance } from './runReport.ts';
-export type { Provenance } from './runReport.ts';
+import type { GitState, Provenance } from '../../runfolder/runReport.ts';
+export type { Provenance } from '../../runfolder/runReport.ts';
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

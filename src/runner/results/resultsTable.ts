@@ -9,13 +9,13 @@ import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
 import { formatCost, formatCount, formatInterval, formatScore } from '../../analysis/format.ts';
 import { summarizeScores } from '../../analysis/scoreSummary.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { gamesWithoutBaselines, scoreEpisodes, UNKNOWN_SCORES_REASON } from './localScoring.ts';
-import { runEpisodesOf } from './runFolder.ts';
-import type { RunReport, TableRow } from './runReport.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import { gamesWithoutBaselines, scoreEpisodes, UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
+import { runEpisodesOf } from '../../analysis/runEpisodes.ts';
+import type { RunReport, TableRow } from '../../runfolder/runReport.ts';
 import type { ScorecardAnswer } from '../../protocol/index.ts';
 
-export type { TableRow } from './runReport.ts';
+export type { TableRow } from '../../runfolder/runReport.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'card score', 'mean score', '95% CI', 'levels', 'actions', 'wins', 'errors'];
 /** Beside the local card score, wherever the service returned a card: its own score. */

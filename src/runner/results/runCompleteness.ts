@@ -3,7 +3,7 @@
  * the exit line print when episodes are missing. A run that stopped early on its wall time or its
  * dollar budget is `partial`, never `completed`.
  */
-import type { RunReport, RunStatus } from './runReport.ts';
+import type { RunReport, RunStatus } from '../../runfolder/runReport.ts';
 
 export interface RunEnd {
   /** The user interrupted this attempt (SIGINT/SIGTERM). */

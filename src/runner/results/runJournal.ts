@@ -5,7 +5,7 @@
  * its fingerprint, which is what a resume reads.
  */
 import type { CardEvents, ClosedCard } from '../scorecards.ts';
-import { type CardEntry, type RunReport, writeRunReport } from './runReport.ts';
+import { type CardEntry, type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
 
 export class RunJournal implements CardEvents {
   readonly #report: RunReport;

@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Redactor } from '../../redaction.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { type ProgressDisplay, silentProgress } from '../progress.ts';
-import { EpisodeLog } from './episodeLog.ts';
-import { EPISODES_FILE } from './runFolderFiles.ts';
+import { EpisodeLog } from '../../runfolder/episodeLog.ts';
+import { EPISODES_FILE } from '../../runfolder/fileNames.ts';
 
 /** Progress hears of every this-many actions (and of every finished episode). */
 const PROGRESS_EVERY_ACTIONS = 64;

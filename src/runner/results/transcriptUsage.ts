@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { addCall, emptyUsage, type UsageTotals } from '../../agent/usage.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { readTranscript } from '../transcripts/transcriptFile.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import { readTranscript } from '../../runfolder/transcriptFile.ts';
 
 export async function transcriptUsage(runDir: string, episode: EpisodeRecord): Promise<UsageTotals | undefined> {
   if (episode.transcript === undefined || episode.transcript === null) return undefined;

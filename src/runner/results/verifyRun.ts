@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { readRecording } from '../../recording/recordingReader.ts';
 import { addCall, emptyUsage, sumUsage, type UsageTotals } from '../../agent/usage.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { type RecordedRun, RunLedger } from '../episode/runLedger.ts';
-import { episodeScore, knewBaselines, scoreEpisodes } from './localScoring.ts';
-import { readRunFolder } from './runFolder.ts';
-import { hashFile, folderFiles, readManifest } from './runManifest.ts';
-import { MANIFEST_FILE } from './runFolderFiles.ts';
-import type { RunReport } from './runReport.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import { RunLedger } from '../../episode/runLedger.ts';
+import type { RecordedRun } from '../../runfolder/episodeRecord.ts';
+import { episodeScore, knewBaselines, scoreEpisodes } from '../../analysis/localScoring.ts';
+import { readRunFolder } from '../../runfolder/readRunFolder.ts';
+import { hashFile, folderFiles, readManifest } from '../../runfolder/manifest.ts';
+import { MANIFEST_FILE } from '../../runfolder/fileNames.ts';
+import type { RunReport } from '../../runfolder/runReport.ts';
 import { transcriptUsage } from './transcriptUsage.ts';
 
 export interface VerifyResult {

@@ -9,15 +9,15 @@ import type { Logger } from 'pino';
 import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
 import { formatCost, formatCount } from '../../analysis/format.ts';
 import type { UsageTotals } from '../../agent/usage.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
-import { agentSetups } from './runFolder.ts';
-import { type RunReport, writeRunReport } from './runReport.ts';
-import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, JUNIT_FILE, TABLE_FILE } from './runFolderFiles.ts';
+import { agentSetups } from '../../analysis/runEpisodes.ts';
+import { type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
+import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, JUNIT_FILE, TABLE_FILE } from '../../runfolder/fileNames.ts';
 
 export interface ResultsToWrite {
   readonly runDir: string;

@@ -7,15 +7,15 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Experiment } from '../config/loader.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import type { EpisodeSpec } from '../episode/runEpisode.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import type { Plan } from '../plan.ts';
-import { createRunDirectory } from '../results/runDirectory.ts';
+import { createRunDirectory } from '../../runfolder/runDirectory.ts';
 import type { LineSink } from '../results/readableLog.ts';
 import { createRunLogger } from '../results/runLogger.ts';
-import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../results/runReport.ts';
+import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../../runfolder/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
-import { LOG_FILE } from '../results/runFolderFiles.ts';
+import { LOG_FILE } from '../../runfolder/fileNames.ts';
 import type { ContinuationPlan } from './continuations.ts';
 
 export interface AttemptSetup {

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Transport } from '../../client/transport.ts';
 import { ApiError } from '../../protocol/index.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../episode/episodeCheckpoint.ts';
-import { describeEpisodeKey, episodeKey, keyOfSpec } from '../episode/episodeKey.ts';
-import type { EpisodeSpec } from '../episode/runEpisode.ts';
-import type { CardEntry } from '../results/runReport.ts';
-import { CHECKPOINTS_FOLDER, checkpointFileName } from '../results/runFolderFiles.ts';
+import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runfolder/checkpointFile.ts';
+import { describeEpisodeKey, episodeKey, keyOfSpec } from '../../runfolder/episodeKey.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
+import type { CardEntry } from '../../runfolder/runReport.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
 import type { OpenTarget } from '../targets.ts';
 
 /** The hosted service closes a card after this long without a counted action (docs/protocol.md §5). */

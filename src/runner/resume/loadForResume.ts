@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { COMMAND_LINE_EXPERIMENT, type Experiment, experimentFromFlags, loadExperiment } from '../config/loader.ts';
-import { type RunReport, RunFolderError } from '../results/runReport.ts';
+import { type RunReport, RunFolderError } from '../../runfolder/runReport.ts';
 import { readResumableReport } from './resumedAttempt.ts';
 
 export interface ResumeLoadOptions {

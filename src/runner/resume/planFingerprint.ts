@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { redactSecretFields } from '../../redaction.ts';
 import type { Experiment } from '../config/loader.ts';
 import type { Plan } from '../plan.ts';
-import type { PlanFingerprint } from '../results/runReport.ts';
+import type { PlanFingerprint } from '../../runfolder/runReport.ts';
 
 /** JSON with object keys sorted at every depth, `undefined` left out: equal values, equal text. */
 export function canonicalJson(value: unknown): string {

@@ -4,11 +4,11 @@
  * failed and `--retry-errors` is given; such records stay in episodes.jsonl, marked superseded. An
  * episode in flight when the process died has no record at all, so it is simply played again.
  */
-import { keyOfRecord, keyOfSpec } from '../episode/episodeKey.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import type { EpisodeSpec } from '../episode/runEpisode.ts';
+import { keyOfRecord, keyOfSpec } from '../../runfolder/episodeKey.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import type { Plan } from '../plan.ts';
-import { RunFolderError } from '../results/runReport.ts';
+import { RunFolderError } from '../../runfolder/runReport.ts';
 
 export interface ResumeSelection {
   /** The current record of each planned episode that stays finished. */

@@ -7,18 +7,18 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Plan } from '../plan.ts';
-import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../results/runFolder.ts';
+import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../../runfolder/readRunFolder.ts';
 import type { LineSink } from '../results/readableLog.ts';
 import type { Redactor } from '../../redaction.ts';
 import { createRunLogger } from '../results/runLogger.ts';
-import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../results/runReport.ts';
+import { type AttemptEntry, type PlanFingerprint, type Provenance, RunFolderError, type RunReport, readRunReport } from '../../runfolder/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
 import { type AttemptSetup, nextRunSequence } from './attempt.ts';
 import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
 import { planContinuations } from './continuations.ts';
-import { EPISODES_FILE, LOG_FILE, RUN_FILE } from '../results/runFolderFiles.ts';
+import { EPISODES_FILE, LOG_FILE, RUN_FILE } from '../../runfolder/fileNames.ts';
 
 export interface ResumeOptions {
   runDir: string;

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../../protocol/index.ts';
-import type { AttemptEntry, CardEntry } from '../results/runReport.ts';
+import type { AttemptEntry, CardEntry } from '../../runfolder/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
 
 function lostWithProcess(card: CardEntry, kind: AttemptEntry['target_kind']): string {

@@ -6,7 +6,7 @@
  * sessions were lost: their actions are on those workers' cards.
  */
 import type { Redis } from 'ioredis';
-import type { LostAttempt } from '../../runner/episode/episodeRecord.ts';
+import type { LostAttempt } from '../../runfolder/episodeRecord.ts';
 import type { RunKeys } from './runKeys.ts';
 
 /** The attempts noted for the job so far. */

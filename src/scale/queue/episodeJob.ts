@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { gameDescriptorSchema, ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
-import { keyOfSpec } from '../../runner/episode/episodeKey.ts';
-import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
+import { keyOfSpec } from '../../runfolder/episodeKey.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import { QueueRunError } from './runMeta.ts';
 
 export const EPISODE_JOB = 'episode';

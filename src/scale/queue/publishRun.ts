@@ -8,7 +8,7 @@ import { basename, relative } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../../client/http/originRateLimiter.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
-import type { PlanFingerprint, RunReport } from '../../runner/results/runReport.ts';
+import type { PlanFingerprint, RunReport } from '../../runfolder/runReport.ts';
 import type { Experiment } from '../../runner/config/loader.ts';
 import { COMMAND_LINE_EXPERIMENT } from '../../runner/config/loader.ts';
 import type { OpenTarget } from '../../runner/targets.ts';

@@ -6,9 +6,9 @@
  */
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { describeEpisodeKey, keyOfRecord, keyOfSpec } from '../../runner/episode/episodeKey.ts';
-import { type EpisodeRecord, startedRecord } from '../../runner/episode/episodeRecord.ts';
-import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
+import { describeEpisodeKey, keyOfRecord, keyOfSpec } from '../../runfolder/episodeKey.ts';
+import { type EpisodeRecord, startedRecord } from '../../runfolder/episodeRecord.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import { jobIdOf, keyOfJobId } from './episodeJob.ts';
 
 export class ResultCollector {

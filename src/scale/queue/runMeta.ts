@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { gameDescriptorSchema, ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
 import type { GameDescriptor } from '../../protocol/index.ts';
-import { planFingerprintSchema, runReportSchema } from '../../runner/results/runReport.ts';
+import { planFingerprintSchema, runReportSchema } from '../../runfolder/runReport.ts';
 import { ArcbenchError } from '../../errors.ts';
 
 export const QUEUE_FORMAT = 'arcbench.queue/1';

@@ -1,7 +1,7 @@
 /**
  * A job that comes back after its worker died (BullMQ hands a stalled job to another worker): the
  * episode goes on from its checkpoint on the dead worker's card and session when it can, as `arcbench
- * resume` continues an episode of a dead process (runner/episode/continueSession.ts does the
+ * resume` continues an episode of a dead process (episode/continueSession.ts does the
  * continuing and the last checks with the service). Workers keep checkpoints where they keep
  * recordings, in the run's folder on the shared volume: a continuation reads the recording anyway, to
  * settle an action decided before the death and to go on writing the same file, so checkpoint and
@@ -14,11 +14,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Transport } from '../../client/transport.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runner/episode/episodeCheckpoint.ts';
-import type { LostAttempt } from '../../runner/episode/episodeRecord.ts';
-import type { EpisodeSpec } from '../../runner/episode/runEpisode.ts';
+import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runfolder/checkpointFile.ts';
+import type { LostAttempt } from '../../runfolder/episodeRecord.ts';
+import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import { cardStillOpen } from '../../runner/resume/continuations.ts';
-import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runner/results/runFolderFiles.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
 import { parseCardRecords } from './cardRecord.ts';
 import type { RunKeys } from './runKeys.ts';
 

@@ -8,17 +8,17 @@
  * worker leaves), the worker finishes its jobs, closes its cards, reports its request counts and signs
  * off.
  */
-import { baselineNotices, GameBaselines } from '../../runner/episode/gameBaselines.ts';
+import { baselineNotices, GameBaselines } from '../../episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
-import { describeError } from '../../runner/episode/episodeError.ts';
-import { type EpisodeRecord, startedRecord } from '../../runner/episode/episodeRecord.ts';
-import { type CheckpointSettings, type EpisodeSpec, playEpisode } from '../../runner/episode/runEpisode.ts';
-import type { CheckpointFile } from '../../runner/episode/episodeCheckpoint.ts';
+import { describeError } from '../../episode/episodeError.ts';
+import { type EpisodeRecord, startedRecord } from '../../runfolder/episodeRecord.ts';
+import { type CheckpointSettings, type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
+import type { CheckpointFile } from '../../runfolder/checkpointFile.ts';
 import type { RecordingFormat } from '../../recording/recordingWriter.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
@@ -31,7 +31,7 @@ import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
 import { readRunState } from './runState.ts';
 import { WorkerCards } from './workerCards.ts';
 import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
-import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../../runner/results/runFolderFiles.ts';
+import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../../runfolder/fileNames.ts';
 
 /** How often a worker says it is alive (and looks at the run's state). */
 export const HEARTBEAT_MS = 1000;

@@ -7,7 +7,7 @@
  * each entry on its own line it is 1.4 MB, about 12% quicker to write (17.9 against 20.2 ms, the
  * median of 30 rounds written and renamed), quicker to read back, and it still reads line by line.
  */
-import { isWritable, prepared, stringifyJson } from '../../protocol/jsonText.ts';
+import { isWritable, prepared, stringifyJson } from '../protocol/jsonText.ts';
 
 /**
  * `value` indented by two spaces; the arrays and objects `oneLineDepth` levels down (the top level is

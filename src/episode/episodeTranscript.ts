@@ -5,14 +5,14 @@
  * episode's record is handed on.
  */
 import { basename, join } from 'node:path';
-import type { ModelCallTranscript } from '../../agent/transcript.ts';
-import { callRecord } from '../../agent/usage.ts';
-import type { GameDescriptor } from '../../protocol/index.ts';
-import { recordingFileName } from '../../recording/recordingWriter.ts';
-import type { Redactor } from '../../redaction.ts';
-import { transcriptPath } from '../results/runFolderFiles.ts';
-import { transcriptFileName, TranscriptWriter } from '../transcripts/transcriptFile.ts';
-import type { EpisodeRecord } from './episodeRecord.ts';
+import type { ModelCallTranscript } from '../agent/transcript.ts';
+import { callRecord } from '../agent/usage.ts';
+import type { GameDescriptor } from '../protocol/index.ts';
+import { recordingFileName } from '../recording/recordingWriter.ts';
+import type { Redactor } from '../redaction.ts';
+import { transcriptPath } from '../runfolder/fileNames.ts';
+import { transcriptFileName, TranscriptWriter } from '../runfolder/transcriptFile.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 
 /** Where an episode's transcripts go: the run's transcripts/ folder, and the run's secrets. */
 export interface EpisodeTranscripts {

@@ -3,7 +3,7 @@
  * the episode's own wall time is up. A model call in flight is abandoned at the deadline, not after it;
  * and an agent that ignores the signal is cut all the same, since the runner stops waiting for it.
  */
-import type { EpisodeOutcome } from '../../agent/contract.ts';
+import type { EpisodeOutcome } from '../agent/contract.ts';
 
 /** The episode was cut while its agent was deciding; the outcome is the stop's. */
 export class EpisodeCut extends Error {

@@ -7,13 +7,13 @@
 import { renameSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { EnvironmentEntry, ScorecardAnswer } from '../../protocol/index.ts';
-import type { ScoredCard } from '../../reference/scoring.ts';
-import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
-import { ArcbenchError } from '../../errors.ts';
-import { emptyUsage } from '../../agent/usage.ts';
+import type { EnvironmentEntry, ScorecardAnswer } from '../protocol/index.ts';
+import type { ScoredCard } from '../reference/scoring.ts';
+import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
+import { ArcbenchError } from '../errors.ts';
+import { emptyUsage } from '../agent/usage.ts';
 import { indentedJson } from './indentedJson.ts';
-import { RUN_FILE } from './runFolderFiles.ts';
+import { RUN_FILE } from './fileNames.ts';
 
 /**
  * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts

@@ -1,8 +1,8 @@
 /** What went wrong in an episode, as episodes.jsonl keeps it: a kind to branch on, a sentence, and where. */
-import { AgentContractError } from '../../agent/actions.ts';
-import { TransportError } from '../../client/transport.ts';
-import { ApiError } from '../../protocol/index.ts';
-import type { EpisodeRecord } from './episodeRecord.ts';
+import { AgentContractError } from '../agent/actions.ts';
+import { TransportError } from '../client/transport.ts';
+import { ApiError } from '../protocol/index.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { BaselinesUnknownError } from './gameBaselines.ts';
 
 export function describeError(error: unknown): NonNullable<EpisodeRecord['error']> {

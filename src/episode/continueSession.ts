@@ -9,11 +9,11 @@
  */
 import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Agent, AgentAction } from '../../agent/contract.ts';
-import { ApiError, decodeFrameResponse, type FrameResponse, makeAction, type ScorecardAnswer } from '../../protocol/index.ts';
-import { type RecordingEntry, readRecording } from '../../recording/recordingReader.ts';
-import { RecordingWriter } from '../../recording/recordingWriter.ts';
-import { CheckpointFile, type EpisodeCheckpoint, type PendingAction } from './episodeCheckpoint.ts';
+import type { Agent, AgentAction } from '../agent/contract.ts';
+import { ApiError, decodeFrameResponse, type FrameResponse, makeAction, type ScorecardAnswer } from '../protocol/index.ts';
+import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
+import { RecordingWriter } from '../recording/recordingWriter.ts';
+import { CheckpointFile, type EpisodeCheckpoint, type PendingAction } from '../runfolder/checkpointFile.ts';
 import { agentContext, type EpisodePlay } from './runEpisode.ts';
 
 /** Where play starts: a session's frame, the step to ask next, and maybe an action to send before asking. */

@@ -9,7 +9,7 @@
  * eighth of a fast in-process run, and guards only against the machine going down.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import type { EpisodeRecord } from '../episode/runEpisode.ts';
+import type { EpisodeRecord } from './episodeRecord.ts';
 
 const WRITE_DELAY_MS = 20;
 const BATCH_BYTES = 64 * 1024;

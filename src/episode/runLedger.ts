@@ -3,8 +3,10 @@
  * action and the episode can be scored locally with the service's own scoring code. One episode is
  * one session; a full reset inside it starts a new run.
  */
-import type { FrameResponse, RunEntry } from '../../protocol/index.ts';
-import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../../reference/scoring.ts';
+import type { FrameResponse } from '../protocol/index.ts';
+import type { RunState } from '../reference/scoring.ts';
+import type { SavedLedger } from '../runfolder/checkpointFile.ts';
+import type { RecordedRun } from '../runfolder/episodeRecord.ts';
 
 interface RunProgress {
   readonly guid: string;
@@ -18,22 +20,6 @@ interface RunProgress {
   /** Cumulative run actions at each level's completion. */
   readonly completions: number[];
   state: RunState;
-}
-
-/** A run as it goes to episodes.jsonl: enough to rebuild its scorecard entry. */
-export interface RecordedRun {
-  guid: string;
-  sequence: number;
-  actions: number;
-  resets: number;
-  levels_completed: number;
-  completion_actions: number[];
-  state: RunState;
-}
-
-/** The ledger as JSON, for an episode's checkpoint: its runs with their level counters. */
-export interface SavedLedger {
-  readonly runs: readonly (RecordedRun & { readonly actions_on_level: number })[];
 }
 
 export class RunLedger {
@@ -175,18 +161,4 @@ export class RunLedger {
     if (run === undefined) throw new Error('RunLedger: no run yet; record the first RESET answer first');
     return run;
   }
-}
-
-/** The scorecard run entry of a recorded run, built by the service's own scoring code. */
-export function runEntryOf(gameId: string, baselines: readonly number[], run: RecordedRun): RunEntry {
-  return buildRunEntry({
-    gameId,
-    guid: run.guid,
-    baselines,
-    levelActions: levelActionsFromCompletions(run.completion_actions, run.actions, baselines.length),
-    levelsCompleted: run.levels_completed,
-    actions: run.actions,
-    resets: run.resets,
-    state: run.state,
-  });
 }

@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { constants as zlibConstants, createGzip, type Gzip, gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { ModelCallRecord } from '../../agent/usage.ts';
-import { withoutPartialLastLine } from '../../recording/recordingReader.ts';
+import type { ModelCallRecord } from '../agent/usage.ts';
+import { withoutPartialLastLine } from '../recording/recordingReader.ts';
 
 /** The suffix of a transcript file; its name is its recording's with this suffix instead. */
 export const TRANSCRIPT_SUFFIX = '.transcript.jsonl.gz';

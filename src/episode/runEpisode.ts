@@ -6,30 +6,28 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { AgentContractError, checkedAction, isStop } from '../../agent/actions.ts';
-import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../../agent/contract.ts';
-import { createRng } from '../../agent/rng.ts';
-import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../../agent/usage.ts';
-import { actAtOnce, answersAtOnce } from '../../client/inProcessTransport.ts';
-import { AnswerOutOfStepError, type Transport, TransportError } from '../../client/transport.ts';
-import type { FrameResponse, GameDescriptor } from '../../protocol/index.ts';
-import { actionInputOf, makeAction } from '../../protocol/index.ts';
-import { redactSecretFields } from '../../redaction.ts';
-import type { ResolvedAgent } from '../config/loader.ts';
-import { type RecordingFormat, RecordingWriter, recordingFileName } from '../../recording/recordingWriter.ts';
+import { AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
+import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../agent/contract.ts';
+import { createRng } from '../agent/rng.ts';
+import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../agent/usage.ts';
+import { actAtOnce, answersAtOnce } from '../client/inProcessTransport.ts';
+import { AnswerOutOfStepError, type Transport, TransportError } from '../client/transport.ts';
+import type { FrameResponse, GameDescriptor } from '../protocol/index.ts';
+import { actionInputOf, makeAction } from '../protocol/index.ts';
+import { redactSecretFields } from '../redaction.ts';
+import type { ResolvedAgent } from '../agent/defineAgent.ts';
+import { type RecordingFormat, RecordingWriter, recordingFileName } from '../recording/recordingWriter.ts';
 import { type Budgets, spentBudget } from './budgets.ts';
 import { describeError } from './episodeError.ts';
-import { episodeScore, knewBaselines } from '../results/localScoring.ts';
-import { type EpisodeRecord, startedRecord } from './episodeRecord.ts';
+import { episodeScore, knewBaselines } from '../analysis/localScoring.ts';
+import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts';
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
-import { recordingPath } from '../results/runFolderFiles.ts';
-import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from './episodeCheckpoint.ts';
+import { recordingPath } from '../runfolder/fileNames.ts';
+import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
 import { continueOrOpen, type SessionStart } from './continueSession.ts';
 import { closeTranscript, type EpisodeTranscript, type EpisodeTranscripts, keepTranscript } from './episodeTranscript.ts';
-
-export type { EpisodeRecord } from './episodeRecord.ts';
 
 export interface EpisodeSpec {
   readonly agent: ResolvedAgent;

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
-import { packageManifest } from '../../packageFiles.ts';
-import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
-import { MANIFEST_FILE } from './runFolderFiles.ts';
+import { packageManifest } from '../packageFiles.ts';
+import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
+import { MANIFEST_FILE } from './fileNames.ts';
 import { RunFolderError, type RunReport } from './runReport.ts';
 
 /** Version of manifest.json's layout. */

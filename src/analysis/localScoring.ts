@@ -2,11 +2,11 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';
-import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../../reference/scoring.ts';
-import type { EpisodeRecord } from '../episode/runEpisode.ts';
-import { type RecordedRun, runEntryOf } from '../episode/runLedger.ts';
-import type { LocalScore } from './runReport.ts';
+import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
+import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../reference/scoring.ts';
+import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
+import { type RecordedRun, runEntryOf } from '../runfolder/episodeRecord.ts';
+import type { LocalScore } from '../runfolder/runReport.ts';
 
 /** Whether the episode knew its game's level baselines (records written before the field existed did). */
 export function knewBaselines(episode: EpisodeRecord): boolean {

@@ -7,10 +7,10 @@
  * that carry none). Where neither gives them (competition mode hides an open card) they stay unknown,
  * and the run says so.
  */
-import type { Transport } from '../../client/transport.ts';
-import { ArcbenchError } from '../../errors.ts';
-import type { FrameResponse, GameDescriptor, ScorecardAnswer } from '../../protocol/index.ts';
-import { isSameGame } from '../../protocol/index.ts';
+import type { Transport } from '../client/transport.ts';
+import { ArcbenchError } from '../errors.ts';
+import type { FrameResponse, GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
+import { isSameGame } from '../protocol/index.ts';
 
 /** Per-level budgets asked for a game whose baselines no one gives. */
 export class BaselinesUnknownError extends ArcbenchError {

@@ -6,10 +6,10 @@
  * the folders and the episodes.
  */
 import { ArcbenchError } from '../../errors.ts';
-import { describeEpisodeKey, episodeKey, keyOfRecord } from '../../runner/episode/episodeKey.ts';
-import type { EpisodeRecord } from '../../runner/episode/episodeRecord.ts';
-import { fingerprintDifferences } from '../../runner/resume/planFingerprint.ts';
-import type { RunReport } from '../../runner/results/runReport.ts';
+import { describeEpisodeKey, episodeKey, keyOfRecord } from '../../runfolder/episodeKey.ts';
+import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
+import { fingerprintDifferences } from '../resume/planFingerprint.ts';
+import type { RunReport } from '../../runfolder/runReport.ts';
 
 /** Run folders that cannot be merged as given; the CLI exits 2 on it. */
 export class MergeError extends ArcbenchError {

@@ -2,10 +2,11 @@
  * One line of episodes.jsonl: everything known about a finished episode, enough to score it again with
  * the service's scoring code and to find its recording.
  */
-import type { EpisodeOutcome } from '../../agent/contract.ts';
-import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../../agent/usage.ts';
-import type { GameDescriptor } from '../../protocol/index.ts';
-import type { RecordedRun } from './runLedger.ts';
+import type { EpisodeOutcome } from '../agent/contract.ts';
+import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../agent/usage.ts';
+import type { GameDescriptor } from '../protocol/index.ts';
+import type { RunEntry } from '../protocol/index.ts';
+import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../reference/scoring.ts';
 
 /** An attempt at an episode that a worker started and never finished. */
 export interface LostAttempt {
@@ -99,4 +100,29 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     started_at: new Date(started).toISOString(),
     wall_seconds: 0,
   };
+}
+
+/** A run as it goes to episodes.jsonl: enough to rebuild its scorecard entry. */
+export interface RecordedRun {
+  guid: string;
+  sequence: number;
+  actions: number;
+  resets: number;
+  levels_completed: number;
+  completion_actions: number[];
+  state: RunState;
+}
+
+/** The scorecard run entry of a recorded run, built by the service's own scoring code. */
+export function runEntryOf(gameId: string, baselines: readonly number[], run: RecordedRun): RunEntry {
+  return buildRunEntry({
+    gameId,
+    guid: run.guid,
+    baselines,
+    levelActions: levelActionsFromCompletions(run.completion_actions, run.actions, baselines.length),
+    levelsCompleted: run.levels_completed,
+    actions: run.actions,
+    resets: run.resets,
+    state: run.state,
+  });
 }

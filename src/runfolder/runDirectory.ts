@@ -7,7 +7,7 @@ import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeFolder } from './makeFolder.ts';
 import { RunFolderError } from './runReport.ts';
-import { RECORDINGS_FOLDER } from './runFolderFiles.ts';
+import { RECORDINGS_FOLDER } from './fileNames.ts';
 
 /** 2025-01-31T12-05-09Z: sortable, and legal in file names everywhere. */
 function runTimestamp(at: Date): string {

@@ -8,12 +8,10 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { AgentSetup, RunEpisodes, ScoredEpisode } from '../../analysis/episodeSample.ts';
-import { ISSUE_OPTIONS, issueLines } from '../../protocol/index.ts';
-import type { EpisodeRecord } from '../episode/episodeRecord.ts';
-import { ownScore } from './localScoring.ts';
+import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
+import type { EpisodeRecord } from './episodeRecord.ts';
 import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
-import { EPISODES_FILE, RUN_FILE } from './runFolderFiles.ts';
+import { EPISODES_FILE, RUN_FILE } from './fileNames.ts';
 
 const recordedRunSchema = z.looseObject({
   guid: z.string(),
@@ -128,34 +126,4 @@ export function removeStaleTempFiles(dir: string): string[] {
   const stale = readdirSync(dir).filter((name) => TEMP_FILE.test(name));
   for (const name of stale) rmSync(join(dir, name), { force: true });
   return stale;
-}
-
-/**
- * A run as the analysis sees it: agent labels and each current episode's own score, from the log where
- * the run wrote it, else (runs of older versions) scored here with the same code. Episodes whose score
- * is unknown (their game's baselines were) are not scored episodes: they are named in `unscored`.
- */
-export function runEpisodesOf(name: string, agents: readonly string[], episodes: readonly EpisodeRecord[]): RunEpisodes {
-  const scored: ScoredEpisode[] = [];
-  const unscored: Array<{ agent: string; game: string }> = [];
-  for (const e of episodes) {
-    const score = ownScore(e);
-    if (score === null) unscored.push({ agent: e.agent, game: e.game_id });
-    else scored.push({ agent: e.agent, game: e.game_id, episode: e.episode, seed: e.seed, score, ...(e.usage === undefined ? {} : { usage: e.usage }) });
-  }
-  return { name, agents, episodes: scored, ...(unscored.length === 0 ? {} : { unscored }) };
-}
-
-export const runEpisodesOfFolder = (folder: RunFolder, name: string): RunEpisodes => ({
-  ...runEpisodesOf(
-    name,
-    folder.report.agents.map((a) => a.label),
-    folder.episodes,
-  ),
-  setups: agentSetups(folder.report),
-});
-
-/** Per label, the agent and params run.json records for it. */
-export function agentSetups(report: RunReport): Record<string, AgentSetup> {
-  return Object.fromEntries(report.agents.map((a) => [a.label, { use: a.use, params: a.params }]));
 }

@@ -29,12 +29,17 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ModelCallRecord, UsageTotals } from '../../agent/usage.ts';
-import { encodeFrameResponse, type FrameResponse, isGameId } from '../../protocol/index.ts';
-import { CHECKPOINTS_FOLDER, checkpointFileName } from '../results/runFolderFiles.ts';
-import type { SavedLedger } from './runLedger.ts';
+import type { ModelCallRecord, UsageTotals } from '../agent/usage.ts';
+import { encodeFrameResponse, type FrameResponse, isGameId } from '../protocol/index.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from './fileNames.ts';
+import type { RecordedRun } from './episodeRecord.ts';
 
 /** The version of the file's shape; a resume ignores checkpoints of another (and plays those episodes again). */
+/** The ledger as JSON, for an episode's checkpoint: its runs with their level counters. */
+export interface SavedLedger {
+  readonly runs: readonly (RecordedRun & { readonly actions_on_level: number })[];
+}
+
 export const CHECKPOINT_FORMAT = 1;
 
 /** What does not change while the episode plays. */
