@@ -6,7 +6,7 @@ import { type Command, Option } from 'commander';
 import { mergeRuns } from '../runner/merge/mergeRuns.ts';
 import { EXIT_FAILED, EXIT_OK } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
-import { REPORT_FILE } from '../runfolder/fileNames.ts';
+import { RUN_FOLDER_NAMES } from '../runfolder/layout.ts';
 
 interface MergeCommandOptions {
   out: string;
@@ -40,7 +40,7 @@ async function mergeCommand(dirs: string[], options: MergeCommandOptions): Promi
       force: options.force === true,
       ...(process.stderr.isTTY ? {} : { consoleLog: process.stderr }),
       // As `arcbench run` writes it; loaded at the end: the page's bundler is not needed before.
-      extraResults: [{ name: REPORT_FILE, write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
+      extraResults: [{ name: RUN_FOLDER_NAMES.report, write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
     });
     process.stdout.write(`${result.table}\nresults: ${result.runDir}\n`);
     return result.report.status === 'completed' ? EXIT_OK : EXIT_FAILED;

@@ -2,7 +2,7 @@
 import { type Command, Option } from 'commander';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { checkOutputPath, OutputPathError } from './outputPath.ts';
-import { RunFolderError } from '../report/runSnapshot.ts';
+import { RunFolderError } from '../runfolder/folderSnapshot.ts';
 import { writeReport } from '../report/writeReport.ts';
 
 export function register(program: Command): void {

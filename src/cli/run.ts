@@ -21,7 +21,7 @@ import type { RedisAddress } from '../scale/queue/redisAddress.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { addRunOptions, configOverrides, conflictingOptions, type RunCommandOptions, selectedAgents } from './runOptions.ts';
-import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, REPORT_FILE, RUN_FOLDER_FILES } from '../runfolder/fileNames.ts';
+import { RUN_FOLDER_NAMES } from '../runfolder/layout.ts';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -44,8 +44,8 @@ Examples:
   arcbench run configs/nightly.yaml --baseline results/last-nightly --fail-on-regression --threshold 2
   arcbench run configs/nightly.yaml --resume results/2025-01-31T12-05-09Z-nightly
 
-Results: ${RUN_FOLDER_FILES.join(', ')} in the results
-folder, and ${COMPARISON_JSON_FILE} / ${COMPARISON_MARKDOWN_FILE} with --baseline. When GITHUB_STEP_SUMMARY is set, the table
+Results: ${RUN_FOLDER_NAMES.contents.join(', ')} in the results
+folder, and ${RUN_FOLDER_NAMES.comparisonJson} / ${RUN_FOLDER_NAMES.comparisonMarkdown} with --baseline. When GITHUB_STEP_SUMMARY is set, the table
 (and the comparison) is appended to it as markdown.
 ${RUN_EXIT_CODES}`,
     )
@@ -138,7 +138,7 @@ export async function runCommand(command: string, configPath: string | undefined
       ...(baseline ? { baseline } : {}),
       ...(process.env.GITHUB_STEP_SUMMARY ? { stepSummary: process.env.GITHUB_STEP_SUMMARY } : {}),
       // Loaded when the run ends: the page's bundler is not needed before.
-      extraResults: [{ name: REPORT_FILE, write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
+      extraResults: [{ name: RUN_FOLDER_NAMES.report, write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.queue ? { scheduler: await loadQueueScheduler(options.queue) } : {}),
     });

@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
-import { RunFolderError } from '../report/runSnapshot.ts';
+import { RunFolderError } from '../runfolder/folderSnapshot.ts';
 import { startViewServer, ViewFolderError } from '../report/viewServer.ts';
 
 export const DEFAULT_VIEW_PORT = 7070;

@@ -5,7 +5,6 @@
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
-import { recordingPath } from '../runfolder/fileNames.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../recording/recordingReader.ts';
 import {
   type AgentSummary,
@@ -22,7 +21,7 @@ import {
 import { resultRows, scoreOf } from './resultRows.ts';
 import { knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { usageFigures } from './usageFigures.ts';
-import { type RunFolderSnapshot, runName, folderStatus } from './runSnapshot.ts';
+import { folderStatus, recordingsWithoutRecord, type RunFolderSnapshot, runName } from '../runfolder/folderSnapshot.ts';
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
   const agents = agentSummaries(folder);
@@ -131,13 +130,11 @@ function playedAgainRow(episode: EpisodeRecord): EpisodeRow {
  * ended, episodes it never finished (their process was killed).
  */
 function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
-  const finished = new Set([...folder.episodes, ...folder.superseded].map((e) => e.recording));
   const outcome = folderStatus(folder) === 'running' ? IN_PROGRESS : UNFINISHED;
   const rows: EpisodeRow[] = [];
-  for (const file of folder.recordingFiles) {
-    const path = recordingPath(file);
+  for (const { file, path } of recordingsWithoutRecord(folder)) {
     const parts = recordingNameParts(file);
-    if (finished.has(path) || parts === undefined) continue;
+    if (parts === undefined) continue;
     rows.push({
       ...parts,
       outcome,

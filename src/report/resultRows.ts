@@ -10,7 +10,7 @@ import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
 import type { TableRow } from '../runfolder/runReport.ts';
 import type { ResultRow } from './pageData.ts';
 import { usageFigures } from './usageFigures.ts';
-import type { RunFolderSnapshot } from './runSnapshot.ts';
+import type { RunFolderSnapshot } from '../runfolder/folderSnapshot.ts';
 
 export function resultRows(snapshot: RunFolderSnapshot, agentLabels: readonly string[]): ResultRow[] {
   const rows =

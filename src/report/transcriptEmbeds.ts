@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunFolderSnapshot } from './runSnapshot.ts';
+import type { RunFolderSnapshot } from '../runfolder/folderSnapshot.ts';
 
 export async function transcriptEmbeds(folder: RunFolderSnapshot, embeddedRecordings: readonly string[]): Promise<Array<{ path: string; base64: string }>> {
   const wanted = new Set(embeddedRecordings);

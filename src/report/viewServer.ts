@@ -11,14 +11,20 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ArcbenchError } from '../errors.ts';
-import { readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import type { ReportData, RunListing } from './pageData.ts';
 import { renderPage } from './pageHtml.ts';
 import { buildReportData } from './reportData.ts';
-import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE, TRANSCRIPTS_FOLDER } from '../runfolder/fileNames.ts';
-import { readTranscriptText } from '../runfolder/transcriptFile.ts';
-import { isRunFolder, readRunFolderSnapshot, type RunFolderSnapshot, RunFolderError, runName, folderStatus } from './runSnapshot.ts';
+import {
+  folderStamp,
+  folderStatus,
+  isRunFolder,
+  readEpisodeFileText,
+  readRunFolderSnapshot,
+  RunFolderError,
+  type RunFolderSnapshot,
+  runName,
+} from '../runfolder/folderSnapshot.ts';
 
 export const VIEW_HOST = '127.0.0.1';
 
@@ -93,16 +99,9 @@ async function route(runs: RunCatalog, request: IncomingMessage, response: Serve
       live_url: data.run.status === 'running' ? `${runUrl(id)}data.json` : null,
     });
   }
-  const [file, recording] = rest;
-  if (rest.length === 1 && file === 'data.json') return sendJson(response, reportData(id, run));
-  if (rest.length === 2 && file === RECORDINGS_FOLDER && recording !== undefined && run.recordingFiles.includes(recording)) {
-    return send(response, 200, 'application/x-ndjson; charset=utf-8', await readRecordingText(join(run.dir, RECORDINGS_FOLDER, recording)));
-  }
-  // A transcript, by its name among those the run's episodes name.
-  const transcript = `${TRANSCRIPTS_FOLDER}/${recording}`;
-  if (rest.length === 2 && file === TRANSCRIPTS_FOLDER && run.episodes.some((episode) => episode.transcript === transcript)) {
-    return send(response, 200, 'application/x-ndjson; charset=utf-8', await readTranscriptText(join(run.dir, transcript)));
-  }
+  if (rest.length === 1 && rest[0] === 'data.json') return sendJson(response, reportData(id, run));
+  const text = await readEpisodeFileText(run, rest);
+  if (text !== undefined) return send(response, 200, 'application/x-ndjson; charset=utf-8', text);
   return notFound(response);
 }
 
@@ -213,20 +212,11 @@ class RunCatalog {
   }
 
   private read(dir: string): RunFolderSnapshot {
-    const stamp = [RUN_FILE, EPISODES_FILE, RECORDINGS_FOLDER].map((name) => fileStamp(join(dir, name))).join('|');
+    const stamp = folderStamp(dir);
     const cached = this.cache.get(dir);
     if (cached?.stamp === stamp) return cached.run;
     const run = readRunFolderSnapshot(dir);
     this.cache.set(dir, { stamp, run });
     return run;
-  }
-}
-
-function fileStamp(path: string): string {
-  try {
-    const stats = statSync(path);
-    return `${stats.size}:${stats.mtimeMs}`;
-  } catch {
-    return '-';
   }
 }

@@ -10,11 +10,11 @@ import { gzip } from 'node:zlib';
 import { isGzipped, readRecordingText } from '../recording/recordingReader.ts';
 import { pageAssets } from './pageBundle.ts';
 import { renderPage } from './pageHtml.ts';
-import { REPORT_FILE } from '../runfolder/fileNames.ts';
+import { runFolderLayout } from '../runfolder/layout.ts';
 import { EMBED_BUDGET_BYTES, recordingPriority } from './recordingChoice.ts';
 import { buildReportData } from './reportData.ts';
 import { transcriptEmbeds } from './transcriptEmbeds.ts';
-import { readRunFolderSnapshot, type RunFolderSnapshot } from './runSnapshot.ts';
+import { readRunFolderSnapshot, type RunFolderSnapshot } from '../runfolder/folderSnapshot.ts';
 
 export interface WrittenReport {
   path: string;
@@ -34,7 +34,7 @@ export interface ReportOptions {
 export async function writeReport(runDir: string, options: ReportOptions = {}): Promise<WrittenReport> {
   const folder = readRunFolderSnapshot(runDir);
   const html = await reportHtml(folder, options.budgetBytes ?? EMBED_BUDGET_BYTES);
-  const path = options.out ?? join(folder.dir, REPORT_FILE);
+  const path = options.out ?? runFolderLayout(folder.dir).report;
   // Written aside and renamed, so a reader never sees half a page.
   const temporary = `${path}.${randomUUID()}.tmp`;
   await writeFile(temporary, html.text);

@@ -9,7 +9,7 @@ import { join, sep } from 'node:path';
 import { z } from 'zod';
 import { packageManifest } from '../packageFiles.ts';
 import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
-import { MANIFEST_FILE } from './fileNames.ts';
+import { MANIFEST_FILE, RUN_FILE } from './fileNames.ts';
 import { RunFolderError, type RunReport } from './runReport.ts';
 
 /** Version of manifest.json's layout. */
@@ -87,4 +87,29 @@ export function readManifest(runDir: string): RunManifest | undefined {
   if (!parsed.success)
     throw new RunFolderError(`${join(runDir, MANIFEST_FILE)}: not a manifest of this arcbench: ${issueLines(parsed.error.issues).join('; ')}`);
   return parsed.data;
+}
+
+/** Every file against manifest.json: missing, changed, or added since it was written. */
+export function manifestDifferences(dir: string): { problems: string[]; checked: number } {
+  const manifest = readManifest(dir);
+  if (manifest === undefined) return { problems: [`${MANIFEST_FILE}: missing; a run folder gets one when its run ends (arcbench run, resume)`], checked: 0 };
+  const problems: string[] = [];
+  const present = new Set(folderFiles(dir));
+  for (const file of manifest.files) {
+    if (!present.has(file.path)) {
+      problems.push(`${file.path}: listed in ${MANIFEST_FILE} but missing`);
+      continue;
+    }
+    present.delete(file.path);
+    const now = hashFile(join(dir, file.path));
+    if (now.sha256 !== file.sha256)
+      problems.push(`${file.path}: changed since ${MANIFEST_FILE} was written (${file.bytes} bytes then, ${now.bytes} now; SHA-256 differs)`);
+  }
+  for (const path of present) problems.push(`${path}: not listed in ${MANIFEST_FILE} (added after the run ended)`);
+  return { problems, checked: manifest.files.length };
+}
+
+/** The SHA-256 of run.json as the manifest lists it; null without a manifest (or run.json in it). */
+export function runFileHash(manifest: RunManifest | undefined): string | null {
+  return manifest?.files.find((file) => file.path === RUN_FILE)?.sha256 ?? null;
 }

@@ -22,7 +22,7 @@ import { RunJournal } from './results/runJournal.ts';
 import { RunRecorder } from './results/runRecorder.ts';
 import type { AttemptEntry, RunReport } from '../runfolder/runReport.ts';
 import { writeResults } from './results/writeResults.ts';
-import { MANIFEST_FILE } from '../runfolder/fileNames.ts';
+import { runFolderLayout } from '../runfolder/layout.ts';
 import { writeManifest } from '../runfolder/manifest.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
@@ -267,7 +267,7 @@ async function finishAttempt(
   });
   await writeExtraResults(runDir, options.extraResults ?? [], logger);
   // Last of all, once nothing more is written to the folder (run.log included: the line goes first).
-  logger.info({ file: MANIFEST_FILE }, 'writing the manifest of the run folder');
+  logger.info({ file: runFolderLayout(runDir).manifest }, 'writing the manifest of the run folder');
   logger.flush();
   writeManifest(runDir, report);
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });

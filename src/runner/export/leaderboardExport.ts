@@ -7,7 +7,7 @@
  */
 import { ArcbenchError } from '../../errors.ts';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
-import { readManifest } from '../../runfolder/manifest.ts';
+import { readManifest, runFileHash } from '../../runfolder/manifest.ts';
 
 /** The hosted service's site, where scorecard pages live. */
 export const HOSTED_SCORECARD_ORIGIN = 'https://three.arcprize.org';
@@ -49,7 +49,7 @@ export function leaderboardSubmission(folder: RunFolder): Record<string, unknown
     harness: { name: 'arcbench', version: report.provenance.arcbench_version },
     started_at: report.started_at,
     finished_at: report.finished_at,
-    manifest_sha256: manifest === undefined ? null : (manifest.files.find((file) => file.path === 'run.json')?.sha256 ?? null),
+    manifest_sha256: runFileHash(manifest),
     entries: report.agents.map((agent) => {
       const card = agent.scorecard as { score?: number; total_environments?: number } | null;
       const games = Object.keys(agent.usage_by_game).length || (card?.total_environments ?? 0);

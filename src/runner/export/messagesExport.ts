@@ -4,10 +4,9 @@
  * call sent (its system prompt, the turns the model still had in view, a summary where older turns
  * were compacted) followed by the model's reply, with the tools it was offered.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
-import { readTranscript, type TranscriptCall } from '../../runfolder/transcriptFile.ts';
+import { episodeTranscript } from '../../runfolder/episodeFiles.ts';
+import type { TranscriptCall } from '../../runfolder/transcriptFile.ts';
 
 export interface ConversationRecord {
   agent: string;
@@ -21,8 +20,7 @@ export interface ConversationRecord {
 export async function conversations(folder: RunFolder): Promise<ConversationRecord[]> {
   const records: ConversationRecord[] = [];
   for (const episode of folder.episodes) {
-    if (!episode.transcript || !existsSync(join(folder.dir, episode.transcript))) continue;
-    const calls = (await readTranscript(join(folder.dir, episode.transcript))).filter((call) => call.kind === 'action');
+    const calls = (await episodeTranscript(folder.dir, episode))?.filter((call) => call.kind === 'action') ?? [];
     const last = calls.at(-1);
     if (last === undefined) continue;
     records.push({

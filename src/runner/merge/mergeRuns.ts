@@ -23,10 +23,9 @@ import type { LineSink } from '../results/readableLog.ts';
 import type { AttemptEntry, CardEntry, RunReport } from '../../runfolder/runReport.ts';
 import { writeResults } from '../results/writeResults.ts';
 import { type ResultFile, writeExtraResults } from '../runExperiment.ts';
-import { MANIFEST_FILE } from '../../runfolder/fileNames.ts';
 import { writeManifest } from '../../runfolder/manifest.ts';
 import { checkCoverage, checkSameExperiment, MergeError } from './shardCoverage.ts';
-import { LOG_FILE } from '../../runfolder/fileNames.ts';
+import { runFolderLayout } from '../../runfolder/layout.ts';
 
 export interface MergeOptions {
   readonly out: string;
@@ -48,7 +47,7 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
   checkSameExperiment(folders);
   checkCoverage(folders);
   const { dir } = createRunDirectory({ out: options.out, output: '.', name: 'merged', at: new Date(), recordings: false, force: options.force ?? false });
-  const logger = createRunLogger(join(dir, LOG_FILE), options.consoleLog ? { console: options.consoleLog } : {});
+  const logger = createRunLogger(runFolderLayout(dir).log, options.consoleLog ? { console: options.consoleLog } : {});
   logger.info({ folders: folders.map((f) => f.dir) }, 'merging run folders');
 
   const all = renumberRuns(folders);
@@ -59,7 +58,7 @@ export async function mergeRuns(paths: readonly string[], options: MergeOptions)
   const report = mergedReport(folders, records, superseded);
   const written = writeResults({ runDir: dir, report, agentLabels: report.agents.map((a) => a.label), episodes: records, logger });
   await writeExtraResults(dir, options.extraResults ?? [], logger);
-  logger.info({ file: MANIFEST_FILE }, 'writing the manifest of the run folder');
+  logger.info({ file: runFolderLayout(dir).manifest }, 'writing the manifest of the run folder');
   logger.flush();
   writeManifest(dir, written.report);
   return { runDir: dir, report: written.report, table: written.table };

@@ -2,13 +2,12 @@
  * Where a run's finished episodes go as they finish: memory (for the report), episodes.jsonl (durable
  * at once), run.log (one line each), and the live progress line. The scheduler hands each record here.
  */
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Redactor } from '../../redaction.ts';
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { type ProgressDisplay, silentProgress } from '../progress.ts';
 import { EpisodeLog } from '../../runfolder/episodeLog.ts';
-import { EPISODES_FILE } from '../../runfolder/fileNames.ts';
+import { runFolderLayout } from '../../runfolder/layout.ts';
 
 /** Progress hears of every this-many actions (and of every finished episode). */
 const PROGRESS_EVERY_ACTIONS = 64;
@@ -44,7 +43,7 @@ export class RunRecorder {
     this.#prior = this.episodes.length;
     this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
     this.#attempt = options.attempt ?? 1;
-    this.#log = new EpisodeLog(join(options.runDir, EPISODES_FILE));
+    this.#log = new EpisodeLog(runFolderLayout(options.runDir).episodes);
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
     // pino's redaction pass it costs a fifth as much (that pass was a twentieth of an in-process run).

@@ -5,18 +5,16 @@
  * score and usage in run.json are recomputed from episodes.jsonl; and every file is checked against
  * manifest.json. What differs comes back as sentences, one each; none means the folder agrees.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FrameResponse } from '../../protocol/index.ts';
-import { readRecording } from '../../recording/recordingReader.ts';
+import type { RecordingEntry } from '../../recording/recordingReader.ts';
+import { episodeRecording } from '../../runfolder/episodeFiles.ts';
 import { addCall, emptyUsage, sumUsage, type UsageTotals } from '../../agent/usage.ts';
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { RunLedger } from '../../episode/runLedger.ts';
 import type { RecordedRun } from '../../runfolder/episodeRecord.ts';
 import { episodeScore, knewBaselines, scoreEpisodes } from '../../analysis/localScoring.ts';
 import { readRunFolder } from '../../runfolder/readRunFolder.ts';
-import { hashFile, folderFiles, readManifest } from '../../runfolder/manifest.ts';
-import { MANIFEST_FILE } from '../../runfolder/fileNames.ts';
+import { manifestDifferences } from '../../runfolder/manifest.ts';
 import type { RunReport } from '../../runfolder/runReport.ts';
 import { transcriptUsage } from './transcriptUsage.ts';
 
@@ -36,12 +34,12 @@ export async function verifyRunFolder(dir: string): Promise<VerifyResult> {
     checked.episodes++;
     const where = `${episode.agent}/${episode.game_id}/${episode.episode}`;
     problems.push(...countDifferences(where, episode));
-    if (episode.recording !== null && existsSync(join(dir, episode.recording))) {
+    const recording = episodeRecording(dir, episode);
+    if (recording === 'missing') problems.push(`${where}: its recording ${episode.recording} is missing`);
+    else if (recording !== 'none') {
       checked.recordings++;
-      const replayed = await unlessUnreadable(where, () => replayRecording(join(dir, episode.recording!), episode, competition));
+      const replayed = await unlessUnreadable(where, () => replayRecording(recording, episode, competition));
       problems.push(...(typeof replayed === 'string' ? [replayed] : runDifferences(where, episode.runs, replayed)));
-    } else if (episode.recording !== null) {
-      problems.push(`${where}: its recording ${episode.recording} is missing`);
     }
     problems.push(...usageDifferences(`${where} usage (episodes.jsonl) against its model calls`, episode.usage, usageOfCalls(episode)));
     const fromTranscript = await unlessUnreadable(where, () => transcriptUsage(dir, episode));
@@ -95,12 +93,12 @@ function countDifferences(where: string, episode: EpisodeRecord): string[] {
  * counted it while playing (a RESET answer, then each action's). Runs are numbered with the record's
  * own sequence numbers, which say only in what order runs began across the experiment.
  */
-async function replayRecording(path: string, episode: EpisodeRecord, competition: boolean): Promise<RecordedRun[]> {
+async function replayRecording(entries: AsyncIterable<RecordingEntry>, episode: EpisodeRecord, competition: boolean): Promise<RecordedRun[]> {
   const sequences = episode.runs.map((run) => run.sequence);
   let next = 0;
   const ledger = new RunLedger(() => sequences[next++] ?? -1, !competition);
   let first = true;
-  for await (const entry of readRecording(path)) {
+  for await (const entry of entries) {
     const answer = entry.data as unknown as FrameResponse;
     if (first || entry.data.action_input.id === 0) ledger.recordReset(answer);
     else ledger.recordAction(answer);
@@ -158,24 +156,4 @@ function agentDifferences(report: RunReport, episodes: readonly EpisodeRecord[])
     problems.push(...usageDifferences(`${agent.label}: usage in run.json against episodes.jsonl`, agent.usage, sumUsage(own.map((episode) => episode.usage))));
   }
   return problems;
-}
-
-/** Every file against manifest.json: missing, changed, or added since it was written. */
-function manifestDifferences(dir: string): { problems: string[]; checked: number } {
-  const manifest = readManifest(dir);
-  if (manifest === undefined) return { problems: [`${MANIFEST_FILE}: missing; a run folder gets one when its run ends (arcbench run, resume)`], checked: 0 };
-  const problems: string[] = [];
-  const present = new Set(folderFiles(dir));
-  for (const file of manifest.files) {
-    if (!present.has(file.path)) {
-      problems.push(`${file.path}: listed in ${MANIFEST_FILE} but missing`);
-      continue;
-    }
-    present.delete(file.path);
-    const now = hashFile(join(dir, file.path));
-    if (now.sha256 !== file.sha256)
-      problems.push(`${file.path}: changed since ${MANIFEST_FILE} was written (${file.bytes} bytes then, ${now.bytes} now; SHA-256 differs)`);
-  }
-  for (const path of present) problems.push(`${path}: not listed in ${MANIFEST_FILE} (added after the run ended)`);
-  return { problems, checked: manifest.files.length };
 }

@@ -4,7 +4,6 @@
  * GitHub step summary when one is asked for.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
 import { formatCost, formatCount } from '../../analysis/format.ts';
@@ -17,7 +16,7 @@ import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, type TableRow
 import { unplayedSentence } from './runCompleteness.ts';
 import { agentSetups } from '../../analysis/runEpisodes.ts';
 import { type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
-import { COMPARISON_JSON_FILE, COMPARISON_MARKDOWN_FILE, JUNIT_FILE, TABLE_FILE } from '../../runfolder/fileNames.ts';
+import { runFolderLayout } from '../../runfolder/layout.ts';
 
 export interface ResultsToWrite {
   readonly runDir: string;
@@ -55,7 +54,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
   const unplayed = unplayedSentence(report, runDir);
   const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
-  writeFileSync(join(runDir, TABLE_FILE), `# ${report.name}\n\n${tableMarkdown}`);
+  writeFileSync(runFolderLayout(runDir).table, `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
     input.baseline === undefined
@@ -63,14 +62,14 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
       : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes, setups: agentSetups(report) });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
-    writeFileSync(join(runDir, COMPARISON_JSON_FILE), `${JSON.stringify(baseline.document, null, 2)}\n`);
-    writeFileSync(join(runDir, COMPARISON_MARKDOWN_FILE), renderComparisonMarkdown(baseline.document, view));
+    writeFileSync(runFolderLayout(runDir).comparisonJson, `${JSON.stringify(baseline.document, null, 2)}\n`);
+    writeFileSync(runFolderLayout(runDir).comparisonMarkdown, renderComparisonMarkdown(baseline.document, view));
     logger.info({ baseline: input.baseline?.name, regressions: baseline.document.regressions.length }, 'compared with the baseline');
   } else if (baseline?.error) {
     logger.error({ baseline: input.baseline?.name }, baseline.error);
   }
   writeFileSync(
-    join(runDir, JUNIT_FILE),
+    runFolderLayout(runDir).junit,
     buildJunitXml({
       report,
       rows,

@@ -4,7 +4,6 @@
  * planned episodes it plays.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Experiment } from '../config/loader.ts';
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
@@ -15,7 +14,7 @@ import type { LineSink } from '../results/readableLog.ts';
 import { createRunLogger } from '../results/runLogger.ts';
 import type { AttemptEntry, CardEntry, Provenance, RunReport } from '../../runfolder/runReport.ts';
 import type { OpenTarget } from '../targets.ts';
-import { LOG_FILE } from '../../runfolder/fileNames.ts';
+import { runFolderLayout } from '../../runfolder/layout.ts';
 import type { ContinuationPlan } from './continuations.ts';
 
 export interface AttemptSetup {
@@ -97,7 +96,7 @@ export function freshAttempt(experiment: Experiment, plan: Plan, at: Date, prove
     recordings: config.recordings !== false,
     force: options.force,
   });
-  const logger = createRunLogger(join(dir, LOG_FILE), { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
+  const logger = createRunLogger(runFolderLayout(dir).log, { redactor: experiment.redactor, ...(options.consoleLog ? { console: options.consoleLog } : {}) });
   const notes = movedAside === undefined ? [] : [`moved the folder that was at ${dir} aside to ${movedAside}`];
   if (movedAside !== undefined) logger.warn({ moved_to: movedAside }, notes[0]);
   return {

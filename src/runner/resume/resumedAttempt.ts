@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Plan } from '../plan.ts';
 import { type RunFolder, readRunFolder, removeStaleTempFiles, rewriteEpisodeLog } from '../../runfolder/readRunFolder.ts';
 import type { LineSink } from '../results/readableLog.ts';
@@ -18,7 +18,7 @@ import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
 import { planContinuations } from './continuations.ts';
-import { EPISODES_FILE, LOG_FILE, RUN_FILE } from '../../runfolder/fileNames.ts';
+import { runFolderLayout } from '../../runfolder/layout.ts';
 
 export interface ResumeOptions {
   runDir: string;
@@ -75,7 +75,8 @@ export function nextAttempt(report: RunReport): number {
 }
 
 function checkStarted(dir: string): void {
-  if (existsSync(join(dir, LOG_FILE)) && !existsSync(join(dir, RUN_FILE))) {
+  const files = runFolderLayout(dir);
+  if (existsSync(files.log) && !existsSync(files.run)) {
     // The first run.json is written before any card opens: a run that died earlier played nothing.
     throw new RunFolderError(`${dir} has no run.json: its run died before it started playing; start it again with: arcbench run <config> --out ${dir} --force`);
   }
@@ -105,7 +106,7 @@ function resumeLogger(
   options: { consoleLog?: LineSink | undefined; redactor?: Redactor },
   found: { attempt: number; selection: ReturnType<typeof selectEpisodes>; tornTail: boolean; stale: ReturnType<typeof removeStaleTempFiles> },
 ) {
-  const logger = createRunLogger(join(dir, LOG_FILE), {
+  const logger = createRunLogger(runFolderLayout(dir).log, {
     ...(options.redactor ? { redactor: options.redactor } : {}),
     ...(options.consoleLog ? { console: options.consoleLog } : {}),
   });
@@ -135,7 +136,7 @@ export async function resumedAttempt(
   checkSameEpisodes(folder, fingerprint);
   const { report, dir } = folder;
   const attempt = nextAttempt(report);
-  const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: join(dir, EPISODES_FILE) });
+  const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: runFolderLayout(dir).episodes });
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 

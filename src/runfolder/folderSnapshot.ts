@@ -6,11 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
-import { isRecordingFileName } from '../recording/recordingReader.ts';
-import { currentEpisodes, parseEpisodeLines, readRunFolder } from '../runfolder/readRunFolder.ts';
-import { RunFolderError, type RunReport } from '../runfolder/runReport.ts';
-import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE } from '../runfolder/fileNames.ts';
+import type { EpisodeRecord } from './episodeRecord.ts';
+import { isRecordingFileName, readRecordingText } from '../recording/recordingReader.ts';
+import { readTranscriptText } from './transcriptFile.ts';
+import { currentEpisodes, parseEpisodeLines, readRunFolder } from './readRunFolder.ts';
+import { RunFolderError, type RunReport } from './runReport.ts';
+import { EPISODES_FILE, RECORDINGS_FOLDER, RUN_FILE, recordingPath, TRANSCRIPTS_FOLDER } from './fileNames.ts';
 
 export { RunFolderError };
 
@@ -70,4 +71,39 @@ export function runName(folder: RunFolderSnapshot): string {
 /** run.json's status; without run.json the run is taken as still going (or killed before writing it). */
 export function folderStatus(folder: RunFolderSnapshot): string {
   return folder.run?.status ?? 'running';
+}
+
+/** Recordings on disk (file name, path in the folder as records give it) that no record names: episodes playing right now, or (the run over) never finished. */
+export function recordingsWithoutRecord(folder: RunFolderSnapshot): Array<{ file: string; path: string }> {
+  const named = new Set([...folder.episodes, ...folder.superseded].map((e) => e.recording));
+  return folder.recordingFiles.map((file) => ({ file, path: recordingPath(file) })).filter(({ path }) => !named.has(path));
+}
+
+/**
+ * A recording or a transcript of the folder, by its path inside it (`recordings/<name>`,
+ * `transcripts/<name>`), as text; undefined for any other path: only files the folder lists or its
+ * records name are served, so a path can never leave the folder.
+ */
+export async function readEpisodeFileText(folder: RunFolderSnapshot, segments: readonly string[]): Promise<string | undefined> {
+  const [kind, name] = segments;
+  if (segments.length !== 2 || name === undefined) return undefined;
+  if (kind === RECORDINGS_FOLDER && folder.recordingFiles.includes(name)) return readRecordingText(join(folder.dir, RECORDINGS_FOLDER, name));
+  const transcript = `${TRANSCRIPTS_FOLDER}/${name}`;
+  if (kind === TRANSCRIPTS_FOLDER && folder.episodes.some((episode) => episode.transcript === transcript))
+    return readTranscriptText(join(folder.dir, transcript));
+  return undefined;
+}
+
+/** Changes whenever the folder's run.json, episodes.jsonl or recordings change: when to read it again. */
+export function folderStamp(dir: string): string {
+  return [RUN_FILE, EPISODES_FILE, RECORDINGS_FOLDER].map((name) => fileStamp(join(dir, name))).join('|');
+}
+
+function fileStamp(path: string): string {
+  try {
+    const stats = statSync(path);
+    return `${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return '-';
+  }
 }

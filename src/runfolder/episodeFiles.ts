@@ -1,0 +1,24 @@
+/**
+ * An episode's own files, as its record names them (paths relative to the run folder): its recording
+ * and its transcript of model calls. The readers of a folder (verify, export, the report) reach them
+ * here, never by joining the names themselves.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
+import type { EpisodeRecord } from './episodeRecord.ts';
+import { readTranscript, type TranscriptCall } from './transcriptFile.ts';
+
+/** The episode's recording entry by entry; `none` when its record names none, `missing` when the file is gone. */
+export function episodeRecording(dir: string, episode: Pick<EpisodeRecord, 'recording'>): AsyncIterable<RecordingEntry> | 'none' | 'missing' {
+  if (episode.recording === null) return 'none';
+  const path = join(dir, episode.recording);
+  return existsSync(path) ? readRecording(path) : 'missing';
+}
+
+/** The model calls the episode kept, in order; undefined when it kept none (or its file is gone). */
+export async function episodeTranscript(dir: string, episode: Pick<EpisodeRecord, 'transcript'>): Promise<TranscriptCall[] | undefined> {
+  if (episode.transcript === undefined || episode.transcript === null) return undefined;
+  const path = join(dir, episode.transcript);
+  return existsSync(path) ? readTranscript(path) : undefined;
+}
