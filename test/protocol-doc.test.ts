@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 const CITING_FOLDERS = ['src', 'agents', 'test', 'bench'];
-const CITING_FILES = ['README.md', 'CONTRIBUTING.md'];
+// The README and the guides beside the document cite it too.
+const CITING_FILES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md') && name !== 'protocol.md')
+    .map((name) => join('docs', name)),
+];
 const TEXT_FILE = /\.(ts|mts|js|mjs|cjs|py|md|html|css)$/;
 
 function textFiles(folder: string): string[] {

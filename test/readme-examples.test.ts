@@ -1,4 +1,5 @@
-// The README's code is what newcomers copy first: its TypeScript blocks must run as written.
+// The README's code, and the guides' in docs/, is what newcomers copy first: its TypeScript blocks must
+// run as written. Each block is looked up by a marker in the page that shows it.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,19 +12,18 @@ import { runExperiment } from '../src/runner/runExperiment.ts';
 import { startFakeModelServer } from './support/fakeModelServer.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const tsBlocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
-const blockWith = (marker: string) => {
-  const block = tsBlocks.find((code) => code.includes(marker));
-  if (block === undefined) throw new Error(`README.md has no ts block with ${marker}`);
+const blockWith = (page: string, marker: string) => {
+  const text = readFileSync(join(root, page), 'utf8');
+  const block = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes(marker));
+  if (block === undefined) throw new Error(`${page} has no ts block with ${marker}`);
   return block;
 };
 
-describe('README examples', () => {
+describe('README and docs examples', () => {
   it('the ten-line agent loads as a plugin from any folder and plays', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arcbench-readme-'));
     try {
-      writeFileSync(join(dir, 'clicker.ts'), blockWith('defineAgent'));
+      writeFileSync(join(dir, 'clicker.ts'), blockWith('README.md', 'defineAgent'));
       writeFileSync(
         join(dir, 'exp.yaml'),
         'name: readme\ngames: [lamp]\nagents:\n  - use: ./clicker.ts\n    params: { x: 10 }\nbudgets: { max_actions: 60 }\nrecordings: false\n',
@@ -47,7 +47,7 @@ describe('README examples', () => {
     process.env.OPENAI_API_KEY = 'sk-readme-example';
     process.env.OPENAI_BASE_URL = server.baseUrl;
     try {
-      writeFileSync(file, blockWith('reportUsage('));
+      writeFileSync(file, blockWith('docs/llm-agents.md', 'reportUsage('));
       writeFileSync(
         join(dir, 'exp.yaml'),
         `name: readme-llm\ngames: [crat]\nagents:\n  - use: ${file}\n    params: { model: m, pricing: { input: 1, output: 2 } }\nbudgets: { max_actions: 3 }\n`,
@@ -71,7 +71,7 @@ describe('README examples', () => {
   it('the library example runs against the in-process service', () => {
     // Inside the package, so 'arcbench/reference' resolves through package.json exports.
     const file = join(root, 'test', `.readme-library-${process.pid}.ts`);
-    writeFileSync(file, blockWith('arcbench/reference'));
+    writeFileSync(file, blockWith('docs/service.md', 'arcbench/reference'));
     try {
       const run = spawnSync(process.execPath, [join(root, 'bin', 'run-ts.js'), file], { encoding: 'utf8', timeout: 30_000 });
       expect(run.stderr).toBe('');
