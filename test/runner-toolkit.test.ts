@@ -14,7 +14,7 @@ import { loadExperiment } from '../src/runner/config/loader.ts';
 import { RunLedger } from '../src/episode/runLedger.ts';
 import { compareRuns } from '../src/analysis/compareRuns.ts';
 import { buildReportData } from '../src/report/reportData.ts';
-import { readRunFolderSnapshot } from '../src/report/runSnapshot.ts';
+import { readRunFolderSnapshot } from '../src/runfolder/folderSnapshot.ts';
 import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runEpisodesOfFolder } from '../src/analysis/runEpisodes.ts';
 import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
