@@ -61,6 +61,22 @@ describe('what a command loads', () => {
     expect(packagesAmong(modules, ON_DEMAND)).toEqual([]);
   });
 
+  it('importing the built package entry loads neither esbuild nor tsx (they bundle the report and load .ts plugins, when asked)', () => {
+    // From the build, as an installed package is imported: the sources themselves run through tsx.
+    writeFileSync(
+      join(dir, 'built-entry.mjs'),
+      `import * as arcbench from ${JSON.stringify(join(ROOT, 'dist', 'src', 'index.js'))};\nconsole.log(typeof arcbench.writeReport);\n`,
+    );
+    const modules = modulesLoadedBy('built-entry', join(dir, 'built-entry.mjs'));
+    expect(modules.some((url) => url.endsWith('/dist/src/report/writeReport.js'))).toBe(true);
+    expect(packagesAmong(modules, [...ON_DEMAND, 'esbuild', 'tsx'])).toEqual([]);
+  });
+
+  it('the built CLI loads esbuild when it writes a report (the recorder sees it)', () => {
+    const modules = modulesLoadedBy('built-run', join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'run', 'local.yaml', '--out', 'built-out');
+    expect(packagesAmong(modules, ['esbuild'])).toEqual(['esbuild']);
+  });
+
   it('serve loads fastify (the recorder sees it)', () => {
     expect(modulesLoadedByCommand('serve', 'serve', '--help').some(fromPackage('fastify'))).toBe(true);
   });

@@ -9,7 +9,7 @@ import { looksLikeSecretValue } from '../redaction.ts';
 import { register } from 'node:module';
 import { dirname, isAbsolute, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register as registerTypeScript, type NamespacedUnregister } from 'tsx/esm/api';
+import type { NamespacedUnregister } from 'tsx/esm/api';
 import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 import { loadProcessAgent } from './process/loadProcessAgent.ts';
@@ -34,12 +34,15 @@ export class AgentLoadError extends ArcbenchError {
  * plugin goes through our hooks even under a test runner that transforms modules itself, and `.ts`
  * loads even where the host registered no TypeScript loader.
  */
-let pluginLoader: NamespacedUnregister | undefined;
+let pluginLoader: Promise<NamespacedUnregister> | undefined;
 const hookedFolders = new Set<string>();
 
-/** One hook per plugin folder: it maps `arcbench` and loads the folder's TypeScript as ES modules. */
-function ensureHooks(file: string): NamespacedUnregister {
-  pluginLoader ??= registerTypeScript({ namespace: 'arcbench-plugins' });
+/**
+ * One hook per plugin folder: it maps `arcbench` and loads the folder's TypeScript as ES modules. tsx
+ * (and esbuild under it) is imported here, at the first plugin, so `import 'arcbench'` never loads them.
+ */
+async function ensureHooks(file: string): Promise<NamespacedUnregister> {
+  pluginLoader ??= import('tsx/esm/api').then(({ register: registerTypeScript }) => registerTypeScript({ namespace: 'arcbench-plugins' }));
   const pluginFolderUrl = pathToFileURL(dirname(file) + sep).href;
   if (!hookedFolders.has(pluginFolderUrl)) {
     register(new URL('./pluginResolveHook.js', import.meta.url), { data: { entryUrl: PACKAGE_ENTRY.href, pluginFolderUrl } });
@@ -87,7 +90,7 @@ export function loadAgent(use: string, baseDir: string, options: ProcessAgentOpt
 
 async function loadFile(use: string, file: string): Promise<AgentDefinition> {
   if (!existsSync(file)) throw new AgentLoadError(`agent file ${file} does not exist; check the path (relative paths start at the config file's folder)`);
-  const loader = ensureHooks(file);
+  const loader = await ensureHooks(file);
   let module: Record<string, unknown>;
   try {
     module = (await loader.import(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;

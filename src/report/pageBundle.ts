@@ -9,7 +9,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { PAGE_STYLES } from './page/styles.ts';
 
 export interface PageAssets {
@@ -41,6 +40,8 @@ export function pageEntry(from = dirname(fileURLToPath(import.meta.url))): strin
 }
 
 async function bundlePage(): Promise<PageAssets> {
+  // Imported only to bundle: the package entry exports writeReport, and a plugin should not load esbuild.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [pageEntry()],
     bundle: true,
