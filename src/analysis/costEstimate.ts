@@ -73,6 +73,11 @@ export interface PlanCostEstimate {
   readonly minimum_usd: number | null;
 }
 
+/** Tokens are counted as characters / 4, the usual rule of thumb for English, JSON and hex grids. */
+export function tokensOfChars(chars: number): number {
+  return chars / 4;
+}
+
 const dollars = (tokens: number, perMillion: number) => (tokens * perMillion) / 1_000_000;
 
 /** One episode under the prompt model: its calls, input tokens, and how many of them repeat a prefix. */
