@@ -82,6 +82,7 @@ export type { BaselineOptions, BaselineOutcome } from './runner/results/baseline
 export { verifyRunFolder } from './runner/results/verifyRun.ts';
 export type { VerifyResult } from './runner/results/verifyRun.ts';
 export { estimatePlan, EstimateOverBudgetError } from './runner/planEstimate.ts';
+export type { PlanEstimate } from './runner/planEstimate.ts';
 export type { PlanCostEstimate, AgentCostEstimate } from './analysis/costEstimate.ts';
 
 // Statistics and comparisons: pure functions over run folders read as above.
