@@ -5,7 +5,6 @@
  * service's idle close). A TypeScript plugin returns it from `describe(params)`; an agent process
  * declares it in its hello (docs/agent-protocol.md).
  */
-import type { CallShape } from '../analysis/costEstimate.ts';
 import type { GameDescriptor } from '../protocol/index.ts';
 import type { Pricing } from './usage.ts';
 
@@ -16,6 +15,24 @@ export interface EstimateGame {
   readonly frameTextChars: number;
   /** How many actions it offers; all seven when the game is not built in. */
   readonly actions: number;
+}
+
+/** One agent's calls as the prompt model sees them, in tokens; src/analysis/costEstimate.ts does the arithmetic. */
+export interface CallShape {
+  /** Sent on every call: system prompt and tools. */
+  readonly fixedTokens: number;
+  /** What one more turn adds to the conversation. */
+  readonly turnTokens: number;
+  /** The conversation is kept under this (older turns summarised). */
+  readonly contextTokens: number;
+  /** Output (reasoning included) per call. */
+  readonly outputTokens: number;
+  /** Actions decided by one call (1 unless the agent batches). */
+  readonly actionsPerCall: number;
+  /** Share (0..1) of each call's repeated prefix the provider's prompt cache is expected to serve; default 0. */
+  readonly cachedShare?: number;
+  /** The new part of each call is written to the cache at `pricing.cache_write` (Anthropic's breakpoints). */
+  readonly cacheWrites?: boolean;
 }
 
 /** One agent's calls on one game, as the prompt model of src/analysis/costEstimate.ts counts them. */
