@@ -6,6 +6,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agent/defineAgent.ts';
 import { type CallShape, estimatePlanCost } from '../src/analysis/costEstimate.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { type Experiment, loadExperiment } from '../src/runner/config/loader.ts';
@@ -142,5 +143,10 @@ describe('an agent that describes itself', () => {
     const [warning] = idleCloseWarnings(experiment.agents, { target: HOSTED, concurrency: 1, budgets: { max_actions: 30 } }, () => 1);
     expect(warning).toContain('up to 60 minutes');
     expect(warning).toContain('lower Thinker.TIMEOUT');
+  });
+
+  it('defineAgent refuses a describe that is not a function, saying what it takes', () => {
+    const create = () => ({ act: () => ({ stop: true as const }) });
+    expect(() => defineAgent({ name: 'x', create, describe: { callsModel: false } as never })).toThrow(/describe must be a function of the params/);
   });
 });
