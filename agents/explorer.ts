@@ -276,6 +276,8 @@ class LevelMap {
 export default defineAgent({
   name: 'explorer',
   description: 'Remembers states by grid hash, prefers untried actions, walks (or resets) back to unexplored states.',
+  // It calls no model: nothing to estimate, and every decision is quick.
+  describe: () => ({ callsModel: false }),
   params: z.strictObject({
     ignore_rows: z
       .array(z.int().min(0).max(63))

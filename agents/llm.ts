@@ -12,6 +12,7 @@
  * The pieces live in ./llm/: frame encodings, turn text, tools, memory, batches, and providers/.
  */
 import { defineAgent, z } from 'arcbench';
+import { callEstimate } from './llm/callEstimate.ts';
 import { FRAME_FORMATS } from './llm/frameFormats.ts';
 import { DEFAULT_SYSTEM_PROMPT, Player } from './llm/player.ts';
 import { API_NAMES, defaultApi, keyVariable, loadProvider } from './llm/providers/index.ts';
@@ -158,4 +159,11 @@ export default defineAgent({
       restore: (state) => player.restore(state),
     };
   },
+  describe: (p) => ({
+    callsModel: true,
+    costEstimate: (game) => callEstimate(p, p.api ?? defaultApi(p.base_url), game),
+    // Every try may run to its timeout (the backoff between tries comes on top: this is the least of the worst case).
+    longestDecisionSeconds: p.request_timeout_seconds * (1 + p.max_retries),
+    shortenDecisionHint: 'lower params.request_timeout_seconds or max_retries (one decision takes up to request_timeout_seconds × (1 + max_retries))',
+  }),
 });

@@ -7,6 +7,8 @@ import { defineAgent, z, action, click, reset, colourCounts, dominantColour, lat
 export default defineAgent({
   name: 'random',
   description: 'Uniformly random available actions; clicks biased to non-background cells.',
+  // It calls no model: nothing to estimate, and every decision is quick.
+  describe: () => ({ callsModel: false }),
   params: z.strictObject({
     click_bias: z.number().min(0).max(1).default(0.9).describe('Chance that a click targets a non-background cell.'),
   }),

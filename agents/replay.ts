@@ -51,6 +51,8 @@ function toDecision(recorded: RecordedFrame, line: number): AgentDecision {
 export default defineAgent({
   name: 'replay',
   description: 'Replays a recording and reports the first grid that differs from it.',
+  // It calls no model: nothing to estimate, and every decision is quick.
+  describe: () => ({ callsModel: false }),
   params: z.strictObject({
     recording: z.string().min(1).describe('Path of a .recording.jsonl or .recording.jsonl.gz file, relative to the experiment file.'),
   }),

@@ -8,6 +8,10 @@
 export { z } from 'zod';
 export { defineAgent, isAgentDefinition } from './agent/defineAgent.ts';
 export type { AgentDefinition, AgentDeclaration } from './agent/defineAgent.ts';
+// What an agent tells the runner of itself (defineAgent's `describe`): its calls' cost, its longest decision.
+export type { AgentDescription, CallEstimate, EstimateGame } from './agent/description.ts';
+export type { CallShape } from './agent/description.ts';
+export { tokensOfChars } from './analysis/costEstimate.ts';
 export { action, click, reset, stop, isStop, AgentContractError } from './agent/actions.ts';
 export type {
   Agent,
@@ -79,6 +83,7 @@ export type { BaselineOptions, BaselineOutcome } from './runner/results/baseline
 export { verifyRunFolder } from './runner/results/verifyRun.ts';
 export type { VerifyResult } from './runner/results/verifyRun.ts';
 export { estimatePlan, EstimateOverBudgetError } from './runner/planEstimate.ts';
+export type { PlanEstimate } from './runner/planEstimate.ts';
 export type { PlanCostEstimate, AgentCostEstimate } from './analysis/costEstimate.ts';
 
 // Statistics and comparisons: pure functions over run folders read as above.

@@ -6,6 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import llmAgent from '../agents/llm.ts';
+import randomAgent from '../agents/random.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { idleCloseWarnings } from '../src/runner/idleCloseWarning.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
@@ -45,7 +47,10 @@ describe('budgets.first_action_seconds', () => {
 
 describe('idle close warning', () => {
   const url = { url: 'https://arc.example', api_key: 'k' } as const;
-  const llm = (params: Record<string, unknown>) => [{ label: 'llm', params }];
+  // The llm agent's own definition, with params as the runner holds them: parsed, defaults applied.
+  const llm = (params: Record<string, unknown>) => [
+    { label: 'llm', definition: llmAgent, params: llmAgent.params.parse({ model: 'm', api_key: 'k', ...params }) },
+  ];
 
   it('warns for an agent whose one decision can outlast 15 idle minutes while no other episode of its card plays', () => {
     const [warning] = idleCloseWarnings(
@@ -64,7 +69,7 @@ describe('idle close warning', () => {
     ).toEqual([]);
     expect(idleCloseWarnings(llm({ request_timeout_seconds: 600, max_retries: 4 }), { target: url, concurrency: 4, budgets }, () => 10)).toEqual([]);
     expect(idleCloseWarnings(llm({ request_timeout_seconds: 600, max_retries: 4 }), { target: 'reference', concurrency: 1, budgets }, () => 10)).toEqual([]);
-    expect(idleCloseWarnings([{ label: 'random', params: {} }], { target: url, concurrency: 1, budgets }, () => 10)).toEqual([]);
+    expect(idleCloseWarnings([{ label: 'random', definition: randomAgent, params: {} }], { target: url, concurrency: 1, budgets }, () => 10)).toEqual([]);
     // Four at once, but only one episode of this agent to play: nothing else keeps its card alive.
     expect(idleCloseWarnings(llm({ request_timeout_seconds: 600, max_retries: 4 }), { target: url, concurrency: 4, budgets }, () => 1)).toHaveLength(1);
   });

@@ -27,7 +27,7 @@ def main(argv: list[str]) -> int:
     agent_class = _load(file, class_name, channel)
     if agent_class is None:
         return 1
-    channel.send({"type": "hello", "protocol": PROTOCOL, "name": _agent_name(agent_class)})
+    channel.send(_hello(agent_class))
     start = channel.receive()
     if start.get("type") != "start":
         return 0
@@ -39,6 +39,16 @@ def main(argv: list[str]) -> int:
         channel.send(error_answer(error))
         return 1
     return 0
+
+
+def _hello(agent_class: type) -> dict:
+    hello = {"type": "hello", "protocol": PROTOCOL, "name": _agent_name(agent_class)}
+    # What the agent says of itself (its model calls, its longest decision): a class attribute, so that
+    # arcbench reads it at load time without creating the agent. Fields: docs/agent-protocol.md.
+    described = getattr(agent_class, "arcbench_describe", None)
+    if described is not None:
+        hello["describe"] = described
+    return hello
 
 
 def _agent_name(agent_class: type) -> str:

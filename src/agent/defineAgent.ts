@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Agent, AgentContext } from './contract.ts';
+import type { AgentDescription } from './description.ts';
 
 const AGENT_BRAND = Symbol.for('arcbench.agent-definition');
 
@@ -16,6 +17,11 @@ export interface AgentDefinition<S extends z.ZodType = z.ZodType> {
   /** Schema of the agent's params; make it strict (z.strictObject) so typos are errors. */
   readonly params: S;
   create(context: AgentContext<z.output<S>>): Agent | Promise<Agent>;
+  /**
+   * What the runner needs to know of the agent with these params (parsed, defaults applied): whether it
+   * calls a model, its calls' cost, its longest decision. Without it the agent is not estimated.
+   */
+  describe?(params: z.output<S>): AgentDescription;
 }
 
 /** What a plugin passes: `params` may be left out by an agent that takes none. */
@@ -35,6 +41,9 @@ export function defineAgent<S extends z.ZodType = typeof NO_PARAMS>(declaration:
     throw new TypeError(`defineAgent(${name}): params must be a zod schema, e.g. z.strictObject({ depth: z.int().default(3) }), or left out`);
   }
   if (typeof declaration.create !== 'function') throw new TypeError(`defineAgent(${name}): create must be a function`);
+  if (declaration.describe !== undefined && typeof declaration.describe !== 'function') {
+    throw new TypeError(`defineAgent(${name}): describe must be a function of the params, e.g. describe: () => ({ callsModel: false })`);
+  }
   return Object.freeze({ ...declaration, params, [AGENT_BRAND]: true });
 }
 

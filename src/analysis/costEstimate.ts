@@ -13,25 +13,10 @@
  * rest at the input price, and the new turn at the price of writing it to the cache where the API
  * charges for that (`pricing.cache_write`, Anthropic); the minimum bills the whole repeated prefix cached.
  */
+import type { CallShape } from '../agent/description.ts';
 import { type Pricing, roundDollars } from '../agent/usage.ts';
 
-/** One agent's calls as the prompt model sees them, in tokens. */
-export interface CallShape {
-  /** Sent on every call: system prompt and tools. */
-  readonly fixedTokens: number;
-  /** What one more turn adds to the conversation. */
-  readonly turnTokens: number;
-  /** The conversation is kept under this (older turns summarised). */
-  readonly contextTokens: number;
-  /** Output (reasoning included) per call. */
-  readonly outputTokens: number;
-  /** Actions decided by one call (1 unless the agent batches). */
-  readonly actionsPerCall: number;
-  /** Share (0..1) of each call's repeated prefix the provider's prompt cache is expected to serve; default 0. */
-  readonly cachedShare?: number;
-  /** The new part of each call is written to the cache at `pricing.cache_write` (Anthropic's breakpoints). */
-  readonly cacheWrites?: boolean;
-}
+export type { CallShape };
 
 /** Measured per action in an earlier run (`--from RUN`). */
 export interface PerActionFigures {
@@ -71,6 +56,11 @@ export interface PlanCostEstimate {
   /** Null when an agent that calls a model has no prices. */
   readonly expected_usd: number | null;
   readonly minimum_usd: number | null;
+}
+
+/** Tokens are counted as characters / 4, the usual rule of thumb for English, JSON and hex grids. */
+export function tokensOfChars(chars: number): number {
+  return chars / 4;
 }
 
 const dollars = (tokens: number, perMillion: number) => (tokens * perMillion) / 1_000_000;

@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .argument('<config>', 'experiment file (YAML)')
     .addOption(new Option('--json', 'print one JSON line per episode instead of the table'))
     .addOption(new Option('--seed <n>', 'run seed (overrides the config)').argParser(integerOption('--seed', 0, 0xffffffff)))
-    .addOption(new Option('--estimate', "also estimate the plan's tokens and dollars (from the agents' params and prices, or --from)"))
+    .addOption(new Option('--estimate', "also estimate the plan's tokens and dollars (from what each agent says of its calls, or --from)"))
     .addOption(new Option('--from <run>', "with --estimate: use the per-action tokens and dollars measured in this earlier run's folder"))
     .action(async (configPath: string, options: PlanOptions) => {
       process.exit(await planCommand(configPath, options));

@@ -30,6 +30,7 @@ import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
 import { type OpenTarget, openTarget } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
 import { idleCloseWarnings } from './idleCloseWarning.ts';
+import { describeAgent } from './agentDescription.ts';
 import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from '../runfolder/runReport.ts';
@@ -277,7 +278,10 @@ async function finishAttempt(
 /** The plan's cost estimate, told to the caller; a fresh run whose minimum is over its budget is refused. */
 function estimateBeforePlaying(experiment: Experiment, plan: Plan, fresh: boolean, options: RunOptions): void {
   const estimate = estimatePlan(experiment, plan);
-  if (estimate.agents.some((agent) => agent.basis !== 'none')) options.onEstimate?.(estimateLines(estimate));
+  // Told when a cost is at stake: an agent with a figure, or one that says it calls a model but not how
+  // much (an agent that says nothing is named by `plan --estimate`, not before every run).
+  const saysItCalls = experiment.agents.some((agent) => estimate.not_estimated.includes(agent.label) && describeAgent(agent).callsModel === true);
+  if (saysItCalls || estimate.agents.some((agent) => agent.basis !== 'none')) options.onEstimate?.(estimateLines(estimate));
   if (fresh) refuseOverBudget(experiment, estimate, options.force === true);
 }
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { AgentDefinition } from '../defineAgent.ts';
 import { type AgentCommand, AgentProcess } from './agentProcess.ts';
+import { descriptionOfHello } from './declaredDescription.ts';
 import { processAgentDefinition } from './processAgent.ts';
 import { errorMessage, helloLine } from './protocolMessages.ts';
 
@@ -31,7 +32,7 @@ export async function loadProcessAgent(file: string, command: AgentCommand): Pro
     if (answer.type !== 'hello') throw new Error(`agent "${command.describe}" answered hello with "${answer.type}"; see docs/agent-protocol.md`);
     const name = answer.name ?? '';
     if (!AGENT_NAME.test(name)) throw new Error(`agent "${command.describe}" gave the name ${JSON.stringify(name)}; a name is letters, digits, "-" or "_"`);
-    return processAgentDefinition(command, name);
+    return processAgentDefinition(command, name, descriptionOfHello(answer.describe));
   } catch (error) {
     const message = late ? `did not answer hello within ${LOAD_TIMEOUT_MS / 1000} s` : (error as Error).message;
     throw new Error(message.startsWith('agent "') ? message : `agent "${command.describe}" failed to load: ${message}`);

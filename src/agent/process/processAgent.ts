@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { click, reset, stop } from '../actions.ts';
 import type { Agent, AgentContext, AgentDecision, EpisodeEnd, StepInfo } from '../contract.ts';
 import { type AgentDefinition, defineAgent } from '../defineAgent.ts';
+import type { AgentDescription } from '../description.ts';
 import type { ModelCallUsage } from '../usage.ts';
 import { action } from '../actions.ts';
 import type { FrameResponse, PlainActionId } from '../../protocol/index.ts';
@@ -20,12 +21,14 @@ const END_GRACE_MS = 900;
 /** Any mapping: the agent's own code checks its params (`self.params` in Python). */
 const anyParams = z.record(z.string(), z.unknown());
 
-export function processAgentDefinition(command: AgentCommand, name: string): AgentDefinition {
+/** `described` is what the program said of itself in its hello at load time (empty when nothing). */
+export function processAgentDefinition(command: AgentCommand, name: string, described: AgentDescription): AgentDefinition {
   return defineAgent({
     name,
     description: `agent process ${command.describe} (arcbench.agent/1)`,
     params: anyParams,
     create: (context) => createProcessAgent(command, context),
+    describe: () => described,
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { type FrameResponse, GRID_CELLS, type GameDescriptor } from '../../protocol/index.ts';
+import { declaredDescriptionSchema } from './declaredDescription.ts';
 import { encodeHexGrid, writeHexGrid } from './hexGrid.ts';
 
 export const AGENT_PROTOCOL = 'arcbench.agent/1';
@@ -82,7 +83,7 @@ export function stopLine(reason: string): string {
 const usageCall = z.looseObject({ model: z.string() });
 
 const answerSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('hello'), protocol: z.string(), name: z.string().optional() }),
+  z.looseObject({ type: z.literal('hello'), protocol: z.string(), name: z.string().optional(), describe: declaredDescriptionSchema.optional() }),
   z.looseObject({
     type: z.literal('act'),
     action: z.int().min(0).max(7),
