@@ -157,6 +157,7 @@ export default defineAgent({
       act: (frame, step) => player.act(frame, step.actions),
       snapshot: () => player.snapshot(),
       restore: (state) => player.restore(state),
+      finish: () => provider.close(),
     };
   },
   describe: (p) => ({

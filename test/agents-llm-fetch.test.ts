@@ -1,147 +1,154 @@
-// The fetch the llm agent gives the provider SDKs (agents/llm/providers/lightFetch.ts), against a real
-// HTTP server on 127.0.0.1: what the SDKs send arrives as sent, and what the server answers comes back as
-// a standard Response, decoded when it came compressed.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// How the llm agent's providers reach the model server (agents/llm/providers/transport.ts and the
+// model client's errors), against our fake servers on 127.0.0.1: a call may take all of
+// request_timeout_seconds and no other limit cuts it short, a timeout is said to be the limit that was
+// hit, and the episode's signal stops a call (or keeps it from being sent).
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lightFetch } from '../agents/llm/providers/lightFetch.ts';
+import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadProvider } from '../agents/llm/providers/index.ts';
+import type { Provider } from '../agents/llm/providers/provider.ts';
+import { dispatcherTimeouts } from '../agents/llm/providers/transport.ts';
+import type { ModelRequest } from '../agents/llm/transcript.ts';
+import { startRawServer } from './support/rawServer.ts';
+import { SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
+const fake = useFakeModelServer();
+
+const REQUEST: ModelRequest = { system: 'Play the game.', entries: [{ kind: 'user', parts: [{ type: 'text', text: 'The frame.' }] }], tools: undefined };
+
+const providers: Provider[] = [];
+
+afterAll(async () => {
+  await Promise.all(providers.map((provider) => provider.close()));
+});
+
+/** The chat provider as an episode makes it, no retries. */
+async function chatProvider(baseUrl: string, requestTimeoutSeconds: number, signal = new AbortController().signal): Promise<Provider> {
+  const provider = await loadProvider('chat', {
+    model: 'fake-model',
+    baseUrl,
+    apiKey: SECRET_KEY,
+    temperature: undefined,
+    maxOutputTokens: undefined,
+    reasoningEffort: undefined,
+    thinkingBudget: undefined,
+    state: 'harness',
+    seed: undefined,
+    pricing: undefined,
+    requestTimeoutMs: requestTimeoutSeconds * 1000,
+    maxRetries: 0,
+    signal,
+    cache: undefined,
+    episodeSeed: 1,
+    reportUsage: () => undefined,
+  });
+  providers.push(provider);
+  return provider;
 }
 
-const REPLY = JSON.stringify({ id: 'msg_1', type: 'message', content: [{ type: 'text', text: 'é → ok' }] });
-
-/** The answer for a path: /gzip, /br, /deflate compress REPLY; /empty is a 204; /never never answers. */
-function answer(request: IncomingMessage, response: ServerResponse, seen: Seen[], body: string): void {
-  seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
-  const path = request.url ?? '';
-  if (path === '/never') return;
-  if (path === '/empty') return void response.writeHead(204).end();
-  const encodings: Record<string, [string, (text: string) => Buffer]> = {
-    '/gzip': ['gzip', (text) => gzipSync(text)],
-    '/br': ['br', (text) => brotliCompressSync(text)],
-    '/deflate': ['deflate', (text) => deflateSync(text)],
-    '/compress': ['compress', (text) => Buffer.from(text)],
-  };
-  const encoding = encodings[path];
-  const headers: Record<string, string | string[]> = { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], 'retry-after-ms': '250' };
-  if (encoding === undefined) return void response.writeHead(path === '/busy' ? 429 : 200, headers).end(REPLY);
-  response.writeHead(200, { ...headers, 'content-encoding': encoding[0] }).end(encoding[1](REPLY));
+/** How the call ended and after how many milliseconds. */
+async function timed(call: Promise<unknown>): Promise<{ error: Error | undefined; ms: number }> {
+  const started = performance.now();
+  const error = await call.then(
+    () => undefined,
+    (failure: Error) => failure,
+  );
+  return { error, ms: performance.now() - started };
 }
 
-describe('the llm agent’s fetch', () => {
-  const seen: Seen[] = [];
-  let server: Server;
-  let base: string;
+describe('the dispatcher the providers send through', () => {
+  it('allows a call with request_timeout_seconds: 600 the whole 600 s, for its headers and between parts of its body', () => {
+    expect(dispatcherTimeouts(600_000)).toEqual({ headersTimeout: 600_000, bodyTimeout: 600_000 });
+  });
+});
 
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      let body = '';
-      request.setEncoding('utf8');
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => answer(request, response, seen, body));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+// The process's global dispatcher stands in, with shorter limits, for undici's default one (300 s for
+// the headers and between body chunks), which a call of the providers must not be bound by.
+describe('a call’s time limit is request_timeout_seconds, not the process’s dispatcher’s', () => {
+  let previous: Dispatcher;
+  const short = new Agent({ headersTimeout: 300, bodyTimeout: 300 });
+
+  beforeAll(() => {
+    previous = getGlobalDispatcher();
+    setGlobalDispatcher(short);
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    setGlobalDispatcher(previous);
+    await short.close();
   });
 
-  it('sends the method, headers and body as given, and hands back status, headers and body', async () => {
-    const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ü'.repeat(10_000) }] });
-    const headers = new Headers({ 'content-type': 'application/json', 'x-api-key': 'secret-key' });
-    const response = await lightFetch(`${base}/v1/messages`, { method: 'POST', headers, body });
-    const request = seen.at(-1)!;
-    expect(request).toMatchObject({ method: 'POST', url: '/v1/messages', body });
-    expect(request.headers['x-api-key']).toBe('secret-key');
-    expect(request.headers['content-type']).toBe('application/json');
-    expect(response).toBeInstanceOf(Response);
-    expect(response.status).toBe(200);
-    expect(response.ok).toBe(true);
-    expect(response.headers.get('content-type')).toBe('application/json');
-    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
-    expect(await response.json()).toEqual(JSON.parse(REPLY));
+  it('waits for a model that answers after the dispatcher’s own limit', async () => {
+    fake.server.script({ text: 'worth the wait', delayMs: 1_500 });
+    const reply = await (await chatProvider(fake.server.baseUrl, 5)).ask(REQUEST);
+    expect(reply.text).toBe('worth the wait');
   });
 
-  it('keeps an error status and the headers the retry reads (a URL object as the address)', async () => {
-    const response = await lightFetch(new URL(`${base}/busy`), { method: 'POST', headers: [['content-type', 'application/json']], body: '{}' });
-    expect(response.status).toBe(429);
-    expect(response.headers.get('retry-after-ms')).toBe('250');
-    expect(await response.text()).toBe(REPLY);
+  it('gives up a server that never answers after request_timeout_seconds, and says that setting is the limit it hit', async () => {
+    fake.server.script({ hang: true });
+    // 2 s: undici checks its limits about once a second, so the dispatcher's 300 ms ends a call after 1–1.5 s.
+    const { error, ms } = await timed((await chatProvider(fake.server.baseUrl, 2)).ask(REQUEST));
+    expect(ms).toBeGreaterThanOrEqual(1_950);
+    expect(ms).toBeLessThan(4_000);
+    expect(error?.message).toMatch(
+      /^the model server at http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within 2 s; raise params\.request_timeout_seconds or check the server$/,
+    );
+    expect(fake.server.requests).toHaveLength(1);
   });
 
-  it.each(['gzip', 'br', 'deflate'])('decodes an answer sent in %s, and says it is decoded', async (encoding) => {
-    const response = await lightFetch(`${base}/${encoding}`, { method: 'POST', body: '{}' });
-    expect(response.headers.get('content-encoding')).toBeNull();
-    expect(await response.json()).toEqual(JSON.parse(REPLY));
+  it('gives up an answer that stops half-way after request_timeout_seconds without a part, and says so', async () => {
+    fake.server.script({ stall: true });
+    const { error, ms } = await timed((await chatProvider(fake.server.baseUrl, 1)).ask(REQUEST));
+    expect(ms).toBeGreaterThanOrEqual(950);
+    expect(ms).toBeLessThan(4_000);
+    expect(error?.message).toMatch(/began its answer, then sent nothing more for 1 s \(params\.request_timeout_seconds\); check the server$/);
+  });
+});
+
+describe('a timeout that is not request_timeout_seconds', () => {
+  it('is said to be another limit, not one raising the setting would lift (a TLS handshake never answered)', async () => {
+    const silent = await startRawServer(() => undefined);
+    try {
+      const { error, ms } = await timed((await chatProvider(`${silent.url.replace('http:', 'https:')}/v1`, 30)).ask(REQUEST));
+      // undici's connect timeout is 10 s; the call gave up then, long before the 30 s asked for.
+      expect(ms).toBeLessThan(20_000);
+      expect(error?.message).toMatch(
+        /timed out after \d+\.\d s, before params\.request_timeout_seconds \(30 s\) ran out: .*raising that setting will not help; check params\.base_url/,
+      );
+      expect(error?.message).not.toMatch(/raise params\.request_timeout_seconds/);
+    } finally {
+      await silent.close();
+    }
+  }, 30_000);
+});
+
+describe('the episode’s signal and the connection', () => {
+  it('sends nothing when the episode’s signal is already aborted', async () => {
+    const provider = await chatProvider(fake.server.baseUrl, 5, AbortSignal.abort());
+    await expect(provider.ask(REQUEST)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fake.server.requests).toHaveLength(0);
   });
 
-  it('refuses an answer in an encoding it cannot decode, naming it', async () => {
-    await expect(lightFetch(`${base}/compress`, { method: 'POST', body: '{}' })).rejects.toThrow(/content-encoding "compress"/);
+  it('stops a call in flight when the episode’s signal is aborted, and lets its connection go', async () => {
+    fake.server.script({ hang: true });
+    const episode = new AbortController();
+    const asked = timed((await chatProvider(fake.server.baseUrl, 30, episode.signal)).ask(REQUEST));
+    await vi.waitFor(() => expect(fake.server.hanging()).toBe(1));
+    episode.abort();
+    const { error, ms } = await asked;
+    expect(error).toBeDefined();
+    expect(ms).toBeLessThan(5_000);
+    await vi.waitFor(() => expect(fake.server.hanging()).toBe(0));
   });
 
-  it('hands back a 204 without a body', async () => {
-    const response = await lightFetch(`${base}/empty`, { method: 'POST', body: '{}' });
-    expect(response.status).toBe(204);
-    expect(response.body).toBeNull();
-  });
-
-  it('gives up when its signal is aborted, while the server has not answered', async () => {
-    const controller = new AbortController();
-    const pending = lightFetch(`${base}/never`, { method: 'POST', body: '{}', signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-  });
-
-  it('sends nothing when its signal is already aborted', async () => {
-    const before = seen.length;
-    await expect(lightFetch(`${base}/aborted`, { method: 'POST', body: '{}', signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
-    await lightFetch(`${base}/after`, { method: 'POST', body: '{}' });
-    expect(seen.slice(before).map((request) => request.url)).toEqual(['/after']);
-  });
-
-  it('fails as a connection error when nothing listens at the address', async () => {
+  it('fails clearly when nothing listens at the address, naming the refusal', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(lightFetch(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-  });
-
-  it('leaves a body that is not a string (a form) to the global fetch', async () => {
-    const response = await lightFetch(`${base}/form`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
-    expect(seen.at(-1)).toMatchObject({ url: '/form', body: 'a=1' });
-    expect(seen.at(-1)!.headers['content-type']).toMatch(/x-www-form-urlencoded/);
-    expect(await response.json()).toEqual(JSON.parse(REPLY));
-  });
-
-  it('hands back an answer that reads as any Response does: once, as text, JSON, bytes or a stream, and cloned before', async () => {
-    const post = () => lightFetch(`${base}/v1/messages`, { method: 'POST', body: '{}' });
-    const once = await post();
-    expect(once.bodyUsed).toBe(false);
-    expect(await once.text()).toBe(REPLY);
-    expect(once.bodyUsed).toBe(true);
-    await expect(once.json()).rejects.toThrow(TypeError);
-    expect(() => once.clone()).toThrow(TypeError);
-
-    const twice = await post();
-    const copy = twice.clone();
-    expect(await twice.json()).toEqual(JSON.parse(REPLY));
-    expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe(REPLY);
-    expect(copy.bodyUsed).toBe(true);
-
-    const streamed = await post();
-    expect(await new Response(streamed.body).text()).toBe(REPLY);
-    expect(streamed.bodyUsed).toBe(true);
-    await expect(streamed.text()).rejects.toThrow(TypeError);
-    expect(await (await post()).blob()).toMatchObject({ size: Buffer.byteLength(REPLY) });
+    await expect((await chatProvider(`http://127.0.0.1:${port}/v1`, 5)).ask(REQUEST)).rejects.toThrow(
+      new RegExp(`could not be reached: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}; check params\\.base_url$`),
+    );
   });
 });

@@ -1,8 +1,8 @@
 /**
  * A fake OpenAI-compatible model server (Chat Completions) for tests: fastify on 127.0.0.1, a free port.
  * A test scripts what each call answers (text, tool calls, usage figures, malformed output, 429 with
- * Retry-After, 5xx, slow or no answer at all) and reads back every request the server got, headers
- * included, so it can check what the agent sent.
+ * Retry-After, 5xx, slow or no answer at all, an answer that stops half-way) and reads back every
+ * request the server got, headers included, so it can check what the agent sent.
  *
  * Replies come from a queue (`script(...)`) and, once it is empty, from the `fallback` responder; with
  * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
@@ -35,7 +35,9 @@ export type FakeReply =
   /** A 200 whose body is this text, as is (not JSON, or JSON of the wrong shape). */
   | { rawBody: string; delayMs?: number }
   /** Never answers; the request stays open until the client gives up or the server closes. */
-  | { hang: true };
+  | { hang: true }
+  /** Sends its headers and the body's first bytes, then nothing more, held open as `hang` is. */
+  | { stall: true };
 
 export interface RecordedRequest {
   method: string;
@@ -125,6 +127,12 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
       return reply.code(500).send({ error: { message: `fake model server: no reply scripted for request ${index}`, type: 'server_error' } });
     }
     if ('hang' in planned) {
+      await hangingRequests.hold(request.raw.socket);
+      return reply;
+    }
+    if ('stall' in planned) {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'application/json' }).write('{"id": "chatcmpl-stalled", ');
       await hangingRequests.hold(request.raw.socket);
       return reply;
     }

@@ -28,9 +28,9 @@ import type { ContentPart } from '../frameFormats.ts';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import { MalformedAnswer, ModelClient } from './modelClient.ts';
-import { lightFetch } from './lightFetch.ts';
 import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
+import { modelTransport } from './transport.ts';
 import type { UsageFigures } from './usage.ts';
 
 type Body = MessageCreateParamsNonStreaming;
@@ -198,13 +198,14 @@ export function openTelemetryOption(): false | undefined {
 function anthropicClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '';
+  const transport = modelTransport(settings.requestTimeoutMs);
   const sdk = new Anthropic({
     apiKey,
     baseURL: baseUrl,
     maxRetries: 0,
     timeout: settings.requestTimeoutMs,
     logLevel: 'off',
-    fetch: lightFetch,
+    ...transport.options,
     openTelemetry: openTelemetryOption(),
   });
   const common = { baseUrl, keySource: 'ANTHROPIC_API_KEY or params.api_key', errors: Anthropic };
@@ -228,11 +229,11 @@ function anthropicClients(settings: ProviderSettings) {
     },
     { ...settings, apiKey },
   );
-  return { client, compactions };
+  return { client, compactions, close: transport.close };
 }
 
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
-  const { client, compactions } = anthropicClients(settings);
+  const { client, compactions, close } = anthropicClients(settings);
   const budget = settings.thinkingBudget;
   const sampling = {
     model: settings.model,
@@ -268,5 +269,6 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       const body: Body = { ...sampling, system, messages: [{ role: 'user', content: text }] };
       return replyOf(await client.complete(body, 'compaction')).text ?? '';
     },
+    close,
   };
 }

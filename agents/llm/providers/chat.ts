@@ -7,9 +7,9 @@
 import OpenAI from 'openai';
 import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
-import { lightFetch } from './lightFetch.ts';
 import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
+import { modelTransport } from './transport.ts';
 import type { UsageFigures } from './usage.ts';
 
 type Body = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -73,7 +73,8 @@ const messagesOf = oncePerObject((entry: Entry): Message[] => {
 export function createChatProvider(settings: ProviderSettings): Provider {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const apiKey = settings.apiKey ?? process.env.OPENAI_API_KEY ?? '';
-  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
+  const transport = modelTransport(settings.requestTimeoutMs);
+  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', ...transport.options });
   const wire: Wire<Body, Completion> = {
     baseUrl,
     keySource: 'OPENAI_API_KEY or params.api_key',
@@ -118,5 +119,6 @@ export function createChatProvider(settings: ProviderSettings): Provider {
       const completion = await client.complete({ model: settings.model, messages, ...sampling }, 'compaction');
       return completion.choices[0].message.content ?? '';
     },
+    close: () => transport.close(),
   };
 }

@@ -66,6 +66,30 @@ export class ModelCallError extends ArcbenchError {
 /** An answer that is not of the API's shape (a proxy's error page, a truncated body). */
 export class MalformedAnswer extends Error {}
 
+/** undici's own timeouts, found in an error's causes: the headers, or the body's next chunk, came too late. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function undiciTimeoutCode(error: unknown): string | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && UNDICI_TIMEOUTS.has(code)) return code;
+  }
+  return undefined;
+}
+
+/** The first failure in an error's causes: fetch's own "fetch failed" says nothing of what failed. */
+function rootCause(error: Error): Error {
+  let cause = error;
+  while (cause.cause instanceof Error) cause = cause.cause;
+  return cause;
+}
+
+/**
+ * Timers fire a little off their mark (undici's by up to a second late, Node's by a millisecond early):
+ * a timeout this close to request_timeout_seconds is that setting's.
+ */
+const TIMER_SLACK_MS = 50;
+
 /** Milliseconds the server asked us to wait (retry-after-ms, or Retry-After in seconds or as a date). */
 function retryAfterMs(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get('retry-after-ms') ?? NaN);
@@ -120,13 +144,14 @@ export class ModelClient<Body, Answer> {
   private async withRetries(body: Body): Promise<{ raw: unknown; answer: Answer }> {
     const { signal, maxRetries } = this.options;
     for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
       try {
         const raw = await this.request(body);
         return { raw, answer: this.wire.check(raw) };
       } catch (error) {
         if (signal.aborted) throw error;
         const delay = this.retryDelay(error, attempt);
-        if (delay === undefined || attempt >= maxRetries) throw this.failure(error, attempt + 1);
+        if (delay === undefined || attempt >= maxRetries) throw this.failure(error, attempt + 1, performance.now() - started);
         await sleep(delay, undefined, { signal });
       }
     }
@@ -138,6 +163,8 @@ export class ModelClient<Body, Answer> {
    */
   private async request(body: Body): Promise<unknown> {
     const { signal } = this.options;
+    // Its abort event has fired already and would never reach the request's own signal.
+    signal.throwIfAborted();
     const request = new AbortController();
     const abort = () => request.abort();
     signal.addEventListener('abort', abort, { once: true });
@@ -153,7 +180,7 @@ export class ModelClient<Body, Answer> {
     const { errors } = this.wire;
     const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
     if (error instanceof MalformedAnswer || error instanceof SyntaxError) return backoff;
-    if (error instanceof errors.APIConnectionError) return backoff; // timeouts and refused connections
+    if (error instanceof errors.APIConnectionError || undiciTimeoutCode(error) !== undefined) return backoff; // timeouts and refused connections
     if (error instanceof errors.APIError && (error.status === 429 || (error.status ?? 0) >= 500)) {
       const asked = retryAfterMs(error.headers);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return undefined;
@@ -162,16 +189,18 @@ export class ModelClient<Body, Answer> {
     return undefined;
   }
 
-  /** The error an episode records: what happened, how often, and what to check. The key never appears. */
-  private failure(error: unknown, attempts: number): ModelCallError {
+  /**
+   * The error an episode records: what happened, how often, and what to check. The key never appears.
+   * `waitedMs` is the last attempt's time, which says whether a timeout was request_timeout_seconds'.
+   */
+  private failure(error: unknown, attempts: number, waitedMs: number): ModelCallError {
     const { errors } = this.wire;
     const where = `the model server at ${this.wire.baseUrl}`;
     const tries = attempts === 1 ? '' : ` (${attempts} attempts)`;
     let message: string;
-    if (error instanceof errors.APIConnectionTimeoutError)
-      message = `${where} did not answer within ${this.options.requestTimeoutMs / 1000} s${tries}; raise params.request_timeout_seconds or check the server`;
-    else if (error instanceof errors.APIConnectionError)
-      message = `${where} could not be reached${tries}: ${(error.cause as Error | undefined)?.message ?? error.message}; check params.base_url`;
+    if (error instanceof errors.APIConnectionTimeoutError || undiciTimeoutCode(error) !== undefined)
+      message = `${where} ${this.timeoutSentence(undiciTimeoutCode(error), waitedMs, tries)}`;
+    else if (error instanceof errors.APIConnectionError) message = `${where} could not be reached${tries}: ${rootCause(error).message}; check params.base_url`;
     else if (error instanceof errors.AuthenticationError) message = `${where} refused the API key (401): ${error.message}; check ${this.wire.keySource}`;
     else if (error instanceof errors.APIError) {
       const asked = retryAfterMs(error.headers);
@@ -180,6 +209,22 @@ export class ModelClient<Body, Answer> {
       message = `${where} answered ${error.status ?? 'an error'}${tries}${wait}: ${error.message}`;
     } else message = `${where} gave an unusable answer${tries}: ${(error as Error).message}`;
     return new ModelCallError(this.scrub(message));
+  }
+
+  /**
+   * What a timeout was, truthfully: request_timeout_seconds ran out (raising it may help), or a limit
+   * on the way ended the call sooner (raising the setting would not help).
+   */
+  private timeoutSentence(undiciCode: string | undefined, waitedMs: number, tries: string): string {
+    const limitMs = this.options.requestTimeoutMs;
+    const limit = `${limitMs / 1000} s`;
+    if (waitedMs < limitMs - TIMER_SLACK_MS) {
+      const waited = `${(waitedMs / 1000).toFixed(1)} s`;
+      return `timed out after ${waited}${tries}, before params.request_timeout_seconds (${limit}) ran out: a limit on the way (the connection's setup, a proxy) ended the call, so raising that setting will not help; check params.base_url and the network`;
+    }
+    if (undiciCode === 'UND_ERR_BODY_TIMEOUT')
+      return `began its answer, then sent nothing more for ${limit} (params.request_timeout_seconds)${tries}; check the server`;
+    return `did not answer within ${limit}${tries}; raise params.request_timeout_seconds or check the server`;
   }
 
   /** The key out of any text a server could have echoed it into. */

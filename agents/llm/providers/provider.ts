@@ -23,6 +23,8 @@ export interface Provider {
   snapshot?(): unknown;
   /** Puts back what snapshot() returned. */
   restore?(state: unknown): void;
+  /** Lets the provider's connections go once the episode is over. */
+  close(): Promise<void>;
 }
 
 /**

@@ -28,9 +28,9 @@ import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
 import { joinedParts } from '../transcript.ts';
 import type { ContentPart } from '../frameFormats.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
-import { lightFetch } from './lightFetch.ts';
 import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';
+import { modelTransport } from './transport.ts';
 import type { UsageFigures } from './usage.ts';
 
 type Body = ResponseCreateParamsNonStreaming;
@@ -162,7 +162,8 @@ function toolsOf(request: ModelRequest): { tools?: FunctionTool[] } {
 function responsesClients(settings: ProviderSettings) {
   const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const apiKey = settings.apiKey ?? process.env.OPENAI_API_KEY ?? '';
-  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', fetch: lightFetch });
+  const transport = modelTransport(settings.requestTimeoutMs);
+  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: settings.requestTimeoutMs, logLevel: 'off', ...transport.options });
   const common = { baseUrl, keySource: 'OPENAI_API_KEY or params.api_key', errors: OpenAI };
   const responses = new ModelClient<Body, Response>(
     {
@@ -184,7 +185,7 @@ function responsesClients(settings: ProviderSettings) {
     },
     { ...settings, apiKey },
   );
-  return { responses, compactions };
+  return { responses, compactions, close: transport.close };
 }
 
 /** What every request of the episode carries besides its input; stateless: nothing kept, reasoning sent back. */
@@ -198,7 +199,7 @@ function samplingOf(settings: ProviderSettings): Partial<Body> {
 }
 
 export function createResponsesProvider(settings: ProviderSettings): Provider {
-  const { responses, compactions } = responsesClients(settings);
+  const { responses, compactions, close } = responsesClients(settings);
   const { state, model } = settings;
   const stateless = state === 'stateless';
   const sampling = samplingOf(settings);
@@ -253,5 +254,6 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
     restore(saved: unknown) {
       chainEnd = saved === null ? undefined : (saved as ChainEnd);
     },
+    close,
   };
 }
