@@ -111,3 +111,30 @@ describe('a file that cannot load says why and what to change', () => {
     );
   });
 });
+
+describe('an agent that runs its own loop in main()', () => {
+  it('is refused with what to do, rather than played as its parent class', async () => {
+    writeFileSync(
+      join(dir, 'own_loop.py'),
+      [
+        'from agents.agent import Agent',
+        'from arcengine import GameAction',
+        '',
+        'class Base(Agent):',
+        '    def is_done(self, frames, latest_frame):',
+        '        return False',
+        '    def choose_action(self, frames, latest_frame):',
+        '        return GameAction.ACTION1',
+        '',
+        'class OwnLoop(Base):',
+        '    def main(self):',
+        '        while True:',
+        '            self.take_action(GameAction.ACTION2)',
+        '',
+      ].join('\n'),
+    );
+    await expect(loadExperiment(experiment('own-loop', ['  - use: ./own_loop.py:OwnLoop']))).rejects.toThrow(
+      /own_loop\.py: OwnLoop overrides main\(\) \(in OwnLoop\) to run its own loop, which arcbench never calls: arcbench drives the loop itself, asking is_done and then choose_action once per step; move what main\(\) does each step into choose_action/,
+    );
+  });
+});

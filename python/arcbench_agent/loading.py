@@ -47,6 +47,7 @@ def load_agent_class(file: str, class_name: Optional[str]) -> type:
         if len(found) != 1:
             raise LoadError(f"{file} must define one Agent subclass, or name one as {os.path.basename(file)}:ClassName; {_listing(module, base, file)}")
         chosen = found[0]
+    _refuse_own_loop(chosen, base, file)
     return chosen
 
 
@@ -172,6 +173,20 @@ def _with_advice(load):  # type: ignore[no-untyped-def]
             raise
         advice = "the file's relative imports reach above its top package (the highest folder with __init__.py); import those modules absolutely, or point use: at a file inside the package they belong to"
         raise ImportError(f"{error.msg}; {advice}", name=error.name, path=error.path).with_traceback(error.__traceback__) from None
+
+
+def _refuse_own_loop(chosen: type, base: type, file: str) -> None:
+    """An agent that overrides main() plays its own loop (the smolagents templates do); arcbench
+    drives the loop, so that main() would never run and the class would play as its parent."""
+    for cls in chosen.__mro__:
+        if cls is base:
+            return
+        if "main" in vars(cls):
+            raise LoadError(
+                f"{file}: {chosen.__name__} overrides main() (in {cls.__name__}) to run its own loop, which arcbench never calls: "
+                "arcbench drives the loop itself, asking is_done and then choose_action once per step; "
+                "move what main() does each step into choose_action (and its end test into is_done), or point use: at a class that keeps the harness's main()"
+            )
 
 
 def _package_root(path: str) -> tuple[str, str]:
