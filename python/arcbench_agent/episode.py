@@ -14,12 +14,16 @@ import gc
 import inspect
 import json
 import random
+import sys
+import time
+import traceback
 from functools import partial
 from typing import Any, Optional
 
 from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .channel import Channel
+from .failures import failure_sentence
 from .grids import frame_rows, grid_cells
 
 # The keyword arguments of the official Agent's constructor, filled from the episode.
@@ -117,6 +121,7 @@ def _append(agent: Any, frame: FrameData) -> None:
 
 def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
     agent = construct(agent_class, start)
+    agent.timer = time.time()  # as the harness's main() sets it: agents report seconds and fps from it
     opening: Optional[FrameData] = frame_data(start["frame"])
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))
@@ -141,6 +146,12 @@ def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
 
 
 def _finish(agent: Any, channel: Channel) -> None:
-    """The official harness's clean-up after its loop; arcbench gives it about a second."""
-    if hasattr(agent, "cleanup"):
+    """The official harness's clean-up after its loop; arcbench gives it about a second. The episode's
+    result is final by now, so a failure goes to run.log (stderr), where its author can find it."""
+    if not hasattr(agent, "cleanup"):
+        return
+    try:
         agent.cleanup()
+    except Exception as error:
+        print(f"{type(agent).__name__}.cleanup() failed after the episode (its result stands): {failure_sentence(error)}", file=sys.stderr, flush=True)
+        traceback.print_exc()
