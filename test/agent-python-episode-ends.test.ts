@@ -68,6 +68,22 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('Python agents at the end of an episode', () => {
+  it('count every model call reported in a reasoning, the opening RESET and the last action included', () => {
+    const episodes = episodesOf();
+    expect(episodes).toHaveLength(8);
+    const ends: Record<string, string> = { 'max-actions': 'agent_stop', 'cleanup-fails': 'agent_stop', 'is-done': 'agent_stop', budget: 'budget' };
+    for (const episode of episodes) {
+      const which = `${episode.agent} on ${episode.game_id}`;
+      expect(episode.error, which).toBeUndefined();
+      expect(episode.outcome, which).toBe(ends[episode.agent]);
+      // choose_action was called for the opening RESET (answered by arcbench) and once per action sent.
+      const made = episode.actions + 1;
+      expect(episode.usage, which).toMatchObject({ calls: made, input_tokens: 10 * made, output_tokens: made });
+    }
+    const actions = (label: string) => episodesOf().find((episode) => episode.agent === label)!.actions;
+    expect([actions('max-actions'), actions('is-done'), actions('budget')]).toEqual([5, 0, 8]);
+  });
+
   it('run cleanup() after the episode with the attributes the templates read there, and report its failure in run.log', () => {
     const log = readFileSync(join(out, 'run.log'), 'utf8');
     expect(log).toContain('cleanup after 6 calls');
