@@ -138,3 +138,10 @@ describe('an agent that runs its own loop in main()', () => {
     );
   });
 });
+
+describe("an agent named as a built-in (the template's class Random)", () => {
+  it('takes the label random-py, beside the built-in random', async () => {
+    const loaded = await loadExperiment(experiment('named-random', ['  - use: random', `  - use: ${JSON.stringify(TEMPLATE)}`]));
+    expect(loaded.agents.map((agent) => agent.label)).toEqual(['random', 'random-py']);
+  });
+});
