@@ -147,7 +147,7 @@ describe('a module that cannot load is a config error before anything plays', ()
     [
       'an import error',
       'import numpy_that_is_not_there\n',
-      /broken\.py failed to import: ModuleNotFoundError: No module named 'numpy_that_is_not_there' \(at .*broken\.py:3 in <module>\)/,
+      /broken\.py failed to import: ModuleNotFoundError: No module named 'numpy_that_is_not_there'; install the package that provides 'numpy_that_is_not_there' .* \(at .*broken\.py:3 in <module>\)/,
     ],
     ['no Agent subclass', 'class NotAnAgent: pass\n', /broken\.py must define one Agent subclass, or name one as broken\.py:ClassName; it defines none/],
   ])('%s: validate names the file and line', async (_what, body, expected) => {

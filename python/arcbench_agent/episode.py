@@ -14,13 +14,18 @@ import gc
 import inspect
 import json
 import random
+import sys
+import time
+import traceback
 from functools import partial
 from typing import Any, Optional
 
 from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .channel import Channel
+from .failures import failure_sentence
 from .grids import frame_rows, grid_cells
+from .usage import reported_calls, with_calls
 
 # The keyword arguments of the official Agent's constructor, filled from the episode.
 _ROOT_URL = "arcbench://agent-protocol"
@@ -117,7 +122,9 @@ def _append(agent: Any, frame: FrameData) -> None:
 
 def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
     agent = construct(agent_class, start)
+    agent.timer = time.time()  # as the harness's main() sets it: agents report seconds and fps from it
     opening: Optional[FrameData] = frame_data(start["frame"])
+    carried: list[Any] = []  # the opening RESET's model calls, sent with the next answer
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))
         if opening is not None:
@@ -125,9 +132,11 @@ def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
             _append(agent, opening)
             opening = None
             if answer["action"] == 0:
+                carried = reported_calls(answer)
                 agent.action_counter += 1
                 continue
-        channel.send(answer)
+        channel.send(with_calls(answer, carried))
+        carried = []
         reply = channel.receive()
         if reply["type"] != "frame":
             _finish(agent, channel)
@@ -135,12 +144,18 @@ def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
         _append(agent, frame_data(reply["frame"]))
         agent.action_counter += 1
     reason = "MAX_ACTIONS" if agent.action_counter > agent.MAX_ACTIONS else "is_done"
-    channel.send({"type": "done", "reason": reason, "details": {"action_counter": agent.action_counter}})
+    channel.send(with_calls({"type": "done", "reason": reason, "details": {"action_counter": agent.action_counter}}, carried))
     channel.receive()
     _finish(agent, channel)
 
 
 def _finish(agent: Any, channel: Channel) -> None:
-    """The official harness's clean-up after its loop; arcbench gives it about a second."""
-    if hasattr(agent, "cleanup"):
+    """The official harness's clean-up after its loop; arcbench gives it about a second. The episode's
+    result is final by now, so a failure goes to run.log (stderr), where its author can find it."""
+    if not hasattr(agent, "cleanup"):
+        return
+    try:
         agent.cleanup()
+    except Exception as error:
+        print(f"{type(agent).__name__}.cleanup() failed after the episode (its result stands): {failure_sentence(error)}", file=sys.stderr, flush=True)
+        traceback.print_exc()

@@ -23,3 +23,10 @@ def error_answer(error: BaseException, context: str = "") -> dict[str, Any]:
         "where": where,
         "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__))[-8000:],
     }
+
+
+def failure_sentence(error: BaseException) -> str:
+    """The error as one line, ending with where it happened, as arcbench writes an agent's error."""
+    answer = error_answer(error)
+    frames = [f"{frame['file']}:{frame['line']} in {frame['function']}" for frame in answer["where"][-3:]]
+    return f"{answer['message']} (at {' → '.join(frames)})" if frames else answer["message"]

@@ -67,7 +67,7 @@ function agentModuleFile(use: string, baseDir: string): string | undefined {
 export function loadAgent(use: string, baseDir: string, options: ProcessAgentOptions = {}): Promise<AgentDefinition> {
   const processAgent = processAgentCommand(use, baseDir, options);
   if (processAgent !== undefined) {
-    return loadProcessAgent(processAgent.file, processAgent.command).catch((error: unknown) => {
+    return loadProcessAgent(processAgent.file, processAgent.command, BUILT_IN_AGENTS).catch((error: unknown) => {
       throw new AgentLoadError((error as Error).message, { cause: error });
     });
   }

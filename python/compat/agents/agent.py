@@ -6,6 +6,7 @@ while ``action_counter <= MAX_ACTIONS``."""
 from __future__ import annotations
 
 import logging
+import os
 import time
 from abc import ABC, abstractmethod
 from typing import Any, Optional
@@ -33,6 +34,12 @@ class Agent(ABC):
     params: dict[str, Any] = {}
     seed: int = 0
 
+    # Read by templates as the harness's Agent sets them: headers for their own requests, AgentOps'
+    # trace (none here), and _cleanup, the once-only flag every cleanup() checks first.
+    headers: dict[str, str]
+    trace: Any = None
+    _cleanup: bool
+
     def __init__(
         self,
         card_id: str = "",
@@ -53,6 +60,8 @@ class Agent(ABC):
         self.frames = [FrameData(levels_completed=0)]
         self.arc_env = arc_env
         self.timer = time.time()
+        self._cleanup = True
+        self.headers = {"X-API-Key": os.getenv("ARC_API_KEY", ""), "Accept": "application/json"}
 
     @property
     def state(self) -> GameState:
@@ -73,6 +82,11 @@ class Agent(ABC):
         return round(self.action_counter / max(self.seconds, 0.1), 2)
 
     @property
+    def is_playback(self) -> bool:
+        # arcbench plays agents; the harness's Playback replays recordings, which arcbench's replay agent does.
+        return False
+
+    @property
     def name(self) -> str:
         return f"{self.game_id}.{type(self).__name__.lower()}"
 
@@ -81,9 +95,11 @@ class Agent(ABC):
         if frame.guid:
             self.guid = frame.guid
 
-    def cleanup(self, *_args: Any) -> None:
+    def cleanup(self, *_args: Any, **_kwargs: Any) -> None:
         """Called once after the loop; override to release what the agent holds."""
-        logger.info(f"Finishing: agent took {self.action_counter} actions, took {self.seconds} seconds")
+        if self._cleanup:
+            self._cleanup = False
+            logger.info(f"Finishing: agent took {self.action_counter} actions, took {self.seconds} seconds")
 
     @abstractmethod
     def is_done(self, frames: list[FrameData], latest_frame: FrameData) -> bool:

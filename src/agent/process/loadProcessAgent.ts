@@ -4,6 +4,7 @@
  * before anything is played, with the file and line the agent reported.
  */
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import type { AgentDefinition } from '../defineAgent.ts';
 import { type AgentCommand, AgentProcess } from './agentProcess.ts';
 import { descriptionOfHello } from './declaredDescription.ts';
@@ -15,7 +16,7 @@ const LOAD_TIMEOUT_MS = 60_000;
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** The agent definition, or an Error whose message is a sentence for the config's author. */
-export async function loadProcessAgent(file: string, command: AgentCommand): Promise<AgentDefinition> {
+export async function loadProcessAgent(file: string, command: AgentCommand, builtIns: readonly string[] = []): Promise<AgentDefinition> {
   if (!existsSync(file)) throw new Error(`agent file ${file} does not exist; check the path (relative paths start at the config file's folder)`);
   const output: string[] = [];
   const child = new AgentProcess(command, (_stream, line) => {
@@ -32,7 +33,7 @@ export async function loadProcessAgent(file: string, command: AgentCommand): Pro
     if (answer.type !== 'hello') throw new Error(`agent "${command.describe}" answered hello with "${answer.type}"; see docs/agent-protocol.md`);
     const name = answer.name ?? '';
     if (!AGENT_NAME.test(name)) throw new Error(`agent "${command.describe}" gave the name ${JSON.stringify(name)}; a name is letters, digits, "-" or "_"`);
-    return processAgentDefinition(command, name, descriptionOfHello(answer.describe));
+    return processAgentDefinition(command, nameBesideBuiltIns(name, file, builtIns), descriptionOfHello(answer.describe));
   } catch (error) {
     const message = late ? `did not answer hello within ${LOAD_TIMEOUT_MS / 1000} s` : (error as Error).message;
     throw new Error(message.startsWith('agent "') ? message : `agent "${command.describe}" failed to load: ${message}`);
@@ -40,4 +41,14 @@ export async function loadProcessAgent(file: string, command: AgentCommand): Pro
     clearTimeout(timer);
     await child.close(undefined, 1000);
   }
+}
+
+/**
+ * The name is the default label, and a label names one agent across runs (compare, merge and resume pair
+ * episodes by it): a process agent named as a built-in (the official template's class Random is
+ * "random") is told apart by a suffix, `random-py`.
+ */
+function nameBesideBuiltIns(name: string, file: string, builtIns: readonly string[]): string {
+  if (!builtIns.includes(name)) return name;
+  return `${name}-${extname(file) === '.py' ? 'py' : 'process'}`;
 }

@@ -82,6 +82,8 @@ function expectHello(answer: AgentAnswer): void {
 function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentDecision {
   switch (answer.type) {
     case 'done':
+      // Calls made for a decision that was never sent (the opening RESET arcbench answers itself).
+      for (const call of separateUsage(undefined, answer.usage).usage) context.reportUsage(call as unknown as ModelCallUsage);
       return stop(answer.reason, answer.details);
     case 'error':
       throw new AgentProcessError(errorMessage(answer), answer.traceback);

@@ -92,7 +92,12 @@ const answerSchema = z.discriminatedUnion('type', [
     reasoning: z.unknown().optional(),
     usage: z.union([usageCall, z.array(usageCall)]).optional(),
   }),
-  z.looseObject({ type: z.literal('done'), reason: z.string().optional(), details: z.unknown().optional() }),
+  z.looseObject({
+    type: z.literal('done'),
+    reason: z.string().optional(),
+    details: z.unknown().optional(),
+    usage: z.union([usageCall, z.array(usageCall)]).optional(),
+  }),
   z.looseObject({
     type: z.literal('error'),
     message: z.string(),
