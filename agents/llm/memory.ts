@@ -13,7 +13,7 @@ import type { Grid } from 'arcbench';
 import type { ContentPart } from './frameFormats.ts';
 import { oncePerObject } from './oncePerObject.ts';
 import { gridOf, gridText, type SavedMemory, type SavedTurn } from './savedState.ts';
-import { type Entry, type ModelReply, userEntry } from './transcript.ts';
+import { type Entry, type ModelReply, userEntry } from './conversation.ts';
 
 /** Roughly 4 characters a token for English and hex grids; an image counts as a fixed amount. */
 const CHARS_PER_TOKEN = 4;
@@ -143,14 +143,14 @@ export class Memory {
   /** The request that asks the model to fold the older turns into the summary. */
   compactionPrompt(): { system: string; text: string; fold: number } {
     const fold = this.turns.length - this.options.recentTurns;
-    const transcript = this.turns
+    const foldedTurns = this.turns
       .slice(0, fold)
       .map((turn, i) => `Turn ${i + 1}:\n${turn.text}\nYou chose: ${turn.choice}`)
       .join('\n\n');
     const text = [
       `Summary so far:\n${this.summary ?? '(none)'}`,
       `Your notes:\n${this.notes === '' ? '(empty)' : this.notes}`,
-      `Turns to fold into the summary (frames left out):\n${transcript}`,
+      `Turns to fold into the summary (frames left out):\n${foldedTurns}`,
     ].join('\n\n');
     const system =
       'You keep the memory of a game-playing agent. Write a new summary that replaces the old one and the turns given: ' +

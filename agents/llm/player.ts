@@ -13,7 +13,7 @@ import { type CurrentTurn, Memory } from './memory.ts';
 import type { Provider } from './providers/provider.ts';
 import { gridOf, gridText, SAVED_VERSION, type SavedPlayer, savedPlayer } from './savedState.ts';
 import { type Checked, jsonInstructions, MAX_RATIONALE_CHARS, type ModelChoice, readJsonAnswer, readToolCalls, type ToolAnswer, toolsFor } from './tools.ts';
-import type { Entry, ModelReply } from './transcript.ts';
+import type { Entry, ModelReply } from './conversation.ts';
 import { choosableActions, describeAction, type SentAction, turnText } from './turnText.ts';
 
 export const DEFAULT_SYSTEM_PROMPT = [

@@ -7,7 +7,7 @@
 import type { Grid } from 'arcbench';
 import type { ContentPart } from './frameFormats.ts';
 import type { ModelChoice } from './tools.ts';
-import type { ModelReply } from './transcript.ts';
+import type { ModelReply } from './conversation.ts';
 import type { SentAction } from './turnText.ts';
 
 /** Bumped when the shape changes: a checkpoint of another shape is refused, and the episode played again. */

@@ -25,8 +25,8 @@ import type {
 import type { BetaCompactionBlock, BetaMessage, MessageCreateParamsNonStreaming as BetaCreateParams } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ModelCallTranscript } from 'arcbench';
 import type { ContentPart } from '../frameFormats.ts';
-import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
-import { joinedParts } from '../transcript.ts';
+import type { Entry, ModelReply, ModelRequest } from '../conversation.ts';
+import { joinedParts } from '../conversation.ts';
 import { MalformedAnswer, ModelClient } from './modelClient.ts';
 import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';

@@ -5,7 +5,7 @@
  * server's automatic prefix cache (where it has one) serves all but the newest turn.
  */
 import OpenAI from 'openai';
-import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
+import type { Entry, ModelReply, ModelRequest } from '../conversation.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { oncePerObject } from '../oncePerObject.ts';
 import type { Provider, ProviderSettings } from './provider.ts';

@@ -6,7 +6,7 @@
  * encrypted reasoning) is each provider's own business, kept in its file: a new API is one new file
  * here and one line in index.ts.
  */
-import type { ModelReply, ModelRequest } from '../transcript.ts';
+import type { ModelReply, ModelRequest } from '../conversation.ts';
 import type { ModelClientOptions } from './modelClient.ts';
 
 export interface Provider {

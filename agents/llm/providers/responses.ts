@@ -24,8 +24,8 @@ import type {
   ResponseOutputItem,
 } from 'openai/resources/responses/responses';
 import type { ModelCallTranscript } from 'arcbench';
-import type { Entry, ModelReply, ModelRequest } from '../transcript.ts';
-import { joinedParts } from '../transcript.ts';
+import type { Entry, ModelReply, ModelRequest } from '../conversation.ts';
+import { joinedParts } from '../conversation.ts';
 import type { ContentPart } from '../frameFormats.ts';
 import { MalformedAnswer, ModelClient, type Wire } from './modelClient.ts';
 import { oncePerObject } from '../oncePerObject.ts';
