@@ -6,7 +6,7 @@
  * card plays (which would keep the card alive).
  */
 import type { Experiment } from './config/loader.ts';
-import { HOSTED_IDLE_CLOSE_MINUTES } from './resume/continuations.ts';
+import { HOSTED_IDLE_CLOSE_MINUTES } from '../protocol/index.ts';
 
 interface AgentLimits {
   readonly label: string;
