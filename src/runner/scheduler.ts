@@ -12,7 +12,8 @@ import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
 import { baselineNotices, GameBaselines } from '../episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
-import { type CheckpointSettings, playEpisode } from '../episode/runEpisode.ts';
+import type { CheckpointSettings } from '../episode/checkpointKeeper.ts';
+import { playEpisode } from '../episode/runEpisode.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { keyOfSpec } from '../runfolder/episodeKey.ts';
 import type { ContinuationPlan } from './resume/continuations.ts';
@@ -171,7 +172,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
         if (cutByRunStop) record.cut_by_run_stop = true;
         recorder.add(record);
         // Only now: killed before the record was in episodes.jsonl, a resume continues from it.
-        played.checkpoint?.remove();
+        played.checkpoints.remove();
       });
       previousAdded = added.catch(() => undefined);
       finishing.track(added);

@@ -17,8 +17,8 @@ import type { Logger } from 'pino';
 import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
 import { describeError } from '../../episode/episodeError.ts';
 import { type EpisodeRecord, startedRecord } from '../../runfolder/episodeRecord.ts';
-import { type CheckpointSettings, type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
-import type { CheckpointFile } from '../../runfolder/checkpointFile.ts';
+import type { CheckpointKeeper, CheckpointSettings } from '../../episode/checkpointKeeper.ts';
+import { type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
 import type { RecordingFormat } from '../../recording/recordingWriter.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
@@ -77,7 +77,7 @@ export class WorkerSession {
   /** Where and how this worker keeps its episodes' checkpoints: in the run's folder on the shared volume (stalledEpisode.ts says why). */
   readonly #checkpoints: CheckpointSettings | undefined;
   /** Checkpoints of episodes played to their end, removed once their jobs are complete, by job id. */
-  readonly #finishedCheckpoints = new Map<string, CheckpointFile>();
+  readonly #finishedCheckpoints = new Map<string, CheckpointKeeper>();
   /** Level baselines of games whose descriptor has none, read once per game from this worker's card. */
   #baselines: GameBaselines | undefined;
   #bull: Worker | undefined;
@@ -219,7 +219,7 @@ export class WorkerSession {
     });
     const record = await played.finished;
     // Removed once the job is complete: a worker that dies before that leaves it for the next one.
-    if (played.checkpoint !== undefined) this.#finishedCheckpoints.set(job.id!, played.checkpoint);
+    this.#finishedCheckpoints.set(job.id!, played.checkpoints);
     if (cutByRunStop) record.cut_by_run_stop = true;
     const lost =
       record.continued !== undefined && start !== undefined && 'cardId' in start ? lostBeforeSession(earlier, start.continueFrom.started_at) : earlier;
