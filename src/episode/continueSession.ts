@@ -10,7 +10,8 @@
 import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Agent, AgentAction } from '../agent/contract.ts';
-import { ApiError, decodeFrameResponse, type FrameResponse, makeAction, type ScorecardAnswer } from '../protocol/index.ts';
+import { actionOfId } from '../agent/actions.ts';
+import { ApiError, decodeFrameResponse, type FrameResponse, type ScorecardAnswer } from '../protocol/index.ts';
 import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
 import { RecordingWriter } from '../recording/recordingWriter.ts';
 import type { EpisodeCheckpoint, PendingAction } from '../runfolder/checkpointFile.ts';
@@ -131,11 +132,9 @@ function sameAction(recorded: { id: number; data?: { x?: number; y?: number } },
   return recorded.id === pending.id && (pending.id !== 6 || (recorded.data?.x === pending.x && recorded.data?.y === pending.y));
 }
 
+/** The pending action as it was decided; its id and cell were checked by the checkpoint's schema. */
 function actionOf(pending: PendingAction): AgentAction {
-  const { id, x, y, reasoning } = pending.action;
-  if (id === 0) return Object.freeze({ id: 0 as const, reasoning });
-  if (id === 6) return makeAction(6, x!, y!, reasoning);
-  return makeAction(id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
+  return actionOfId(pending.action, pending.action.reasoning);
 }
 
 /** The same file again, its lines so far written back first (a killed gzip stream cannot be appended to). */

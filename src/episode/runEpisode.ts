@@ -6,18 +6,18 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
+import { actionOfId, AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../agent/contract.ts';
 import { createRng } from '../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../agent/usage.ts';
 import { actAtOnce, answersAtOnce } from '../client/inProcessTransport.ts';
 import { AnswerOutOfStepError, type Transport, TransportError } from '../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../protocol/index.ts';
-import { actionInputOf, makeAction } from '../protocol/index.ts';
+import { actionInputOf } from '../protocol/index.ts';
 import { redactSecretFields } from '../redaction.ts';
 import type { ResolvedAgent } from '../agent/defineAgent.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../recording/recordingWriter.ts';
-import { type Budgets, spentBudget } from './budgets.ts';
+import { type Budgets, levelBudgetWithoutBaselines, spentBudget, timeSpentSentence } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore, knewBaselines } from '../analysis/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts';
@@ -167,11 +167,11 @@ function endOnError(play: EpisodePlay, error: unknown): void {
 
 function stopCause(play: EpisodePlay): string {
   const outcome = play.stop.outcome;
-  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && play.env.budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
-    return `the agent sent no first action within budgets.first_action_seconds (${play.env.budgets.first_action_seconds} s)`;
+  const { budgets } = play.env;
+  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
+    return timeSpentSentence('first_action_seconds', budgets);
   }
-  if (outcome === 'time' && Date.now() >= play.deadline) return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
-  if (outcome === 'time') return "the run's wall time (budgets.run_seconds) ran out";
+  if (outcome === 'time') return timeSpentSentence(Date.now() >= play.deadline ? 'episode_seconds' : 'run_seconds', budgets);
   if (outcome === 'cancelled') return 'the run was interrupted';
   return `the run stopped (${outcome})`;
 }
@@ -225,10 +225,7 @@ async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<
     return;
   }
   if (env.budgets.max_actions_per_level !== undefined) {
-    throw new BaselinesUnknownError(
-      `budgets.max_actions_per_level needs each level's baseline, and the service gives none for ${spec.game.game_id} ` +
-        '(neither in its game list nor in its scorecard); remove max_actions_per_level and cap episodes with max_actions',
-    );
+    throw new BaselinesUnknownError(levelBudgetWithoutBaselines(spec.game.game_id));
   }
 }
 
@@ -368,9 +365,7 @@ function answered(play: EpisodePlay, action: AgentAction, frame: FrameResponse):
 
 /** The same action with another reasoning. */
 function withReasoning(action: AgentAction, reasoning: unknown): AgentAction {
-  if (action.id === 0) return Object.freeze({ id: 0 as const, reasoning });
-  if (action.id === 6) return makeAction(6, action.x, action.y, reasoning);
-  return makeAction(action.id, reasoning);
+  return actionOfId(action, reasoning);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
