@@ -55,7 +55,7 @@ async function playRound(mode: Mode, recordings: Recordings): Promise<number> {
   for (const spec of specs) {
     const played = await playEpisode(spec, env);
     const record = await played.finished;
-    played.checkpoint?.remove();
+    played.checkpoints.remove();
     if (record.outcome === 'error') throw new Error(`bench checkpoints: ${JSON.stringify(record.error)}`);
     actions += record.actions;
   }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadProvider } from '../agents/llm/providers/index.ts';
 import type { Provider } from '../agents/llm/providers/provider.ts';
 import { dispatcherTimeouts } from '../agents/llm/providers/transport.ts';
-import type { ModelRequest } from '../agents/llm/transcript.ts';
+import type { ModelRequest } from '../agents/llm/conversation.ts';
 import { startRawServer } from './support/rawServer.ts';
 import { SECRET_KEY, useFakeModelServer } from './support/llmRun.ts';
 

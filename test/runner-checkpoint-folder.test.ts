@@ -6,10 +6,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointFile, type CheckpointState, parseCheckpoint } from '../src/runfolder/checkpointFile.ts';
+import { readCheckpointFolder } from '../src/runfolder/checkpointReading.ts';
 import { readCheckpoints } from '../src/runner/resume/continuations.ts';
 import { ReferenceService } from '../src/reference/index.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { emptyUsage } from '../src/agent/usage.ts';
 import { tempDir } from './support/tempDir.ts';
 
 const HEAD = {
@@ -105,5 +107,23 @@ describe('checkpoints on disk', () => {
     const [read] = readCheckpoints(dir);
     expect(read).toMatchObject({ step: 3, snapshot: { notes: 'n'.repeat(50) } });
     expect(read!.pending).toBeUndefined();
+  });
+
+  it('is unreadable, naming the file and the field, when a field has the wrong type (a pending action of id "x")', () => {
+    const dir = tempDir('checkpoint-folder');
+    const file = new CheckpointFile(dir, { ...HEAD, continuable: true });
+    file.write({ ...state(2, 50), ledger: { runs: [] }, usage: emptyUsage(), pending: { action: { id: 3 }, snapshot: '{"decided":3}' } });
+    expect(readCheckpoints(dir)).toMatchObject([{ step: 2, pending: { action: { id: 3 } } }]);
+    const text = readFileSync(file.path, 'utf8').replace('"action":{"id":3}', '"action":{"id":"x"}');
+    writeFileSync(file.path, text);
+    expect(parseCheckpoint(text)).toBeUndefined();
+    const { checkpoints, unreadable } = readCheckpointFolder(dir);
+    expect(checkpoints).toEqual([]);
+    expect(unreadable).toEqual([
+      {
+        file: 'flod-00000001.random.0.json',
+        reason: expect.stringMatching(/^its checkpoint checkpoints\/flod-00000001\.random\.0\.json cannot be used: .*pending\.action\.id/),
+      },
+    ]);
   });
 });

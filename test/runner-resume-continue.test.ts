@@ -6,8 +6,8 @@
  * last one recorded: the service saw every action of the uninterrupted episode once and no other,
  * usage adds up to one pretend model call per decision, and the recording is the uninterrupted one's.
  * Killed after the service counted an action whose answer never came back, and on the in-process
- * service, the episode is played again from a new RESET and its record says why. A folder without
- * checkpoints/ (written before them) resumes as it always did.
+ * service, or with a checkpoint that fails its schema, the episode is played again from a new RESET
+ * and its record says why. A folder without checkpoints/ (written before them) resumes as it always did.
  */
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -196,6 +196,23 @@ describe('resume continues an episode from its checkpoint', () => {
       [1, 'closed'],
       [2, 'closed'],
     ]);
+  }, 90_000);
+
+  it('its checkpoint of the wrong shape (its step as text): plays again from a new RESET, its record naming the file and field', async () => {
+    const result = await killAndResume('wrong-shape', {
+      beforeResume: (out) => {
+        const [file] = readdirSync(join(out, 'checkpoints'));
+        const path = join(out, 'checkpoints', file!);
+        const checkpoint = JSON.parse(readFileSync(path, 'utf8')) as { step: unknown };
+        writeFileSync(path, JSON.stringify({ ...checkpoint, step: String(checkpoint.step) }));
+      },
+    });
+    const { record, log } = result;
+    expect(record.restarted?.reason).toMatch(/its checkpoint checkpoints\/flod-\w+\.ck\.0\.json cannot be used: .*\bstep\b/);
+    expect(record.continued).toBeUndefined();
+    expect(record.guid).not.toBe(log[0]!.guid);
+    expect(record).toMatchObject({ attempt: 2, outcome: 'budget', actions: TRAPPED_ACTIONS });
+    expect(commandMoves(log.filter((c) => c.guid === record.guid))).toEqual(commandMoves(reference.log));
   }, 90_000);
 
   it('on the in-process service: continuing is impossible, the episode is played again and its record says why', async () => {

@@ -28,6 +28,18 @@ export function reset(reasoning?: unknown): ResetAction {
   return Object.freeze(reasoning === undefined ? { id: 0 as const } : { id: 0 as const, reasoning });
 }
 
+/**
+ * An action rebuilt from its parts (a saved one, one with new reasoning, an answer over the protocol):
+ * the one place an id becomes an action. Its id and cell must have been checked already (a schema,
+ * `checkedAction`); a click without its cell is a bug of the caller.
+ */
+export function actionOfId(parts: { readonly id: number; readonly x?: number; readonly y?: number }, reasoning?: unknown): AgentAction {
+  if (parts.id === 0) return reset(reasoning);
+  if (parts.id !== CLICK_ACTION_ID) return action(parts.id as PlainActionId, reasoning);
+  if (parts.x === undefined || parts.y === undefined) throw new RangeError('ACTION6 without its cell');
+  return click(parts.x, parts.y, reasoning);
+}
+
 /** Ends the episode by the agent's own choice. */
 export function stop(reason?: string, details?: unknown): StopDecision {
   return Object.freeze({ stop: true as const, ...(reason === undefined ? {} : { reason }), ...(details === undefined ? {} : { details }) });

@@ -1,6 +1,8 @@
 /**
- * The budgets checked before the agent is asked for its next decision. Checked before asking, so with
- * `max_actions: 80` the 80th counted action is the last one sent, never an 81st.
+ * Every budget, and the words an episode or the run is ended with when it runs out, kept together so
+ * that the knowledge of a budget and what users read of it change as one. The counted budgets are
+ * checked before the agent is asked for its next decision, so with `max_actions: 80` the 80th counted
+ * action is the last one sent, never an 81st; the wall-time budgets cut the agent's call under way.
  */
 import { AgentContractError } from '../agent/actions.ts';
 import type { EpisodeOutcome } from '../agent/contract.ts';
@@ -41,6 +43,31 @@ export const budgetsSchema = z
   .describe('Limits that end an episode or the run.');
 
 export type Budgets = z.output<typeof budgetsSchema>;
+
+/** The wall-time budgets, by what their stop cuts: the agent's first action, the episode, the run. */
+export type TimeBudget = 'first_action_seconds' | 'episode_seconds' | 'run_seconds';
+
+/** How a record's stop_reason ends when a wall-time budget cut the agent's call under way. */
+export function timeSpentSentence(budget: TimeBudget, budgets: Budgets): string {
+  if (budget === 'first_action_seconds') {
+    return `the agent sent no first action within budgets.first_action_seconds (${budgets.first_action_seconds} s)`;
+  }
+  if (budget === 'episode_seconds') return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
+  return "the run's wall time (budgets.run_seconds) ran out";
+}
+
+/** The run's log when budgets.run_seconds is spent. */
+export const RUN_TIME_SPENT = 'run wall time spent: no new episodes; in-flight episodes stop at their next step';
+/** The run's log when budgets.max_run_cost_usd is spent. */
+export const RUN_DOLLARS_SPENT = 'run dollar budget spent: no new episodes; episodes in flight play to their end';
+
+/** Why budgets.max_actions_per_level cannot be kept for a game the service gives no baselines of. */
+export function levelBudgetWithoutBaselines(gameId: string): string {
+  return (
+    `budgets.max_actions_per_level needs each level's baseline, and the service gives none for ${gameId} ` +
+    '(neither in its game list nor in its scorecard); remove max_actions_per_level and cap episodes with max_actions'
+  );
+}
 
 /** The outcome that ends the episode now, or undefined to go on. */
 export function spentBudget(budgets: Budgets, ledger: RunLedger, baselines: readonly number[], usage: UsageTotals): EpisodeOutcome | undefined {

@@ -1,5 +1,5 @@
 /**
- * A resume's continuation of an episode from its checkpoint (episodeCheckpoint.ts): the same card, the
+ * A resume's continuation of an episode from its checkpoint (runfolder/checkpointFile.ts): the same card, the
  * same session, the agent restored, the recording kept and continued in the same file, usage carried
  * over once. Before anything is sent, the service's scorecard says whether the session is still there
  * and how many actions it counted: that, and the recording, settle whether an action decided before the
@@ -10,10 +10,11 @@
 import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Agent, AgentAction } from '../agent/contract.ts';
-import { ApiError, decodeFrameResponse, type FrameResponse, makeAction, type ScorecardAnswer } from '../protocol/index.ts';
+import { actionOfId } from '../agent/actions.ts';
+import { ApiError, decodeFrameResponse, type FrameResponse, type ScorecardAnswer } from '../protocol/index.ts';
 import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
 import { RecordingWriter } from '../recording/recordingWriter.ts';
-import { CheckpointFile, type EpisodeCheckpoint, type PendingAction } from '../runfolder/checkpointFile.ts';
+import type { EpisodeCheckpoint, PendingAction } from '../runfolder/checkpointFile.ts';
 import { agentContext, type EpisodePlay } from './runEpisode.ts';
 
 /** Where play starts: a session's frame, the step to ask next, and maybe an action to send before asking. */
@@ -51,21 +52,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
   await restoreAgent(play, start.snapshot);
   await continueRecording(play, checkpoint, entries.slice(0, start.step + 1));
   restoreRecord(play, checkpoint, start.step);
-  const settings = play.env.checkpoints;
-  if (settings !== undefined) {
-    play.checkpoint = new CheckpointFile(settings.runDir, { ...checkpoint, recording: play.record.recording });
-    play.checkpointEveryStep = true;
-    play.snapshot = JSON.stringify(start.snapshot ?? null);
-    await play.recording?.whenOpen();
-    play.checkpoint.write({
-      step: start.step,
-      frame: start.frame,
-      ledger: play.ledger.saved(),
-      usage: play.record.usage,
-      modelCalls: play.record.model_calls ?? [],
-      snapshot: play.snapshot,
-    });
-  }
+  await play.checkpoints.continued(checkpoint, start.step, start.frame, start.snapshot);
   return { frame: start.frame, step: start.step, ...(start.pending === undefined ? {} : { pending: start.pending }) };
 }
 
@@ -87,10 +74,11 @@ async function countedOnService(play: EpisodePlay, checkpoint: EpisodeCheckpoint
 
 /** The recording's whole lines; fewer than the checkpoint's means lines were lost, and the recording could not be whole. */
 async function recordedLines(play: EpisodePlay, checkpoint: EpisodeCheckpoint): Promise<RecordingEntry[]> {
-  if (checkpoint.recording === null || play.env.checkpoints === undefined) return [];
+  const recordings = play.env.recordings;
+  if (checkpoint.recording === null || recordings === undefined) return [];
   const entries: RecordingEntry[] = [];
   try {
-    for await (const entry of readRecording(join(play.env.checkpoints.runDir, checkpoint.recording))) entries.push(entry);
+    for await (const entry of readRecording(join(recordings.dir, basename(checkpoint.recording)))) entries.push(entry);
   } catch (error) {
     throw new NotContinued(`its recording ${checkpoint.recording} could not be read (${(error as Error).message})`);
   }
@@ -144,11 +132,9 @@ function sameAction(recorded: { id: number; data?: { x?: number; y?: number } },
   return recorded.id === pending.id && (pending.id !== 6 || (recorded.data?.x === pending.x && recorded.data?.y === pending.y));
 }
 
+/** The pending action as it was decided; its id and cell were checked by the checkpoint's schema. */
 function actionOf(pending: PendingAction): AgentAction {
-  const { id, x, y, reasoning } = pending.action;
-  if (id === 0) return Object.freeze({ id: 0 as const, reasoning });
-  if (id === 6) return makeAction(6, x!, y!, reasoning);
-  return makeAction(id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
+  return actionOfId(pending.action, pending.action.reasoning);
 }
 
 /** The same file again, its lines so far written back first (a killed gzip stream cannot be appended to). */

@@ -6,18 +6,18 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
+import { actionOfId, AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../agent/contract.ts';
 import { createRng } from '../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../agent/usage.ts';
 import { actAtOnce, answersAtOnce } from '../client/inProcessTransport.ts';
 import { AnswerOutOfStepError, type Transport, TransportError } from '../client/transport.ts';
 import type { FrameResponse, GameDescriptor } from '../protocol/index.ts';
-import { actionInputOf, makeAction } from '../protocol/index.ts';
+import { actionInputOf } from '../protocol/index.ts';
 import { redactSecretFields } from '../redaction.ts';
 import type { ResolvedAgent } from '../agent/defineAgent.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../recording/recordingWriter.ts';
-import { type Budgets, spentBudget } from './budgets.ts';
+import { type Budgets, levelBudgetWithoutBaselines, spentBudget, timeSpentSentence } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore, knewBaselines } from '../analysis/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts';
@@ -25,7 +25,8 @@ import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
 import { recordingPath } from '../runfolder/fileNames.ts';
-import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
+import type { EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
+import { type CheckpointKeeper, type CheckpointSettings, checkpointKeeper, NO_CHECKPOINTS } from './checkpointKeeper.ts';
 import { continueOrOpen, type SessionStart } from './continueSession.ts';
 import { closeTranscript, type EpisodeTranscript, type EpisodeTranscripts, keepTranscript } from './episodeTranscript.ts';
 
@@ -61,19 +62,11 @@ export interface EpisodeEnvironment {
   readonly onUsage?: (call: ModelCallRecord) => void;
   /** The run's log, for what agents write there (context.log). */
   readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
-  /** Where and how the episode's checkpoint is kept (episodeCheckpoint.ts); undefined: none. */
+  /** Where and how the episode's checkpoint is kept (checkpointKeeper.ts); undefined: none. */
   readonly checkpoints?: CheckpointSettings;
   /** A resume's: the checkpoint to continue the episode from, or why it is played again from a new RESET. */
   readonly continueFrom?: EpisodeCheckpoint;
   readonly restartReason?: string;
-}
-
-export interface CheckpointSettings {
-  readonly runDir: string;
-  readonly attempt: number;
-  /** The target's name, and why its sessions cannot outlive this process (undefined: they can). */
-  readonly target: string;
-  readonly notContinuable: string | undefined;
 }
 
 /** What the steps of one episode share. */
@@ -95,13 +88,8 @@ export interface EpisodePlay {
   stepCalls: ModelCallRecord[];
   /** Set once the record is final: usage reported later (an abandoned call) has nowhere to go. */
   done: boolean;
-  /** The checkpoint file, and whether it is written after every step (only when the session can be continued). */
-  checkpoint: CheckpointFile | undefined;
-  checkpointEveryStep: boolean;
-  /** When an episode that cannot be continued writes its in-flight checkpoint (episodeCheckpoint.ts says why so late). */
-  inFlightDue: number;
-  /** The agent's snapshot after its last decision, as JSON text. */
-  snapshot: string;
+  /** Told of each step; it alone decides what is checkpointed (NO_CHECKPOINTS where checkpoints are off). Set once, at the start. */
+  checkpoints: CheckpointKeeper;
 }
 
 export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Promise<EpisodeRecord> {
@@ -117,7 +105,7 @@ export async function runEpisode(spec: EpisodeSpec, env: EpisodeEnvironment): Pr
 export async function playEpisode(
   spec: EpisodeSpec,
   env: EpisodeEnvironment,
-): Promise<{ readonly finished: Promise<EpisodeRecord>; readonly checkpoint: CheckpointFile | undefined }> {
+): Promise<{ readonly finished: Promise<EpisodeRecord>; readonly checkpoints: CheckpointKeeper }> {
   const started = Date.now();
   const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
   const firstActionBy =
@@ -136,11 +124,9 @@ export async function playEpisode(
     step: 0,
     stepCalls: [],
     done: false,
-    checkpoint: undefined,
-    checkpointEveryStep: false,
-    snapshot: 'null',
-    inFlightDue: Infinity,
+    checkpoints: NO_CHECKPOINTS,
   };
+  play.checkpoints = checkpointKeeper(env.checkpoints, play);
   if (env.restartReason !== undefined) play.record.restarted = { reason: env.restartReason };
   try {
     if (env.signal.aborted) play.record.outcome = env.abortOutcome();
@@ -157,7 +143,7 @@ export async function playEpisode(
     finished: closeRecording(play)
       .then(() => closeTranscript(play))
       .then(() => play.record),
-    checkpoint: play.checkpoint,
+    checkpoints: play.checkpoints,
   };
 }
 
@@ -181,11 +167,11 @@ function endOnError(play: EpisodePlay, error: unknown): void {
 
 function stopCause(play: EpisodePlay): string {
   const outcome = play.stop.outcome;
-  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && play.env.budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
-    return `the agent sent no first action within budgets.first_action_seconds (${play.env.budgets.first_action_seconds} s)`;
+  const { budgets } = play.env;
+  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
+    return timeSpentSentence('first_action_seconds', budgets);
   }
-  if (outcome === 'time' && Date.now() >= play.deadline) return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
-  if (outcome === 'time') return "the run's wall time (budgets.run_seconds) ran out";
+  if (outcome === 'time') return timeSpentSentence(Date.now() >= play.deadline ? 'episode_seconds' : 'run_seconds', budgets);
   if (outcome === 'cancelled') return 'the run was interrupted';
   return `the run stopped (${outcome})`;
 }
@@ -219,64 +205,8 @@ async function openSession(play: EpisodePlay): Promise<SessionStart> {
   // Raced against the stop like every decision: an agent that loads a model may outlive the deadline.
   const created = spec.agent.definition.create(agentContext(play));
   play.agent = isThenable(created) ? await play.stop.race(created, 'create()') : created;
-  await startCheckpoint(play, frame);
+  await play.checkpoints.opened(frame);
   return { frame, step: 0 };
-}
-
-/**
- * The episode's checkpoint file, written once now; after every step too when the session can be
- * continued (the target outlives this process) and the agent can be (it has snapshot and restore).
- */
-async function startCheckpoint(play: EpisodePlay, frame: FrameResponse): Promise<void> {
-  const settings = play.env.checkpoints;
-  const { spec, record, agent } = play;
-  if (settings === undefined || record.guid === null) return;
-  const restorable = typeof agent?.snapshot === 'function' && typeof agent.restore === 'function';
-  const notContinuable = settings.notContinuable ?? (restorable ? undefined : `agent "${spec.agent.label}" has no snapshot() and restore()`);
-  play.checkpoint = new CheckpointFile(settings.runDir, {
-    agent: spec.agent.label,
-    game_id: spec.game.game_id,
-    episode: spec.index,
-    seed: spec.seed,
-    attempt: settings.attempt,
-    target: settings.target,
-    continuable: notContinuable === undefined,
-    ...(notContinuable === undefined ? {} : { not_continuable: notContinuable }),
-    card_id: play.env.cardId,
-    guid: record.guid,
-    recording: record.recording,
-    started_at: record.started_at,
-    win_levels: record.win_levels,
-    baselines: record.baselines,
-    baselines_known: record.baselines_known !== false,
-  });
-  play.checkpointEveryStep = notContinuable === undefined;
-  if (!play.checkpointEveryStep) {
-    play.inFlightDue = Date.now() + IN_FLIGHT_AFTER_MS;
-    return;
-  }
-  play.snapshot = JSON.stringify(agent!.snapshot!() ?? null);
-  await writeCheckpoint(play, 0, frame);
-}
-
-/** An episode that cannot be continued says it is in flight once it has played this long. */
-const IN_FLIGHT_AFTER_MS = 1000;
-
-/** The checkpoint after a step: once the recording thread confirms the step's line is in the file. */
-async function writeCheckpoint(play: EpisodePlay, step: number, frame: FrameResponse): Promise<void> {
-  await play.recording?.whenOpen();
-  play.checkpoint!.write(checkpointState(play, step, frame));
-}
-
-/** The checkpoint before the step's action goes out: the state so far, the action and the agent's snapshot after deciding it. */
-function writePending(play: EpisodePlay, step: number, frame: FrameResponse, action: AgentAction): void {
-  const snapshot = JSON.stringify(play.agent!.snapshot!() ?? null);
-  play.checkpoint!.write({ ...checkpointState(play, step, frame), pending: { action: { ...action }, snapshot } });
-  play.snapshot = snapshot;
-}
-
-function checkpointState(play: EpisodePlay, step: number, frame: FrameResponse): CheckpointState {
-  return { step, frame, ledger: play.ledger.saved(), usage: play.record.usage, modelCalls: play.record.model_calls ?? [], snapshot: play.snapshot as string };
 }
 
 /**
@@ -295,10 +225,7 @@ async function learnBaselines(play: EpisodePlay, frame: FrameResponse): Promise<
     return;
   }
   if (env.budgets.max_actions_per_level !== undefined) {
-    throw new BaselinesUnknownError(
-      `budgets.max_actions_per_level needs each level's baseline, and the service gives none for ${spec.game.game_id} ` +
-        '(neither in its game list nor in its scorecard); remove max_actions_per_level and cap episodes with max_actions',
-    );
+    throw new BaselinesUnknownError(levelBudgetWithoutBaselines(spec.game.game_id));
   }
 }
 
@@ -345,10 +272,7 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
     // The in-process service answers in microtasks only; without a turn of the event loop now and
     // then, signals (SIGINT), timers (run wall time) and progress would wait for the whole run.
     if (step % 16 === 15) await yieldToEventLoop();
-    if (play.inFlightDue !== Infinity && Date.now() >= play.inFlightDue) {
-      play.inFlightDue = Infinity;
-      play.checkpoint!.writeInFlight();
-    }
+    play.checkpoints.beforeStep();
     play.step = step;
     const ended = endBeforeStep(play, frame);
     if (ended !== undefined) {
@@ -371,7 +295,7 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
       throw new AgentContractError(`agent "${play.spec.agent.label}" sent a game action after GAME_OVER; return reset() or stop() once the game is over`);
     }
     const sent = resend ?? withStepUsage(play, action);
-    if (play.checkpointEveryStep) writePending(play, step, frame, sent);
+    play.checkpoints.sending(step, frame, sent);
     if (resend !== undefined) resend = undefined;
     else if (step === start.step && start.step === 0) play.stop.moveDeadline(play.deadline);
     try {
@@ -385,7 +309,8 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
     if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
-    if (play.checkpointEveryStep) await writeCheckpoint(play, step + 1, frame);
+    const kept = play.checkpoints.answered(step + 1, frame);
+    if (kept !== undefined) await kept;
   }
 }
 
@@ -440,9 +365,7 @@ function answered(play: EpisodePlay, action: AgentAction, frame: FrameResponse):
 
 /** The same action with another reasoning. */
 function withReasoning(action: AgentAction, reasoning: unknown): AgentAction {
-  if (action.id === 0) return Object.freeze({ id: 0 as const, reasoning });
-  if (action.id === 6) return makeAction(6, action.x, action.y, reasoning);
-  return makeAction(action.id, reasoning);
+  return actionOfId(action, reasoning);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -31,16 +31,16 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { dirname, join } from 'node:path';
 import type { ModelCallRecord, UsageTotals } from '../agent/usage.ts';
 import { encodeFrameResponse, type FrameResponse, isGameId } from '../protocol/index.ts';
+import { CHECKPOINT_FORMAT, readCheckpointText } from './checkpointReading.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from './fileNames.ts';
 import type { RecordedRun } from './episodeRecord.ts';
 
-/** The version of the file's shape; a resume ignores checkpoints of another (and plays those episodes again). */
 /** The ledger as JSON, for an episode's checkpoint: its runs with their level counters. */
 export interface SavedLedger {
   readonly runs: readonly (RecordedRun & { readonly actions_on_level: number })[];
 }
 
-export const CHECKPOINT_FORMAT = 1;
+export { CHECKPOINT_FORMAT };
 
 /** What does not change while the episode plays. */
 export interface CheckpointHead {
@@ -66,14 +66,24 @@ export interface CheckpointHead {
   readonly baselines_known: boolean;
 }
 
+/** An action as a checkpoint keeps it: the id, the cell of a click, the reasoning sent with it. */
+export interface SavedAction {
+  readonly id: number;
+  readonly x?: number;
+  readonly y?: number;
+  readonly reasoning?: unknown;
+}
+
 /** The action decided and maybe sent when the checkpoint was written. */
 export interface PendingAction {
-  readonly action: { readonly id: number; readonly x?: number; readonly y?: number; readonly reasoning?: unknown };
+  readonly action: SavedAction;
   /** The agent's snapshot after deciding it. */
   readonly snapshot: unknown;
 }
 
+/** The checkpoint of an episode whose session can be continued: its state after a step. */
 export interface EpisodeCheckpoint extends CheckpointHead {
+  readonly continuable: true;
   /** Actions sent and answered (and recorded): the next decision asked is step `step`. */
   readonly step: number;
   /** The last answer, as the service sent it (JSON text). */
@@ -127,14 +137,24 @@ export interface CheckpointState {
   readonly pending?: { readonly action: PendingAction['action']; readonly snapshot: string };
 }
 
-/** A checkpoint file's text as a resume reads it; undefined when it does not parse or was cut short mid-write. */
-export function parseCheckpoint(text: string): EpisodeCheckpoint | undefined {
-  try {
-    const checkpoint = JSON.parse(text) as EpisodeCheckpoint;
-    return checkpoint.seal === checkpoint.seal_end ? checkpoint : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * The one checkpoint of an episode that cannot be continued (CheckpointFile.writeInFlight): its head
+ * and when it was written, nothing to continue from.
+ */
+export interface InFlightCheckpoint extends CheckpointHead {
+  readonly continuable: false;
+  readonly step: number;
+  readonly written_at: string;
+  readonly pending?: undefined;
+}
+
+/** A checkpoint file as a resume reads it. */
+export type StoredCheckpoint = EpisodeCheckpoint | InFlightCheckpoint;
+
+/** A checkpoint file's text as a resume reads it; undefined when it is unreadable (checkpointReading.ts says when). */
+export function parseCheckpoint(text: string): StoredCheckpoint | undefined {
+  const reading = readCheckpointText(text);
+  return 'checkpoint' in reading ? reading.checkpoint : undefined;
 }
 
 /** One episode's checkpoint file. */

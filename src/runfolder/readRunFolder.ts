@@ -13,7 +13,8 @@ import type { EpisodeRecord } from './episodeRecord.ts';
 import { readRunReport, RunFolderError, type RunReport, usageSchema } from './runReport.ts';
 import { EPISODES_FILE, RUN_FILE } from './fileNames.ts';
 
-const recordedRunSchema = z.looseObject({
+/** A recorded run as episodes.jsonl holds it (a checkpoint's ledger too). */
+export const recordedRunSchema = z.looseObject({
   guid: z.string(),
   sequence: z.int(),
   actions: z.int().min(0),

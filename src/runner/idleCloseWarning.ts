@@ -8,7 +8,7 @@
 import type { ResolvedAgent } from './config/loader.ts';
 import type { Experiment } from './config/loader.ts';
 import { describeAgent } from './agentDescription.ts';
-import { HOSTED_IDLE_CLOSE_MINUTES } from './resume/continuations.ts';
+import { HOSTED_IDLE_CLOSE_MINUTES } from '../protocol/index.ts';
 
 /** One sentence per agent whose card can close under it while it thinks; empty when none can. */
 export function idleCloseWarnings(

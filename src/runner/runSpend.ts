@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ModelCallRecord } from '../agent/usage.ts';
+import { RUN_DOLLARS_SPENT } from '../episode/budgets.ts';
 
 export class RunSpend {
   #dollars = 0;
@@ -36,10 +37,7 @@ export class RunSpend {
     this.#dollars += dollars;
     if (this.#limit === undefined || this.#spent || this.#dollars < this.#limit) return;
     this.#spent = true;
-    this.#logger.warn(
-      { max_run_cost_usd: this.#limit, spent_usd: this.#dollars },
-      'run dollar budget spent: no new episodes; episodes in flight play to their end',
-    );
+    this.#logger.warn({ max_run_cost_usd: this.#limit, spent_usd: this.#dollars }, RUN_DOLLARS_SPENT);
     this.#onSpent();
   }
 }

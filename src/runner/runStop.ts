@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { EpisodeOutcome } from '../agent/contract.ts';
+import { RUN_TIME_SPENT } from '../episode/budgets.ts';
 
 export class RunStop {
   readonly #controller = new AbortController();
@@ -21,7 +22,7 @@ export class RunStop {
     external?.addEventListener('abort', this.#onExternal, { once: true });
     if (runSeconds !== undefined) {
       this.#timer = setTimeout(() => {
-        logger.warn({ run_seconds: runSeconds }, 'run wall time spent: no new episodes; in-flight episodes stop at their next step');
+        logger.warn({ run_seconds: runSeconds }, RUN_TIME_SPENT);
         this.stop('time');
       }, runSeconds * 1000);
     }

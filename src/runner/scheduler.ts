@@ -4,7 +4,6 @@
  * That is the default `Scheduler`; the runner takes another as a parameter (the CLI passes the worker
  * pool's for `--queue`), so it never loads the pool itself.
  */
-import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { TransportError, TransportStats } from '../client/transport.ts';
@@ -12,7 +11,8 @@ import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
 import { baselineNotices, GameBaselines } from '../episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
-import { type CheckpointSettings, playEpisode } from '../episode/runEpisode.ts';
+import { EpisodeSetupBuilder } from '../episode/episodeSetup.ts';
+import { playEpisode } from '../episode/runEpisode.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { keyOfSpec } from '../runfolder/episodeKey.ts';
 import type { ContinuationPlan } from './resume/continuations.ts';
@@ -24,7 +24,6 @@ import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import type { OpenTarget } from './targets.ts';
-import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../runfolder/fileNames.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;
@@ -126,61 +125,66 @@ function clearQueueOnStop({ stop, target }: ScheduledRun, queue: PQueue): void {
 }
 
 async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
-  const { experiment, plan, target, stop, recorder, logger } = run;
-  const { config } = experiment;
-  const competition = config.scorecard.competition_mode;
-  const baselines = new GameBaselines(target.transport, !competition, baselineNotices(logger));
-  let runSequence = run.firstRunSequence ?? 0;
+  const { plan, stop, recorder, experiment } = run;
   clearQueueOnStop(run, queue);
-  const checkpoints = checkpointSettings(run);
+  const setup = episodeSetup(run, spend);
   const finishing = new FinishingEpisodes();
   let previousAdded: Promise<unknown> = Promise.resolve();
   for (const spec of plan.episodes) {
     void queue.add(async () => {
       if (stop.signal.aborted || spend.spent) return;
-      let cutByRunStop = false;
       const key = keyOfSpec(spec);
-      const continueFrom = run.continuations?.continueFrom.get(key);
-      const restartReason = run.continuations?.restartReasons.get(key);
-      const played = await playEpisode(spec, {
-        transport: target.transport,
+      const { env, cutByRunStop } = setup.episode({
         cardId: cards.get(spec.agent.label)!,
-        budgets: config.budgets,
-        recordings: config.recordings === false ? undefined : { dir: join(run.runDir, RECORDINGS_FOLDER), format: config.recordings },
-        transcripts: config.transcripts ? { dir: join(run.runDir, TRANSCRIPTS_FOLDER), redactor: experiment.redactor } : undefined,
-        signal: stop.signal,
-        abortOutcome: () => {
-          cutByRunStop = true;
-          return stop.reason;
-        },
-        baseDir: experiment.baseDir,
-        nextRunSequence: () => runSequence++,
-        baselines,
-        competition,
-        onAction: () => recorder.countAction(),
-        onUsage: (call) => spend.add(call),
-        logger,
-        checkpoints,
-        ...(continueFrom === undefined ? {} : { continueFrom }),
-        ...(restartReason === undefined ? {} : { restartReason }),
+        continueFrom: run.continuations?.continueFrom.get(key),
+        restartReason: run.continuations?.restartReasons.get(key),
       });
+      const played = await playEpisode(spec, env);
       // Added in the order play ended, not the order recordings completed (a file still being made can
       // finish after a later one), so that a run's results list its episodes as they were played.
       const added = Promise.all([played.finished, previousAdded]).then(([record]: [EpisodeRecord, unknown]) => {
         // A resume plays it again: the run's stop, not the episode, decided where it ended.
-        if (cutByRunStop) record.cut_by_run_stop = true;
+        if (cutByRunStop()) record.cut_by_run_stop = true;
         recorder.add(record);
         // Only now: killed before the record was in episodes.jsonl, a resume continues from it.
-        played.checkpoint?.remove();
+        played.checkpoints.remove();
       });
       previousAdded = added.catch(() => undefined);
       finishing.track(added);
       // The place goes to the next episode while this one's recording is finished, but only so far ahead.
-      await finishing.atMost(config.concurrency + FINISHING_HEADROOM);
+      await finishing.atMost(experiment.config.concurrency + FINISHING_HEADROOM);
     });
   }
   await queue.onIdle();
   await finishing.all();
+}
+
+/** What this process's episodes share (episode/episodeSetup.ts): the run folder, the stop, the run's counters. */
+function episodeSetup(run: ScheduledRun, spend: RunSpend): EpisodeSetupBuilder {
+  const { experiment, target, stop, recorder, logger } = run;
+  const { config } = experiment;
+  const competition = config.scorecard.competition_mode;
+  let runSequence = run.firstRunSequence ?? 0;
+  return new EpisodeSetupBuilder({
+    config: {
+      budgets: config.budgets,
+      recordings: config.recordings,
+      transcripts: config.transcripts,
+      competition,
+      baseDir: experiment.baseDir,
+      redactor: experiment.redactor,
+    },
+    runDir: run.runDir,
+    transport: target.transport,
+    stop,
+    attempt: run.attempt ?? 1,
+    notContinuable: notContinuable(run),
+    nextRunSequence: () => runSequence++,
+    baselines: new GameBaselines(target.transport, !competition, baselineNotices(logger)),
+    logger,
+    onAction: () => recorder.countAction(),
+    onUsage: (call) => spend.add(call),
+  });
 }
 
 /** A card a resume took over (continuations.ts) is the agent's card in this attempt: its episodes go on on it. */
@@ -193,19 +197,12 @@ function takeOverCard(run: ScheduledRun, label: string, cards: Map<string, strin
   return true;
 }
 
-/**
- * Where the episodes' checkpoints go, and why their sessions cannot be continued on a target whose
- * sessions end with this process (then one checkpoint per episode only says so to a resume).
- */
-function checkpointSettings(run: ScheduledRun): CheckpointSettings {
+/** Why the episodes' sessions cannot be continued on a target whose sessions end with this process (then one checkpoint per episode only says so to a resume). */
+function notContinuable(run: ScheduledRun): string | undefined {
   const { target } = run.experiment.config;
-  const notContinuable =
-    target === 'reference'
-      ? "its session lived in the in-process service, which ended with its attempt's process"
-      : 'server' in target
-        ? "its session lived in the server its attempt started, which ended with that attempt's process"
-        : undefined;
-  return { runDir: run.runDir, attempt: run.attempt ?? 1, target: run.target.transport.target, notContinuable };
+  if (target === 'reference') return "its session lived in the in-process service, which ended with its attempt's process";
+  if ('server' in target) return "its session lived in the server its attempt started, which ended with that attempt's process";
+  return undefined;
 }
 
 async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {

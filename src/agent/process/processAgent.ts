@@ -5,13 +5,12 @@
  * episode (~30 ms for python3 and the layer, more for an agent that imports much).
  */
 import { z } from 'zod';
-import { click, reset, stop } from '../actions.ts';
+import { actionOfId, stop } from '../actions.ts';
 import type { Agent, AgentContext, AgentDecision, EpisodeEnd, StepInfo } from '../contract.ts';
 import { type AgentDefinition, defineAgent } from '../defineAgent.ts';
 import type { AgentDescription } from '../description.ts';
 import type { ModelCallUsage } from '../usage.ts';
-import { action } from '../actions.ts';
-import type { FrameResponse, PlainActionId } from '../../protocol/index.ts';
+import type { FrameResponse } from '../../protocol/index.ts';
 import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
 import { type AgentAnswer, endLine, errorMessage, frameLine, helloLine, startLine, stopLine } from './protocolMessages.ts';
 
@@ -92,10 +91,12 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentD
     case 'act': {
       const { reasoning, usage } = separateUsage(answer.reasoning, answer.usage);
       for (const call of usage) context.reportUsage(call as unknown as ModelCallUsage);
-      if (answer.action === 0) return reset(reasoning);
-      if (answer.action !== 6) return action(answer.action as PlainActionId, reasoning);
-      if (answer.x === undefined || answer.y === undefined) throw new AgentProcessError('answered ACTION6 without x and y (whole numbers 0..63)');
-      return click(answer.x, answer.y, reasoning);
+      if (answer.action === 6 && (answer.x === undefined || answer.y === undefined))
+        throw new AgentProcessError('answered ACTION6 without x and y (whole numbers 0..63)');
+      return actionOfId(
+        { id: answer.action, ...(answer.x === undefined ? {} : { x: answer.x }), ...(answer.y === undefined ? {} : { y: answer.y }) },
+        reasoning,
+      );
     }
   }
 }

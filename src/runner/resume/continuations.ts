@@ -1,25 +1,23 @@
 /**
- * Which episodes a resume continues from their checkpoints (episode/episodeCheckpoint.ts), and which
+ * Which episodes a resume continues from their checkpoints (runfolder/checkpointFile.ts), and which
  * it plays again from a new RESET and why. An episode continues on its own session, hence on its own
  * card: such a card is not closed by the resume (staleCards.ts closes the others) but taken over by
  * this attempt, which plays the agent's other episodes on it too and closes it at the end. Whether the
  * card is still open is asked of the service before anything is played; how long it has left before
  * the service's idle close is told when the service says when its last action was.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Transport } from '../../client/transport.ts';
-import { ApiError } from '../../protocol/index.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runfolder/checkpointFile.ts';
-import { describeEpisodeKey, episodeKey, keyOfSpec } from '../../runfolder/episodeKey.ts';
+import { type ContinuabilityContext, cardStillOpen, notContinuableHere } from '../../episode/continuability.ts';
 import type { EpisodeSpec } from '../../episode/runEpisode.ts';
-import type { CardEntry } from '../../runfolder/runReport.ts';
+import type { EpisodeCheckpoint, StoredCheckpoint } from '../../runfolder/checkpointFile.ts';
+import { readCheckpointFolder } from '../../runfolder/checkpointReading.ts';
+import { describeEpisodeKey, episodeKey, keyOfSpec } from '../../runfolder/episodeKey.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
+import type { CardEntry } from '../../runfolder/runReport.ts';
+import { HOSTED_IDLE_CLOSE_MINUTES } from '../../protocol/index.ts';
 import type { OpenTarget } from '../targets.ts';
-
-/** The hosted service closes a card after this long without a counted action (docs/protocol.md §5). */
-export const HOSTED_IDLE_CLOSE_MINUTES = 15;
 
 export interface ContinuationPlan {
   /** The checkpoint of each episode to continue, by episode key. */
@@ -45,18 +43,9 @@ export interface ContinuationOptions {
   readonly logger: Logger;
 }
 
-/** The checkpoints in the folder; unreadable ones (one cut short by a kill mid-write) are skipped. */
-export function readCheckpoints(dir: string): EpisodeCheckpoint[] {
-  const folder = join(dir, CHECKPOINTS_FOLDER);
-  if (!existsSync(folder)) return [];
-  const found: EpisodeCheckpoint[] = [];
-  for (const name of readdirSync(folder)) {
-    if (!name.endsWith('.json')) continue;
-    // Unreadable: the episode is played again from a new RESET, as without checkpoints.
-    const checkpoint = parseCheckpoint(readFileSync(join(folder, name), 'utf8'));
-    if (checkpoint !== undefined) found.push(checkpoint);
-  }
-  return found;
+/** The checkpoints in the folder; unreadable ones (one cut short by a kill mid-write) are left out. */
+export function readCheckpoints(dir: string): StoredCheckpoint[] {
+  return readCheckpointFolder(dir).checkpoints;
 }
 
 /**
@@ -64,20 +53,7 @@ export function readCheckpoints(dir: string): EpisodeCheckpoint[] {
  * over is marked `continued_by_attempt`). Checkpoints of finished episodes are removed.
  */
 export async function planContinuations(cards: CardEntry[], options: ContinuationOptions): Promise<ContinuationPlan> {
-  const toPlay = new Set(options.toPlay.map(keyOfSpec));
-  const restartReasons = new Map<string, string>();
-  const candidates = new Map<string, EpisodeCheckpoint[]>();
-  for (const checkpoint of readCheckpoints(options.dir)) {
-    const key = episodeKey(checkpoint.agent, checkpoint.game_id, checkpoint.episode);
-    if (!toPlay.has(key)) {
-      // Its episode finished (its record is in episodes.jsonl): the process died before removing it.
-      rmSync(join(options.dir, CHECKPOINTS_FOLDER, checkpointFileName(checkpoint.game_id, checkpoint.agent, checkpoint.episode)), { force: true });
-      continue;
-    }
-    const why = notContinuable(checkpoint, cards, options);
-    if (why !== undefined) restartReasons.set(key, why);
-    else candidates.set(checkpoint.card_id, [...(candidates.get(checkpoint.card_id) ?? []), checkpoint]);
-  }
+  const { candidates, restartReasons } = sortCheckpoints(cards, options);
   const continueFrom = new Map<string, EpisodeCheckpoint>();
   const taken = new Map<string, CardEntry>();
   const notes: string[] = [];
@@ -99,38 +75,50 @@ export async function planContinuations(cards: CardEntry[], options: Continuatio
   return { continueFrom, restartReasons, cards: taken, nextRunSequence: Math.max(0, ...sequences), notes };
 }
 
-function keyOf(checkpoint: EpisodeCheckpoint): string {
+/**
+ * The folder's checkpoints of episodes still to play, by card, when the run's files allow continuing
+ * them; else why not (an unreadable file's reason names it). Those of finished episodes are removed.
+ */
+function sortCheckpoints(cards: readonly CardEntry[], options: ContinuationOptions) {
+  const toPlay = new Map(options.toPlay.map((spec) => [checkpointFileName(spec.game.game_id, spec.agent.label, spec.index), keyOfSpec(spec)]));
+  const playing = new Set(toPlay.values());
+  const context: ContinuabilityContext = {
+    player: 'this attempt',
+    cardList: 'the cards of run.json',
+    transport: options.target.transport,
+    disabled: options.disabled,
+  };
+  const restartReasons = new Map<string, string>();
+  const candidates = new Map<string, EpisodeCheckpoint[]>();
+  const { checkpoints, unreadable } = readCheckpointFolder(options.dir);
+  for (const { file, reason } of unreadable) {
+    const key = toPlay.get(file);
+    if (key === undefined) removeCheckpoint(options.dir, file);
+    else restartReasons.set(key, reason);
+  }
+  for (const checkpoint of checkpoints) {
+    const key = keyOf(checkpoint);
+    // Its episode finished (its record is in episodes.jsonl): the process died before removing it.
+    if (!playing.has(key)) removeCheckpoint(options.dir, checkpointFileName(checkpoint.game_id, checkpoint.agent, checkpoint.episode));
+    else {
+      const why = notContinuableHere(
+        checkpoint,
+        cards.find((c) => c.card_id === checkpoint.card_id),
+        context,
+      );
+      if (why !== undefined || !checkpoint.continuable) restartReasons.set(key, why ?? 'its session cannot be continued');
+      else candidates.set(checkpoint.card_id, [...(candidates.get(checkpoint.card_id) ?? []), checkpoint]);
+    }
+  }
+  return { candidates, restartReasons };
+}
+
+function removeCheckpoint(dir: string, file: string): void {
+  rmSync(join(dir, CHECKPOINTS_FOLDER, file), { force: true });
+}
+
+function keyOf(checkpoint: StoredCheckpoint): string {
   return episodeKey(checkpoint.agent, checkpoint.game_id, checkpoint.episode);
-}
-
-/** Why this checkpoint's session cannot be continued, as far as the folder tells; undefined: ask the service. */
-function notContinuable(checkpoint: EpisodeCheckpoint, cards: readonly CardEntry[], options: ContinuationOptions): string | undefined {
-  if (checkpoint.format !== CHECKPOINT_FORMAT) return `its checkpoint is of another format (${String(checkpoint.format)})`;
-  if (!checkpoint.continuable) return checkpoint.not_continuable ?? 'its session cannot be continued';
-  if (options.disabled !== undefined) return options.disabled;
-  if (checkpoint.target !== options.target.transport.target) {
-    return `its session is on ${checkpoint.target}, and this attempt plays on ${options.target.transport.target}`;
-  }
-  const card = cards.find((c) => c.card_id === checkpoint.card_id);
-  if (card === undefined) return `run.json does not list its card ${checkpoint.card_id}`;
-  if (card.state !== 'open') return `its card ${checkpoint.card_id} is ${card.state.replace('_', ' ')}`;
-  return undefined;
-}
-
-/** The card's last update when the service still has it open; else why it cannot be continued. `transport` adopts its affinity. */
-export async function cardStillOpen(
-  card: { readonly card_id: string; readonly affinity: readonly string[] },
-  transport: Transport,
-): Promise<{ lastUpdate: string | undefined } | string> {
-  transport.adoptAffinity?.(card.card_id, card.affinity);
-  try {
-    const answer = await transport.getScorecard(card.card_id);
-    if (answer.published_at != null) return `the service closed its card ${card.card_id} at ${answer.published_at}`;
-    return { lastUpdate: answer.last_update ?? undefined };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return `the service no longer knows its card ${card.card_id} (closed idle, or expired)`;
-    return `its card ${card.card_id} could not be read from the service (${(error as Error).message})`;
-  }
 }
 
 function continuingNote(card: CardEntry, checkpoints: readonly EpisodeCheckpoint[], lastUpdate: string | undefined): string {

@@ -10,14 +10,15 @@
  * through the pool (`resume --queue`) sends an episode it continues the same way, naming the card it
  * took over from the dead attempt.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Transport } from '../../client/transport.ts';
-import { CHECKPOINT_FORMAT, type EpisodeCheckpoint, parseCheckpoint } from '../../runfolder/checkpointFile.ts';
-import type { LostAttempt } from '../../runfolder/episodeRecord.ts';
+import { continuability } from '../../episode/continuability.ts';
 import type { EpisodeSpec } from '../../episode/runEpisode.ts';
-import { cardStillOpen } from '../../runner/resume/continuations.ts';
+import type { EpisodeCheckpoint } from '../../runfolder/checkpointFile.ts';
+import { readCheckpointFile } from '../../runfolder/checkpointReading.ts';
+import type { LostAttempt } from '../../runfolder/episodeRecord.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
 import { parseCardRecords } from './cardRecord.ts';
 import type { RunKeys } from './runKeys.ts';
@@ -47,27 +48,18 @@ export async function stalledStart(context: StalledContext, spec: EpisodeSpec, t
   if (context.runDir === undefined) {
     return { restartReason: 'this worker keeps no run folder (start workers with --recordings-dir on the volume of the run folder), so no checkpoint is read' };
   }
-  const checkpoint = readCheckpoint(context.runDir, spec);
-  if (checkpoint === undefined) return { restartReason: 'no checkpoint of it is in the run folder (its worker died before writing one, or kept none)' };
-  if (checkpoint.format !== CHECKPOINT_FORMAT) return { restartReason: `its checkpoint is of another format (${String(checkpoint.format)})` };
-  if (!checkpoint.continuable) return { restartReason: checkpoint.not_continuable ?? 'its session cannot be continued' };
-  if (checkpoint.target !== context.transport.target) {
-    return { restartReason: `its session is on ${checkpoint.target}, and this worker plays on ${context.transport.target}` };
+  const file = checkpointFileName(spec.game.game_id, spec.agent.label, spec.index);
+  if (!existsSync(join(context.runDir, CHECKPOINTS_FOLDER, file))) {
+    return { restartReason: 'no checkpoint of it is in the run folder (its worker died before writing one, or kept none)' };
   }
+  const reading = readCheckpointFile(context.runDir, file);
+  if ('unreadable' in reading) return { restartReason: reading.unreadable };
+  const { checkpoint } = reading;
   const card =
     parseCardRecords(await context.redis.hgetall(context.keys.cards)).find((c) => c.card_id === checkpoint.card_id) ??
     (takenOver?.card_id === checkpoint.card_id ? { ...takenOver, state: 'open' as const } : undefined);
-  if (card === undefined) return { restartReason: `the pool's cards do not list its card ${checkpoint.card_id}` };
-  if (card.state !== 'open') return { restartReason: `its card ${card.card_id} is ${card.state.replace('_', ' ')}` };
-  const open = await cardStillOpen(card, context.transport);
-  if (typeof open === 'string') return { restartReason: open };
-  return { continueFrom: checkpoint, cardId: card.card_id };
-}
-
-function readCheckpoint(runDir: string, spec: EpisodeSpec): EpisodeCheckpoint | undefined {
-  const path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(spec.game.game_id, spec.agent.label, spec.index));
-  // Unreadable (cut short by a kill mid-write): the episode starts over.
-  return existsSync(path) ? parseCheckpoint(readFileSync(path, 'utf8')) : undefined;
+  const verdict = await continuability(checkpoint, card, { player: 'this worker', cardList: "the pool's cards", transport: context.transport });
+  return 'restartReason' in verdict ? verdict : { continueFrom: verdict.continueFrom, cardId: checkpoint.card_id };
 }
 
 /**

@@ -10,16 +10,16 @@
  */
 import { baselineNotices, GameBaselines } from '../../episode/gameBaselines.ts';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
 import { describeError } from '../../episode/episodeError.ts';
 import { type EpisodeRecord, startedRecord } from '../../runfolder/episodeRecord.ts';
-import { type CheckpointSettings, type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
-import type { CheckpointFile } from '../../runfolder/checkpointFile.ts';
-import type { RecordingFormat } from '../../recording/recordingWriter.ts';
+import type { CheckpointKeeper } from '../../episode/checkpointKeeper.ts';
+import { EpisodeSetupBuilder } from '../../episode/episodeSetup.ts';
+import { type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
 import { lostBeforeSession, type StalledStart, stalledStart, type TakenOverCard } from './stalledEpisode.ts';
@@ -31,7 +31,6 @@ import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
 import { readRunState } from './runState.ts';
 import { WorkerCards } from './workerCards.ts';
 import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
-import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../../runfolder/fileNames.ts';
 
 /** How often a worker says it is alive (and looks at the run's state). */
 export const HEARTBEAT_MS = 1000;
@@ -72,14 +71,14 @@ export class WorkerSession {
   readonly #agents: ReadonlyMap<string, ResolvedAgent>;
   readonly #cards: WorkerCards;
   readonly #stop: RunStop;
-  /** Where and how this worker writes recordings: into the run's folder on the shared volume, in the run's format. */
-  readonly #recordings: { readonly dir: string; readonly format: RecordingFormat } | undefined;
-  /** Where and how this worker keeps its episodes' checkpoints: in the run's folder on the shared volume (stalledEpisode.ts says why). */
-  readonly #checkpoints: CheckpointSettings | undefined;
+  /**
+   * The run's folder on the shared volume, where this worker writes recordings, transcripts and
+   * checkpoints (stalledEpisode.ts says why there); undefined without --recordings-dir: none of them.
+   */
+  readonly #runDir: string | undefined;
+  readonly #setup: EpisodeSetupBuilder;
   /** Checkpoints of episodes played to their end, removed once their jobs are complete, by job id. */
-  readonly #finishedCheckpoints = new Map<string, CheckpointFile>();
-  /** Level baselines of games whose descriptor has none, read once per game from this worker's card. */
-  #baselines: GameBaselines | undefined;
+  readonly #finishedCheckpoints = new Map<string, CheckpointKeeper>();
   #bull: Worker | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #finishing: Promise<void> | undefined;
@@ -114,26 +113,41 @@ export class WorkerSession {
       logger: settings.logger,
     });
     this.#stop = new RunStop(undefined, undefined, settings.logger);
-    const format = experiment.config.recordings;
-    this.#recordings =
-      settings.recordingsDir !== undefined && format !== false ? { dir: join(settings.recordingsDir, meta.run_folder, RECORDINGS_FOLDER), format } : undefined;
-    this.#checkpoints =
-      settings.recordingsDir === undefined
-        ? undefined
-        : {
-            runDir: join(settings.recordingsDir, meta.run_folder),
-            attempt: meta.attempt ?? 1,
-            target: target.transport.target,
-            notContinuable:
-              meta.target.kind === 'reference'
-                ? 'its session lived in the in-process service of the worker that played it, which died with that worker'
-                : undefined,
-          };
+    this.#runDir = settings.recordingsDir === undefined ? undefined : join(settings.recordingsDir, meta.run_folder);
+    this.#setup = this.#episodeSetup();
+  }
+
+  /** What this worker's episodes share (episode/episodeSetup.ts): the run folder, the stop, the run's numbering. */
+  #episodeSetup(): EpisodeSetupBuilder {
+    const { experiment, target, meta, settings } = this.#parts;
+    const { config } = experiment;
+    const competition = config.scorecard.competition_mode;
+    return new EpisodeSetupBuilder({
+      config: {
+        budgets: config.budgets,
+        recordings: config.recordings,
+        transcripts: config.transcripts,
+        competition,
+        baseDir: experiment.baseDir,
+        redactor: experiment.redactor,
+      },
+      runDir: this.#runDir,
+      transport: target.transport,
+      stop: this.#stop,
+      attempt: meta.attempt ?? 1,
+      notContinuable:
+        meta.target.kind === 'reference' ? 'its session lived in the in-process service of the worker that played it, which died with that worker' : undefined,
+      nextRunSequence: () => this.#nextSequence(),
+      // Level baselines of games whose descriptor has none, read once per game from this worker's card.
+      baselines: new GameBaselines(target.transport, !competition, baselineNotices(settings.logger)),
+      logger: settings.logger,
+    });
   }
 
   async #start(): Promise<void> {
     const { redis, keys, identity, settings } = this.#parts;
-    if (this.#recordings !== undefined) mkdirSync(this.#recordings.dir, { recursive: true });
+    const recordings = this.#setup.recordings;
+    if (recordings !== undefined) mkdirSync(recordings.dir, { recursive: true });
     await redis.hset(
       keys.workers,
       identity.id,
@@ -174,7 +188,7 @@ export class WorkerSession {
   }
 
   async #play(job: Job): Promise<EpisodeRecord> {
-    const { redis, keys, identity, experiment, target } = this.#parts;
+    const { redis, keys, identity } = this.#parts;
     const data = parseEpisodeJob(job.data, job.id!);
     const agent = this.#agents.get(data.agent);
     if (agent === undefined) throw new QueueRunError(`job ${job.id} is for agent "${data.agent}", which this worker's experiment does not have`);
@@ -193,34 +207,15 @@ export class WorkerSession {
       return failedBeforeStart(spec, error);
     }
     await noteAttempt(redis, keys, job.id!, earlier, { worker: identity.id, card_id: cardId, started_at: new Date().toISOString() });
-    let cutByRunStop = false;
-    const played = await playEpisode(spec, {
-      transport: target.transport,
+    const { env, cutByRunStop } = this.#setup.episode({
       cardId,
-      budgets: experiment.config.budgets,
-      recordings: this.#recordings,
-      // Transcripts go beside the recordings, in the run's folder on the shared volume.
-      transcripts:
-        this.#recordings !== undefined && experiment.config.transcripts
-          ? { dir: join(dirname(this.#recordings.dir), TRANSCRIPTS_FOLDER), redactor: experiment.redactor }
-          : undefined,
-      signal: this.#stop.signal,
-      abortOutcome: () => {
-        cutByRunStop = true;
-        return this.#stop.reason;
-      },
-      baseDir: experiment.baseDir,
-      nextRunSequence: () => this.#nextSequence(),
-      baselines: this.#gameBaselines(),
-      competition: experiment.config.scorecard.competition_mode,
-      logger: this.#parts.settings.logger,
-      ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
       ...(start === undefined ? {} : 'cardId' in start ? { continueFrom: start.continueFrom } : { restartReason: start.restartReason }),
     });
+    const played = await playEpisode(spec, env);
     const record = await played.finished;
     // Removed once the job is complete: a worker that dies before that leaves it for the next one.
-    if (played.checkpoint !== undefined) this.#finishedCheckpoints.set(job.id!, played.checkpoint);
-    if (cutByRunStop) record.cut_by_run_stop = true;
+    this.#finishedCheckpoints.set(job.id!, played.checkpoints);
+    if (cutByRunStop()) record.cut_by_run_stop = true;
     const lost =
       record.continued !== undefined && start !== undefined && 'cardId' in start ? lostBeforeSession(earlier, start.continueFrom.started_at) : earlier;
     if (lost.length > 0) record.lost_attempts = lost;
@@ -230,7 +225,7 @@ export class WorkerSession {
   /** How a job whose worker died (or a resume's episode in flight) goes on here: from its checkpoint, or over (logged either way). */
   async #stalledStart(spec: EpisodeSpec, takenOver: TakenOverCard | undefined): Promise<StalledStart> {
     const { redis, keys, target, settings } = this.#parts;
-    const start = await stalledStart({ redis, keys, transport: target.transport, runDir: this.#checkpoints?.runDir }, spec, takenOver);
+    const start = await stalledStart({ redis, keys, transport: target.transport, runDir: this.#runDir }, spec, takenOver);
     const episode = { run: this.runId, agent: spec.agent.label, game: spec.game.game_id, episode: spec.index };
     if ('cardId' in start) {
       const { card_id, step } = start.continueFrom;
@@ -244,12 +239,6 @@ export class WorkerSession {
    * number is the microsecond it began (kept increasing on this worker): runs of different workers
    * order by their start, and this worker's exactly as its card saw them.
    */
-
-  #gameBaselines(): GameBaselines {
-    const { experiment, target } = this.#parts;
-    this.#baselines ??= new GameBaselines(target.transport, !experiment.config.scorecard.competition_mode, baselineNotices(this.#parts.settings.logger));
-    return this.#baselines;
-  }
   #nextSequence(): number {
     this.#lastSequence = Math.max(this.#lastSequence + 1, Date.now() * 1000);
     return this.#lastSequence;
