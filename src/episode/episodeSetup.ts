@@ -5,7 +5,6 @@
  * differs between the two players is what they pass in: the run folder, the stop, how runs are
  * numbered, and why their target's sessions cannot outlive them.
  */
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EpisodeOutcome } from '../agent/contract.ts';
 import type { ModelCallRecord } from '../agent/usage.ts';
@@ -13,7 +12,7 @@ import type { Transport } from '../client/transport.ts';
 import type { RecordingFormat } from '../recording/recordingWriter.ts';
 import type { Redactor } from '../redaction.ts';
 import type { EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
-import { RECORDINGS_FOLDER, TRANSCRIPTS_FOLDER } from '../runfolder/fileNames.ts';
+import { runFolderLayout } from '../runfolder/layout.ts';
 import type { Budgets } from './budgets.ts';
 import type { CheckpointSettings } from './checkpointKeeper.ts';
 import type { GameBaselines } from './gameBaselines.ts';
@@ -69,8 +68,8 @@ export class EpisodeSetupBuilder {
   constructor(parts: PlayerParts) {
     this.#parts = parts;
     const { runDir, config } = parts;
-    this.#recordings = runDir !== undefined && config.recordings !== false ? { dir: join(runDir, RECORDINGS_FOLDER), format: config.recordings } : undefined;
-    this.#transcripts = runDir !== undefined && config.transcripts ? { dir: join(runDir, TRANSCRIPTS_FOLDER), redactor: config.redactor } : undefined;
+    this.#recordings = runDir !== undefined && config.recordings !== false ? { dir: runFolderLayout(runDir).recordings, format: config.recordings } : undefined;
+    this.#transcripts = runDir !== undefined && config.transcripts ? { dir: runFolderLayout(runDir).transcripts, redactor: config.redactor } : undefined;
     this.#checkpoints =
       runDir === undefined ? undefined : { runDir, attempt: parts.attempt, target: parts.transport.target, notContinuable: parts.notContinuable };
   }

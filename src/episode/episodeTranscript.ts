@@ -10,7 +10,7 @@ import { callRecord } from '../agent/usage.ts';
 import type { GameDescriptor } from '../protocol/index.ts';
 import { recordingFileName } from '../recording/recordingWriter.ts';
 import type { Redactor } from '../redaction.ts';
-import { transcriptPath } from '../runfolder/fileNames.ts';
+import { transcriptPath } from '../runfolder/layout.ts';
 import { transcriptFileName, TranscriptWriter } from '../runfolder/transcriptFile.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 

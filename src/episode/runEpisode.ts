@@ -24,7 +24,7 @@ import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
-import { recordingPath } from '../runfolder/fileNames.ts';
+import { recordingPath } from '../runfolder/layout.ts';
 import type { EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
 import { type CheckpointKeeper, type CheckpointSettings, checkpointKeeper, NO_CHECKPOINTS } from './checkpointKeeper.ts';
 import { continueOrOpen, type SessionStart } from './continueSession.ts';

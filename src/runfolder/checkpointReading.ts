@@ -4,12 +4,12 @@
  * one cut short by a kill, and its episode starts over from a new RESET. Why it is unreadable is kept,
  * naming the field, for the episode's record.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { decodeFrameResponse, ISSUE_OPTIONS, isCoordinate, isGameId, issueLines } from '../protocol/index.ts';
 import type { StoredCheckpoint } from './checkpointFile.ts';
-import { CHECKPOINTS_FOLDER } from './fileNames.ts';
+import { CHECKPOINTS_FOLDER, checkpointFileName } from './fileNames.ts';
 import { recordedRunSchema } from './readRunFolder.ts';
 import { usageSchema } from './runReport.ts';
 
@@ -133,4 +133,20 @@ export function readCheckpointFolder(runDir: string): { checkpoints: StoredCheck
 export function readCheckpointFile(runDir: string, file: string): CheckpointReading {
   const reading = readCheckpointText(readFileSync(join(runDir, CHECKPOINTS_FOLDER, file), 'utf8'));
   return 'checkpoint' in reading ? reading : { unreadable: `its checkpoint ${CHECKPOINTS_FOLDER}/${file} cannot be used: ${reading.unreadable}` };
+}
+
+/** What names an episode's checkpoint among the folder's files (an unreadable file's `file`), for matching the two. */
+export function checkpointFileOf(gameId: string, agentLabel: string, episode: number): string {
+  return checkpointFileName(gameId, agentLabel, episode);
+}
+
+/** An episode's checkpoint, or `absent` when the folder holds none of it. */
+export function readEpisodeCheckpoint(runDir: string, gameId: string, agentLabel: string, episode: number): CheckpointReading | 'absent' {
+  const file = checkpointFileName(gameId, agentLabel, episode);
+  return existsSync(join(runDir, CHECKPOINTS_FOLDER, file)) ? readCheckpointFile(runDir, file) : 'absent';
+}
+
+/** Removes one file of checkpoints/ (a finished episode's, or one that cannot be used). */
+export function removeCheckpointFile(runDir: string, file: string): void {
+  rmSync(join(runDir, CHECKPOINTS_FOLDER, file), { force: true });
 }

@@ -64,6 +64,9 @@ export function runFolderLayout(dir: string): RunFolderLayout {
   };
 }
 
+/** Paths of an episode's files relative to the folder, as its record holds them (`recording`, `transcript`). */
+export { recordingPath, transcriptPath } from './fileNames.ts';
+
 /** Names for sentences a user reads (help, log lines): what every run leaves, and the optional files. */
 export const RUN_FOLDER_NAMES = {
   contents: RUN_FOLDER_FILES as readonly string[],

@@ -6,15 +6,12 @@
  * card is still open is asked of the service before anything is played; how long it has left before
  * the service's idle close is told when the service says when its last action was.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type ContinuabilityContext, cardStillOpen, notContinuableHere } from '../../episode/continuability.ts';
 import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import type { EpisodeCheckpoint, StoredCheckpoint } from '../../runfolder/checkpointFile.ts';
-import { readCheckpointFolder } from '../../runfolder/checkpointReading.ts';
+import { checkpointFileOf, readCheckpointFolder, removeCheckpointFile } from '../../runfolder/checkpointReading.ts';
 import { describeEpisodeKey, episodeKey, keyOfSpec } from '../../runfolder/episodeKey.ts';
-import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
 import type { CardEntry } from '../../runfolder/runReport.ts';
 import { HOSTED_IDLE_CLOSE_MINUTES } from '../../protocol/index.ts';
 import type { OpenTarget } from '../targets.ts';
@@ -80,7 +77,7 @@ export async function planContinuations(cards: CardEntry[], options: Continuatio
  * them; else why not (an unreadable file's reason names it). Those of finished episodes are removed.
  */
 function sortCheckpoints(cards: readonly CardEntry[], options: ContinuationOptions) {
-  const toPlay = new Map(options.toPlay.map((spec) => [checkpointFileName(spec.game.game_id, spec.agent.label, spec.index), keyOfSpec(spec)]));
+  const toPlay = new Map(options.toPlay.map((spec) => [checkpointFileOf(spec.game.game_id, spec.agent.label, spec.index), keyOfSpec(spec)]));
   const playing = new Set(toPlay.values());
   const context: ContinuabilityContext = {
     player: 'this attempt',
@@ -93,13 +90,13 @@ function sortCheckpoints(cards: readonly CardEntry[], options: ContinuationOptio
   const { checkpoints, unreadable } = readCheckpointFolder(options.dir);
   for (const { file, reason } of unreadable) {
     const key = toPlay.get(file);
-    if (key === undefined) removeCheckpoint(options.dir, file);
+    if (key === undefined) removeCheckpointFile(options.dir, file);
     else restartReasons.set(key, reason);
   }
   for (const checkpoint of checkpoints) {
     const key = keyOf(checkpoint);
     // Its episode finished (its record is in episodes.jsonl): the process died before removing it.
-    if (!playing.has(key)) removeCheckpoint(options.dir, checkpointFileName(checkpoint.game_id, checkpoint.agent, checkpoint.episode));
+    if (!playing.has(key)) removeCheckpointFile(options.dir, checkpointFileOf(checkpoint.game_id, checkpoint.agent, checkpoint.episode));
     else {
       const why = notContinuableHere(
         checkpoint,
@@ -111,10 +108,6 @@ function sortCheckpoints(cards: readonly CardEntry[], options: ContinuationOptio
     }
   }
   return { candidates, restartReasons };
-}
-
-function removeCheckpoint(dir: string, file: string): void {
-  rmSync(join(dir, CHECKPOINTS_FOLDER, file), { force: true });
 }
 
 function keyOf(checkpoint: StoredCheckpoint): string {

@@ -10,16 +10,13 @@
  * through the pool (`resume --queue`) sends an episode it continues the same way, naming the card it
  * took over from the dead attempt.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Transport } from '../../client/transport.ts';
 import { continuability } from '../../episode/continuability.ts';
 import type { EpisodeSpec } from '../../episode/runEpisode.ts';
 import type { EpisodeCheckpoint } from '../../runfolder/checkpointFile.ts';
-import { readCheckpointFile } from '../../runfolder/checkpointReading.ts';
+import { readEpisodeCheckpoint } from '../../runfolder/checkpointReading.ts';
 import type { LostAttempt } from '../../runfolder/episodeRecord.ts';
-import { CHECKPOINTS_FOLDER, checkpointFileName } from '../../runfolder/fileNames.ts';
 import { parseCardRecords } from './cardRecord.ts';
 import type { RunKeys } from './runKeys.ts';
 
@@ -48,11 +45,8 @@ export async function stalledStart(context: StalledContext, spec: EpisodeSpec, t
   if (context.runDir === undefined) {
     return { restartReason: 'this worker keeps no run folder (start workers with --recordings-dir on the volume of the run folder), so no checkpoint is read' };
   }
-  const file = checkpointFileName(spec.game.game_id, spec.agent.label, spec.index);
-  if (!existsSync(join(context.runDir, CHECKPOINTS_FOLDER, file))) {
-    return { restartReason: 'no checkpoint of it is in the run folder (its worker died before writing one, or kept none)' };
-  }
-  const reading = readCheckpointFile(context.runDir, file);
+  const reading = readEpisodeCheckpoint(context.runDir, spec.game.game_id, spec.agent.label, spec.index);
+  if (reading === 'absent') return { restartReason: 'no checkpoint of it is in the run folder (its worker died before writing one, or kept none)' };
   if ('unreadable' in reading) return { restartReason: reading.unreadable };
   const { checkpoint } = reading;
   const card =
