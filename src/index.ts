@@ -12,7 +12,7 @@ export type { AgentDefinition, AgentDeclaration } from './agent/defineAgent.ts';
 export type { AgentDescription, CallEstimate, EstimateGame } from './agent/description.ts';
 export type { CallShape } from './agent/description.ts';
 export { tokensOfChars } from './analysis/costEstimate.ts';
-export { action, click, reset, stop, isStop, AgentContractError } from './agent/actions.ts';
+export { action, actionOfId, click, reset, stop, isStop, AgentContractError } from './agent/actions.ts';
 export type {
   Agent,
   AgentAction,

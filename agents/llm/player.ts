@@ -6,7 +6,7 @@
  * When the game is over the agent sends the RESET itself: there is nothing else to choose, so no call
  * is paid for it. The provider (providers/) is the only part that knows the API.
  */
-import { action, click, reset, type AgentAction, type FrameResponse, type GameDescriptor, type Grid, latestGrid } from 'arcbench';
+import { actionOfId, reset, type AgentAction, type FrameResponse, type GameDescriptor, type Grid, latestGrid } from 'arcbench';
 import { Batch } from './batch.ts';
 import { type FrameFormat, frameParts } from './frameFormats.ts';
 import { type CurrentTurn, Memory } from './memory.ts';
@@ -57,9 +57,7 @@ function withRationale(choice: ModelChoice, reply: ModelReply): ModelChoice {
 }
 
 function decision(choice: SentAction, reasoning: string | undefined): AgentAction {
-  if (choice.id === 0) return reset(reasoning);
-  if (choice.id === 6) return click(choice.x!, choice.y!, reasoning);
-  return action(choice.id as 1 | 2 | 3 | 4 | 5 | 7, reasoning);
+  return actionOfId(choice, reasoning);
 }
 
 export class Player {
