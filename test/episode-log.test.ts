@@ -13,8 +13,8 @@ import { EpisodeLog, parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { waitUntil } from './support/arcbenchProcess.ts';
 
 const RUN_TS = join(import.meta.dirname, '..', 'bin', 'run-ts.js');
-const EPISODE_LOG = join(import.meta.dirname, '..', 'src', 'runner', 'results', 'episodeLog.ts');
-const EPISODE_RECORD = join(import.meta.dirname, '..', 'src', 'runner', 'episode', 'episodeRecord.ts');
+const EPISODE_LOG = join(import.meta.dirname, '..', 'src', 'runfolder', 'episodeLog.ts');
+const EPISODE_RECORD = join(import.meta.dirname, '..', 'src', 'runfolder', 'episodeRecord.ts');
 
 const game = { game_id: 'lamp-0000', title: 'lamp', baseline_actions: [3, 4] };
 const record = (episode: number) => startedRecord('random', game, episode, 7, 'card', 0);
