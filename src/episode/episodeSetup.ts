@@ -28,6 +28,24 @@ export interface EpisodeConfig {
   readonly redactor: Redactor;
 }
 
+/** An experiment as the episode setup reads it (the runner's Experiment has this shape). */
+export interface ExperimentForEpisodes {
+  readonly config: {
+    readonly budgets: Budgets;
+    readonly recordings: RecordingFormat | false;
+    readonly transcripts: boolean;
+    readonly scorecard: { readonly competition_mode: boolean };
+  };
+  readonly baseDir: string;
+  readonly redactor: Redactor;
+}
+
+/** The episode config of an experiment, the same for the scheduler and a worker. */
+export function episodeConfigOf({ config, baseDir, redactor }: ExperimentForEpisodes): EpisodeConfig {
+  const { budgets, recordings, transcripts } = config;
+  return { budgets, recordings, transcripts, competition: config.scorecard.competition_mode, baseDir, redactor };
+}
+
 /** What a player (the scheduler, a worker) shares among the episodes it plays. */
 export interface PlayerParts {
   readonly config: EpisodeConfig;

@@ -11,7 +11,7 @@ import type { ApiError } from '../protocol/index.ts';
 import type { Experiment } from './config/loader.ts';
 import { baselineNotices, GameBaselines } from '../episode/gameBaselines.ts';
 import { FinishingEpisodes } from './finishingEpisodes.ts';
-import { EpisodeSetupBuilder } from '../episode/episodeSetup.ts';
+import { EpisodeSetupBuilder, episodeConfigOf } from '../episode/episodeSetup.ts';
 import { playEpisode } from '../episode/runEpisode.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { keyOfSpec } from '../runfolder/episodeKey.ts';
@@ -166,14 +166,7 @@ function episodeSetup(run: ScheduledRun, spend: RunSpend): EpisodeSetupBuilder {
   const competition = config.scorecard.competition_mode;
   let runSequence = run.firstRunSequence ?? 0;
   return new EpisodeSetupBuilder({
-    config: {
-      budgets: config.budgets,
-      recordings: config.recordings,
-      transcripts: config.transcripts,
-      competition,
-      baseDir: experiment.baseDir,
-      redactor: experiment.redactor,
-    },
+    config: episodeConfigOf(experiment),
     runDir: run.runDir,
     transport: target.transport,
     stop,

@@ -18,7 +18,7 @@ import type { Experiment, ResolvedAgent } from '../../runner/config/loader.ts';
 import { describeError } from '../../episode/episodeError.ts';
 import { type EpisodeRecord, startedRecord } from '../../runfolder/episodeRecord.ts';
 import type { CheckpointKeeper } from '../../episode/checkpointKeeper.ts';
-import { EpisodeSetupBuilder } from '../../episode/episodeSetup.ts';
+import { EpisodeSetupBuilder, episodeConfigOf } from '../../episode/episodeSetup.ts';
 import { type EpisodeSpec, playEpisode } from '../../episode/runEpisode.ts';
 import { RunStop } from '../../runner/runStop.ts';
 import { earlierAttempts, noteAttempt } from './episodeAttempts.ts';
@@ -123,14 +123,7 @@ export class WorkerSession {
     const { config } = experiment;
     const competition = config.scorecard.competition_mode;
     return new EpisodeSetupBuilder({
-      config: {
-        budgets: config.budgets,
-        recordings: config.recordings,
-        transcripts: config.transcripts,
-        competition,
-        baseDir: experiment.baseDir,
-        redactor: experiment.redactor,
-      },
+      config: episodeConfigOf(experiment),
       runDir: this.#runDir,
       transport: target.transport,
       stop: this.#stop,
