@@ -34,7 +34,8 @@ const params = z
         'responses only. provider: previous_response_id chains the turns; stateless: store false, encrypted reasoning replayed; harness: our own memory.',
       ),
     base_url: z
-      .url({ error: 'expected the API base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1' })
+      // http(s) only: zod's URL check alone takes `127.0.0.1:11434/v1` (the usual slip) as a URL whose scheme is `127.0.0.1`.
+      .url({ protocol: /^https?$/, error: 'expected the API base URL with its scheme, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1' })
       .optional()
       .describe('API base URL; default: OPENAI_BASE_URL (ANTHROPIC_BASE_URL for anthropic), else the provider’s own.'),
     api_key: z

@@ -8,7 +8,10 @@ import { isServiceFailure, RunNotStartedError } from '../runner/runNotStarted.ts
 import { EXIT_FAILED, EXIT_USAGE } from './commandSupport.ts';
 import { OutputPathError } from './outputPath.ts';
 
-/** Prints a user-facing failure and returns its exit code; anything unexpected keeps its stack. */
+/**
+ * Prints a user-facing failure and returns its exit code. Anything unexpected is a bug of arcbench's: a
+ * sentence that says so, and its stack only when ARCBENCH_DEBUG asks for it (a user never meets one).
+ */
 export function reportFailure(command: string, error: unknown): number {
   // Bad input of the user's (a config, a plugin, a run folder, runs that share nothing): exit 2.
   if (
@@ -41,6 +44,12 @@ export function reportFailure(command: string, error: unknown): number {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_FAILED;
   }
-  process.stderr.write(`arcbench ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`arcbench ${command}: ${unexpected(error)}\n`);
   return EXIT_FAILED;
+}
+
+function unexpected(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (process.env.ARCBENCH_DEBUG && error instanceof Error && error.stack) return error.stack;
+  return `${message} (an unexpected failure inside arcbench; run again with ARCBENCH_DEBUG=1 to see where, and report it)`;
 }

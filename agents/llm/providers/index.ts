@@ -10,7 +10,8 @@ export type ApiName = (typeof API_NAMES)[number];
 /** `responses` for OpenAI's own API (where it is the current one), `chat` for every compatible server. */
 export function defaultApi(baseUrl: string | undefined): ApiName {
   const url = baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
-  return new URL(url).hostname === 'api.openai.com' ? 'responses' : 'chat';
+  // A variable that is no URL names no OpenAI host; the SDK says what is wrong with it when called.
+  return URL.canParse(url) && new URL(url).hostname === 'api.openai.com' ? 'responses' : 'chat';
 }
 
 /** The environment variable an API's key is read from when params.api_key is absent. */

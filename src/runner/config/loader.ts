@@ -118,7 +118,11 @@ async function resolveExperiment(
       problems.push(`agents[${i}].use: ${error.message}`);
       continue;
     }
-    const params = definition.params.safeParse(entry.params ?? {}, ISSUE_OPTIONS);
+    const params = checkParams(definition, entry.params);
+    if (typeof params === 'string') {
+      problems.push(`agents[${i}].params: ${params}`);
+      continue;
+    }
     if (!params.success) {
       problems.push(...issueLines(params.error.issues, ['agents', i, 'params']));
       continue;
@@ -188,4 +192,16 @@ function yamlErrorLines(error: YAMLError): string {
  */
 export function configWithoutSecrets(config: ExperimentConfig, redactor: Redactor = new Redactor()): ExperimentConfig {
   return redactor.value(config) as ExperimentConfig;
+}
+
+/**
+ * The agent's params through its own schema. A schema that throws (a plugin's refinement that failed
+ * on a value it did not expect) is a sentence for the user, never a stack trace.
+ */
+function checkParams(definition: AgentDefinition, params: unknown): ReturnType<AgentDefinition['params']['safeParse']> | string {
+  try {
+    return definition.params.safeParse(params ?? {}, ISSUE_OPTIONS);
+  } catch (error) {
+    return `agent "${definition.name}" could not check its params: ${(error as Error).message}; check the values given against its parameters (arcbench schema lists them)`;
+  }
 }
