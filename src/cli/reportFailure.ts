@@ -24,6 +24,11 @@ export function reportFailure(command: string, error: unknown): number {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return EXIT_USAGE;
   }
+  // A resume of a finished run: nothing to do is not a failure.
+  if (isArcbenchError(error) && error.code === 'NOTHING_TO_RESUME') {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return 0;
+  }
   // A plan over its dollar budget: refused before a single call, as a run that could not start.
   if (isArcbenchError(error) && error.code === 'ESTIMATE_OVER_BUDGET') {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);

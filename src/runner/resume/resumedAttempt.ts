@@ -3,6 +3,7 @@
  * experiment still plans the same episodes), tidy what a killed process left (temp files, a torn last
  * line), settle the cards earlier attempts left open, and choose the episodes to play.
  */
+import { ArcbenchError } from '../../errors.ts';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -137,6 +138,8 @@ export async function resumedAttempt(
   const { report, dir } = folder;
   const attempt = nextAttempt(report);
   const selection = selectEpisodes(plan, folder.records, { attempt, retryErrors: options.retryErrors ?? false, where: runFolderLayout(dir).episodes });
+  // Before anything is written: a finished run is left exactly as it was.
+  if (selection.toPlay.length === 0 && !folder.tornTail && report.status === 'completed') throw new NothingToResumeError(dir, selection.kept.length);
   const stale = removeStaleTempFiles(dir);
   if (selection.newlySuperseded > 0 || folder.tornTail) rewriteEpisodeLog(dir, folder.records);
 
@@ -177,4 +180,11 @@ export async function resumedAttempt(
     notes,
     continuations,
   };
+}
+
+/** A resume of a run that played its whole plan: it changes nothing, and says so (`arcbench resume` exits 0). */
+export class NothingToResumeError extends ArcbenchError {
+  constructor(dir: string, episodes: number) {
+    super('NOTHING_TO_RESUME', `${dir}: nothing left to play; every planned episode (${episodes}) has its record and the run is completed, so the folder is left unchanged (--retry-errors plays failed episodes again)`);
+  }
 }
