@@ -29,7 +29,9 @@ export interface JunitInput {
   readonly baseline?: string;
 }
 
-const seconds = (episodes: readonly EpisodeRecord[]) => episodes.reduce((sum, e) => sum + e.wall_seconds, 0);
+/** The episodes' wall time in seconds, to the millisecond: a float sum printed whole read `1.9220000000000002`. */
+export const junitSeconds = (episodes: readonly Pick<EpisodeRecord, 'wall_seconds'>[]) =>
+  Math.round(episodes.reduce((sum, e) => sum + e.wall_seconds, 0) * 1000) / 1000;
 
 function episodeFailure(episodes: readonly EpisodeRecord[]): string | null {
   const failed = episodes.filter((e) => e.outcome === 'error');
@@ -76,7 +78,7 @@ export function buildJunitXml(input: JunitInput): string {
   const regressed = (agent: string, game: string) => input.regressions.find((r) => r.agent === agent && r.game === game);
   for (const agent of input.report.agents) {
     const mine = input.episodes.filter((e) => e.agent === agent.label);
-    const suite = builder.testSuite().name(agent.label).timestamp(new Date(input.report.started_at)).time(seconds(mine));
+    const suite = builder.testSuite().name(agent.label).timestamp(new Date(input.report.started_at)).time(junitSeconds(mine));
     usageProperties(suite, agent.usage);
     for (const row of input.rows.filter((r) => r.agent === agent.label && r.game !== TOTAL)) {
       const ofGame = mine.filter((e) => e.game_id === row.game);
@@ -85,7 +87,7 @@ export function buildJunitXml(input: JunitInput): string {
         .testCase()
         .className(agent.label)
         .name(row.game)
-        .time(seconds(ofGame))
+        .time(junitSeconds(ofGame))
         .standardOutput([describeRow(row), ...(comparison ? [describeComparison(comparison)] : [])].join('\n'));
       usageProperties(testCase, row.usage);
       const regression = regressed(agent.label, row.game);

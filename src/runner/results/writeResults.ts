@@ -96,7 +96,7 @@ function stepSummaryMarkdown(report: RunReport, tableMarkdown: string, baseline:
   const parts = [
     `## arcbench run: ${report.name}`,
     '',
-    `Status **${report.status}**: ${totals.episodes} of ${totals.planned_episodes} episode(s), ${totals.errors} failed, ${totals.actions} actions, ${totals.wall_seconds.toFixed(1)} s${spentSentence(totals.usage)}. Results: \`${runDir}\`.`,
+    `Status **${report.status}**: ${totals.episodes} of ${totals.planned_episodes} episode(s), ${totals.errors} failed, ${formatCount(totals.actions)} actions, ${totals.wall_seconds.toFixed(1)} s${spentSentence(totals.usage)}. Results: \`${runDir}\`.`,
     '',
     tableMarkdown,
   ];
