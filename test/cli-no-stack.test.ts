@@ -49,6 +49,15 @@ describe('a failure is a sentence, never a stack trace', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('an agent program without the execute bit is named as such, with the chmod that fixes it', () => {
+    writeFileSync(join(dir, 'agent.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+    const { status, stderr } = validate('noexec', 'name: t\ngames: [lamp]\nagents: [{ use: ./agent.sh }]\n');
+    expect(status).toBe(2);
+    expect(stderr).toContain(`agent file ${join(dir, 'agent.sh')} is not executable`);
+    expect(stderr).toContain(`chmod +x ${join(dir, 'agent.sh')}`);
+    expect(stderr).not.toContain('Unknown file extension');
+  });
+
   it('an unexpected failure says it is one and how to see where, without its stack', () => {
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);

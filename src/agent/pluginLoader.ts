@@ -13,7 +13,7 @@ import type { NamespacedUnregister } from 'tsx/esm/api';
 import { BUILT_IN_AGENTS_DIR, MODULE_EXTENSION, PACKAGE_ENTRY } from '../packageFiles.ts';
 import { type AgentDefinition, isAgentDefinition } from './defineAgent.ts';
 import { loadProcessAgent } from './process/loadProcessAgent.ts';
-import { type ProcessAgentOptions, processAgentCommand } from './process/processAgentSource.ts';
+import { notExecutableAdvice, type ProcessAgentOptions, processAgentCommand } from './process/processAgentSource.ts';
 
 export const BUILT_IN_AGENTS = ['random', 'explorer', 'replay', 'llm'] as const;
 
@@ -71,6 +71,8 @@ export function loadAgent(use: string, baseDir: string, options: ProcessAgentOpt
       throw new AgentLoadError((error as Error).message, { cause: error });
     });
   }
+  const advice = notExecutableAdvice(use, baseDir);
+  if (advice !== undefined) return Promise.reject(new AgentLoadError(advice));
   const file = agentModuleFile(use, baseDir);
   if (file === undefined) {
     return Promise.reject(

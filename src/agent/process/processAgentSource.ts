@@ -49,6 +49,25 @@ function inBase(path: string, baseDir: string): string {
   return isAbsolute(path) ? path : resolve(baseDir, path);
 }
 
+/**
+ * A file named as an agent that is neither a plugin (.ts, .js…) nor a .py file, and that cannot be run:
+ * what to do about it, for the load error; undefined when that is not the case.
+ */
+export function notExecutableAdvice(use: string, baseDir: string): string | undefined {
+  if (!(use.includes('/') || use.includes('\\')) || PLUGIN_EXTENSION.test(use) || PYTHON_USE.test(use)) return undefined;
+  const file = inBase(use, baseDir);
+  if (!isRegularFile(file) || isExecutableFile(file)) return undefined;
+  return `agent file ${file} is not executable: an agent process (any language, docs/agent-protocol.md) must be; make it so with chmod +x ${file}, or give a plugin (.ts, .js) or a Python file (.py)`;
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);

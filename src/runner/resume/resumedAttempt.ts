@@ -185,6 +185,9 @@ export async function resumedAttempt(
 /** A resume of a run that played its whole plan: it changes nothing, and says so (`arcbench resume` exits 0). */
 export class NothingToResumeError extends ArcbenchError {
   constructor(dir: string, episodes: number) {
-    super('NOTHING_TO_RESUME', `${dir}: nothing left to play; every planned episode (${episodes}) has its record and the run is completed, so the folder is left unchanged (--retry-errors plays failed episodes again)`);
+    super(
+      'NOTHING_TO_RESUME',
+      `${dir}: nothing left to play; every planned episode (${episodes}) has its record and the run is completed, so the folder is left unchanged (--retry-errors plays failed episodes again)`,
+    );
   }
 }
