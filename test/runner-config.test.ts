@@ -52,6 +52,14 @@ describe('experiment validation', () => {
     expect(message).toContain('keys.yaml: budget: is not a known key');
   });
 
+  it('names a misspelt key inside a target with the key meant, not the keys of another kind of target', async () => {
+    const file = writeConfig('apikey.yaml', 'name: a\nagents: [{ use: random }]\ntarget:\n  url: http://127.0.0.1:9\n  apikey: x\n');
+    const message = await configError(file);
+    expect(message).toContain('apikey.yaml: target.apikey: is not a known key; did you mean `api_key`?');
+    expect(message).not.toContain('target.server');
+    expect(message).not.toContain('target.url: is not a known key');
+  });
+
   it('says "did you mean" for an unknown key close to a known one, and only then', async () => {
     const file = writeConfig('typo.yaml', 'name: t\nagents: [{ use: random }]\nepisods: 2\nbudgets: { max_action: 3, colour: 1 }\n');
     const message = await configError(file);

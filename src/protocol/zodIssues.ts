@@ -90,11 +90,16 @@ function knownKeysOf(inst: unknown): string[] {
 /** Options for every safeParse whose issues a person will read. */
 export const ISSUE_OPTIONS = { reportInput: true, error: ourWords } as const;
 
-/** A branch whose issues are all below its root matched the shape: the user meant that one. */
+/**
+ * A branch whose issues are all below its root matched the shape: the user meant the one with the
+ * fewest problems, each unknown key counted as one (a misspelt key should not lose to a branch that
+ * rejects every key given in one issue).
+ */
 function meantBranch(branches: readonly Issue[][]): Issue[] | undefined {
   const shaped = branches.filter((issues) => issues.every((issue) => issue.path.length > 0 || issue.code === 'unrecognized_keys'));
   if (shaped.length === 0) return undefined;
-  return shaped.reduce((best, issues) => (issues.length < best.length ? issues : best));
+  const problems = (issues: readonly Issue[]) => issues.reduce((sum, issue) => sum + (issue.code === 'unrecognized_keys' ? issue.keys.length : 1), 0);
+  return shaped.reduce((best, issues) => (problems(issues) < problems(best) ? issues : best));
 }
 
 function describeUnion(issue: Issue & { errors?: Issue[][] }): string {
