@@ -10,7 +10,8 @@ from functools import partial
 from types import SimpleNamespace
 from typing import Any, Optional
 
-from arcengine import ActionInput, FrameData, FrameDataRaw, GameAction, GameState
+import arcengine
+from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .grids import SIZE, frame_rows, grid_cells
 
@@ -18,6 +19,9 @@ try:  # optional: the layer needs only the standard library; agents that have nu
     import numpy
 except ImportError:  # pragma: no cover - depends on the interpreter
     numpy = None
+
+# arcengine before FrameDataRaw answered FrameData only; an installed one that old still plays.
+_RAW = getattr(arcengine, "FrameDataRaw", FrameData)
 
 # arcbench's own FrameData (python/compat) makes a frame's lists when an agent first reads them.
 _DEFERS_FRAME = hasattr(FrameData, "defer_frame")
@@ -38,7 +42,7 @@ class Environment:
     def observation_space(self) -> Any:
         # One object per answer, as the toolkit's wrapper keeps its last response.
         if self._raw is None:
-            self._raw = FrameDataRaw(**_fields(self._wire), action_input=_action_input(self._wire))
+            self._raw = _RAW(**_fields(self._wire), action_input=_action_input(self._wire))
             self._raw.frame = [_array(cells) for cells in self._grids]
         return self._raw
 
