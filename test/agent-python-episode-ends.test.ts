@@ -50,7 +50,7 @@ class Counted(Agent):
 let dir: string;
 let out: string;
 const episodesOf = () => parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8'));
-const entry = (ends: string) => `  - { use: ./counted.py, label: ${ends.replace('_', '-')}, params: { ends: ${ends} } }`;
+const entry = (ends: string) => `  - { use: ./counted.py, label: ${ends.replace('_', '-')}, params: { ends: ${ends}, harness: gen1 } }`;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arcbench-python-ends-'));

@@ -88,13 +88,15 @@ function experiment(name: string, agentEntries: string[], extra: string[] = []):
   return file;
 }
 
-const faulty = (fault: string, label = fault) => `  - { use: ./faulty.py, label: ${label}, params: { fault: ${fault} } }`;
+const faulty = (fault: string, label = fault, more = '') => `  - { use: ./faulty.py, label: ${label}, params: { fault: ${fault}${more} } }`;
 
 describe('a failing episode ends as an error, and the run goes on', () => {
   let out: string;
   beforeAll(async () => {
     const faults = ['choose_action', 'is_done', 'constructor', 'exit', 'crash', 'garbage', 'flood', 'big_reasoning'];
-    const file = experiment('faults', [...faults.map((fault) => faulty(fault)), faulty('none', 'healthy')], ['budgets: { max_actions: 6 }']);
+    // The first harness's loop sends a string reasoning as it is, so its size is the one asserted below.
+    const entries = faults.map((fault) => (fault === 'big_reasoning' ? faulty(fault, fault, ', harness: gen1') : faulty(fault)));
+    const file = experiment('faults', [...entries, faulty('none', 'healthy')], ['budgets: { max_actions: 6 }']);
     out = join(dir, 'faults');
     await runExperiment(await loadExperiment(file), { out });
   }, 120_000);
@@ -307,7 +309,8 @@ describe('agents inside a package', () => {
       join(team, 'bots', 'walker.py'),
       'from ..base import Base\nfrom .helpers import first\nfrom agents.structs import GameAction, GameState\n\nclass Walker(Base):\n    def choose_action(self, frames, latest_frame):\n        if latest_frame.state in (GameState.NOT_PLAYED, GameState.GAME_OVER):\n            return GameAction.RESET\n        return first(latest_frame)\n',
     );
-    const file = experiment('package', ['  - use: ./team/bots/walker.py']);
+    // Walker resets on the NOT_PLAYED frame, which only the first harness's loop shows first.
+    const file = experiment('package', ['  - { use: ./team/bots/walker.py, params: { harness: gen1 } }']);
     const out = join(dir, 'package');
     await runExperiment(await loadExperiment(file), { out });
     for (const episode of episodesOf(out)) expect(episode).toMatchObject({ agent: 'walker', outcome: 'agent_stop', actions: 3 });

@@ -27,7 +27,10 @@ function experimentYaml(target: string, seed = 5): string {
     `target: ${target}`,
     'games: all',
     'agents:',
-    ...AGENTS.map((file, i) => `  - { use: ./${file}, label: ${LABELS[i]}${file === 'reasoning_agent.py' ? ', params: { model: gpt-test }' : ''} }`),
+    // These agents' counts, reasonings and opening RESET are the first harness's loop's, asked for by name.
+    ...AGENTS.map(
+      (file, i) => `  - { use: ./${file}, label: ${LABELS[i]}, params: { harness: gen1${file === 'reasoning_agent.py' ? ', model: gpt-test' : ''} } }`,
+    ),
     `seed: ${seed}`,
     'concurrency: 4',
     'recordings: jsonl',

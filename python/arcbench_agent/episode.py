@@ -1,31 +1,24 @@
-"""One episode in the official harness's loop, arcbench holding the session (docs/agent-protocol.md §4):
-
-    while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
-        action = agent.choose_action(agent.frames, agent.frames[-1])
-        ...the action is taken, its frame appended, action_counter += 1
-
-The agent starts on the empty NOT_PLAYED frame; its RESET there is answered with the session arcbench
-opened. arcbench's budgets end the loop too (an `end` instead of a frame), whichever comes first.
-"""
+"""One episode of a Python agent, arcbench holding the session (docs/agent-protocol.md §4), in the loop
+the agent entry asks for: today's harness's (loop_current.py, the default) or, with
+``params: {harness: gen1}``, the first harness's (loop_gen1.py). What both share is here: the agent
+made as the harness makes it, frames as the agent sees them, the end of the episode."""
 
 from __future__ import annotations
 
 import gc
 import inspect
-import json
 import random
 import sys
-import time
 import traceback
 from functools import partial
-from typing import Any, Optional
+from typing import Any
 
 from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .channel import Channel
 from .failures import failure_sentence
 from .grids import frame_rows, grid_cells
-from .usage import reported_calls, with_calls
+from .usage import with_calls
 
 # The keyword arguments of the official Agent's constructor, filled from the episode.
 _ROOT_URL = "arcbench://agent-protocol"
@@ -59,7 +52,7 @@ def frame_data(wire: dict[str, Any]) -> FrameData:
     return data
 
 
-def construct(agent_class: type, start: dict[str, Any]) -> Any:
+def construct(agent_class: type, start: dict[str, Any], arc_env: Any = None) -> Any:
     """The agent, with ``params`` and ``seed`` set before its ``__init__`` runs (it may read them)."""
     seed = start["seed"]
     random.seed(seed)
@@ -72,7 +65,7 @@ def construct(agent_class: type, start: dict[str, Any]) -> Any:
         "agent_name": start.get("label", ""),
         "ROOT_URL": _ROOT_URL,
         "record": False,
-        "arc_env": None,
+        "arc_env": arc_env,
         "tags": ["arcbench", start.get("label", "")],
     }
     agent.__init__(**_accepted(agent_class.__init__, offered))
@@ -86,29 +79,7 @@ def _accepted(init: Any, offered: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in offered.items() if name in parameters}
 
 
-def take_answer(action: Any) -> dict[str, Any]:
-    """The `act` answer for a chosen action. GameAction members are shared singletons that agents
-    mutate: their reasoning and data are read, then reset, so nothing leaks into the next step."""
-    if not isinstance(action, GameAction):
-        raise TypeError(f"choose_action returned {action!r}; return a GameAction member such as GameAction.ACTION1")
-    answer: dict[str, Any] = {"type": "act", "action": action.value}
-    data = action.action_data
-    if action.is_complex():
-        answer["x"] = getattr(data, "x", 0)
-        answer["y"] = getattr(data, "y", 0)
-    reasoning = getattr(action, "reasoning", None)
-    if reasoning is not None:
-        try:
-            json.dumps(reasoning, allow_nan=False)
-        except (TypeError, ValueError):
-            raise TypeError(f"{action.name}.reasoning must be JSON-serialisable (a string, number, list or dict), got {type(reasoning).__name__}") from None
-        answer["reasoning"] = reasoning
-    action.reasoning = None
-    action.action_data = action.action_type()
-    return answer
-
-
-def _append(agent: Any, frame: FrameData) -> None:
+def append_frame(agent: Any, frame: FrameData) -> None:
     if hasattr(agent, "append_frame"):
         agent.append_frame(frame)
     else:
@@ -120,36 +91,40 @@ def _append(agent: Any, frame: FrameData) -> None:
     gc.freeze()
 
 
+HARNESSES = ("current", "gen1")
+
+
+def harness(start: dict[str, Any]) -> str:
+    """The loop the entry asks for in ``params: {harness: …}``; today's harness's by default."""
+    chosen = (start.get("params") or {}).get("harness", "current")
+    if chosen not in HARNESSES:
+        raise ValueError(
+            f"params.harness is {chosen!r}; write harness: current (the loop of today's ARC-AGI-3-Agents, the default) "
+            "or harness: gen1 (the first harness's loop: an empty NOT_PLAYED frame first, its RESET opening the session)"
+        )
+    return chosen
+
+
 def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
-    agent = construct(agent_class, start)
-    agent.timer = time.time()  # as the harness's main() sets it: agents report seconds and fps from it
-    opening: Optional[FrameData] = frame_data(start["frame"])
-    carried: list[Any] = []  # the opening RESET's model calls, sent with the next answer
-    while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
-        answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))
-        if opening is not None:
-            # The official harness's first RESET opens the session; arcbench opened it already.
-            _append(agent, opening)
-            opening = None
-            if answer["action"] == 0:
-                carried = reported_calls(answer)
-                agent.action_counter += 1
-                continue
-        channel.send(with_calls(answer, carried))
-        carried = []
-        reply = channel.receive()
-        if reply["type"] != "frame":
-            _finish(agent, channel)
-            return
-        _append(agent, frame_data(reply["frame"]))
-        agent.action_counter += 1
+    if harness(start) == "gen1":
+        from .loop_gen1 import play_gen1
+
+        play_gen1(agent_class, start, channel)
+    else:
+        from .loop_current import play_current
+
+        play_current(agent_class, start, channel)
+
+
+def send_done(agent: Any, channel: Channel, carried: list[Any]) -> None:
+    """The loop ended by the agent's own test (is_done, or MAX_ACTIONS): said, then cleaned up."""
     reason = "MAX_ACTIONS" if agent.action_counter > agent.MAX_ACTIONS else "is_done"
     channel.send(with_calls({"type": "done", "reason": reason, "details": {"action_counter": agent.action_counter}}, carried))
     channel.receive()
-    _finish(agent, channel)
+    finish(agent, channel)
 
 
-def _finish(agent: Any, channel: Channel) -> None:
+def finish(agent: Any, channel: Channel) -> None:
     """The official harness's clean-up after its loop; arcbench gives it about a second. The episode's
     result is final by now, so a failure goes to run.log (stderr), where its author can find it."""
     if not hasattr(agent, "cleanup"):

@@ -1,7 +1,7 @@
 """``Agent``: the base class of the official harness, with the attributes and the constructor's keyword
-arguments agents use. arcbench drives its loop (arcbench_agent/episode.py), the official one: the agent
-first sees an empty NOT_PLAYED frame, ``is_done`` is asked before every ``choose_action``, and it plays
-while ``action_counter <= MAX_ACTIONS``."""
+arguments agents use. arcbench drives its loop (arcbench_agent/episode.py): today's harness's by
+default, the first harness's with ``params: {harness: gen1}``; ``is_done`` is asked before every
+``choose_action``, and it plays while ``action_counter <= MAX_ACTIONS``."""
 
 from __future__ import annotations
 

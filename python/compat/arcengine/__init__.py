@@ -2,13 +2,16 @@
 
 arcbench puts this package at the end of ``sys.path``: when the real ``arcengine`` is installed it is
 found first and used; otherwise ``from arcengine import FrameData, GameAction, GameState, ActionInput``
-resolves here. Names and behaviour follow the public interface of ``arcengine``; pydantic's
-``model_dump``/``model_dump_json`` are kept for the few agents that call them.
+resolves here. Names and behaviour follow the public interface of ``arcengine``, down to what its
+pydantic models accept (a click's ``"17"`` or ``17.0`` is 17, as pydantic's lax mode makes it) and how
+they dump (``model_dump(mode=…)``, ``model_dump_json(indent=…)``).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from enum import Enum
 from typing import Any, Callable, Optional
 
@@ -28,11 +31,17 @@ class _Fields:
 
     _fields: tuple[str, ...] = ()
 
-    def model_dump(self) -> dict[str, Any]:
-        return {name: _plain(getattr(self, name)) for name in self._fields}
+    def model_dump(self, *, mode: str = "python", **_options: Any) -> dict[str, Any]:
+        """As pydantic's: ``mode="python"`` keeps enum members, ``mode="json"`` makes them their values."""
+        return {name: _dumped(getattr(self, name), mode) for name in self._fields}
 
-    def model_dump_json(self) -> str:
-        return json.dumps(self.model_dump())
+    def model_dump_json(self, *, indent: Optional[int] = None, **_options: Any) -> str:
+        # pydantic's spelling: compact without an indent, ": " with one, non-ASCII left as it is.
+        separators = (",", ":") if indent is None else (",", ": ")
+        return json.dumps(self.model_dump(mode="json"), indent=indent, separators=separators, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return " ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.model_dump() == other.model_dump()  # type: ignore[attr-defined]
@@ -42,15 +51,21 @@ class _Fields:
         return f"{type(self).__name__}({shown})"
 
 
-def _plain(value: Any) -> Any:
+def _dumped(value: Any, mode: str) -> Any:
     if isinstance(value, _Fields):
-        return value.model_dump()
-    if isinstance(value, GameAction):
-        return value.value
+        return value.model_dump(mode=mode)
     if isinstance(value, Enum):
-        return value.value
+        return value.value if mode == "json" else value
     if isinstance(value, list):
-        return [_plain(item) for item in value]
+        return [_dumped(item, mode) for item in value]
+    if isinstance(value, dict):
+        return {key: _dumped(item, mode) for key, item in value.items()}
+    return value
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):  # pydantic takes no number for a str field
+        raise ValueError(f"{name} must be a string, got {value!r}")
     return value
 
 
@@ -58,27 +73,47 @@ class SimpleAction(_Fields):
     _fields = ("game_id",)
 
     def __init__(self, game_id: str = "", **_ignored: Any) -> None:
-        self.game_id = game_id
+        self.game_id = _text("game_id", game_id)
+
+
+# What pydantic's lax mode reads as an int from text: ASCII digits, "_" between them, a sign, a
+# fraction of zeros, surrounding whitespace. LLM templates declare x and y as JSON strings, so models
+# answer {"x": "17"}, which the real arcengine takes as 17.
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*(?:\.0+)?")
+
+
+def _lax_int(value: Any) -> Optional[int]:
+    if isinstance(value, int):  # bool included: pydantic takes True as 1
+        return int(value)
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    if isinstance(value, (bytes, bytearray)):
+        value = value.decode("utf-8", "replace")
+    if isinstance(value, str) and _WHOLE_TEXT.fullmatch(value.strip()):
+        return int(value.strip().split(".")[0])
+    return None
 
 
 def _coordinate(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < GRID_SIZE:
+    whole = _lax_int(value)
+    if whole is None or not 0 <= whole < GRID_SIZE:
         raise ValueError(f"{name} must be a whole number 0..{GRID_SIZE - 1}, got {value!r}")
-    return value
+    return whole
 
 
 class ComplexAction(_Fields):
     _fields = ("game_id", "x", "y")
 
     def __init__(self, game_id: str = "", x: int = 0, y: int = 0, **_ignored: Any) -> None:
-        self.game_id = game_id
+        self.game_id = _text("game_id", game_id)
         self.x = _coordinate("x", x)
         self.y = _coordinate("y", y)
 
 
 class GameAction(Enum):
-    """The actions. Members are shared singletons, as in arcengine: ``set_data`` and ``reasoning`` change
-    the member itself (arcbench resets both after reading each chosen action)."""
+    """The actions. Members are shared singletons, as in arcengine: ``set_data`` and an agent's
+    ``reasoning`` change the member itself, and stay until changed again (the gen1 loop resets both
+    after reading each chosen action)."""
 
     RESET = (0, SimpleAction)
     ACTION1 = (1, SimpleAction)
@@ -93,7 +128,6 @@ class GameAction(Enum):
         self._value_ = action_id
         self.action_type = action_type
         self.action_data = action_type()
-        self.reasoning: Any = None
 
     def is_simple(self) -> bool:
         return self.action_type is SimpleAction
@@ -157,8 +191,8 @@ class ActionInput(_Fields):
         self.reasoning = reasoning
 
 
-class FrameData(_Fields):
-    """One answer of the service: ``frame`` is a list of grids, each 64 lists of 64 ints."""
+class _Frame(_Fields):
+    """What FrameData and FrameDataRaw share: the fields of one answer of the service."""
 
     _fields = ("game_id", "frame", "state", "levels_completed", "win_levels", "action_input", "guid", "full_reset", "available_actions")
 
@@ -209,18 +243,24 @@ class FrameData(_Fields):
     def is_empty(self) -> bool:
         return len(self.frame) == 0
 
-    # Older arcengine called levels_completed `score` and win_levels `win_score`; older agents read them.
-    @property
-    def score(self) -> int:
-        return self.levels_completed
+    def __str__(self) -> str:
+        return self.model_dump_json(indent=2)
 
-    @property
-    def win_score(self) -> int:
-        return self.win_levels
+
+class FrameData(_Frame):
+    """One answer of the service: ``frame`` is a list of grids, each 64 lists of 64 ints."""
 
     @classmethod
     def model_validate(cls, value: Any) -> "FrameData":
         return value if isinstance(value, cls) else cls(**value)
 
 
-__all__ = ["ActionInput", "ComplexAction", "FrameData", "GameAction", "GameState", "SimpleAction", "MAX_REASONING_BYTES"]
+class FrameDataRaw(_Frame):
+    """What the toolkit's environments answer (``arc_env.observation_space``): FrameData's fields, the
+    grids as arrays (numpy's when it is installed, else lists of rows), left out of its dumps as in
+    arcengine."""
+
+    _fields = ("game_id", "state", "levels_completed", "win_levels", "action_input", "guid", "full_reset", "available_actions")
+
+
+__all__ = ["ActionInput", "ComplexAction", "FrameData", "FrameDataRaw", "GameAction", "GameState", "SimpleAction", "MAX_REASONING_BYTES"]
