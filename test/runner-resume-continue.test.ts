@@ -226,7 +226,8 @@ describe('resume continues an episode from its checkpoint', () => {
     const result = await killAndResume('no-checkpoints', { dropCheckpoints: true });
     const { record, log, folder } = result;
     expect(record.continued).toBeUndefined();
-    expect(record.restarted).toBeUndefined();
+    // Its recording shows it was in flight; with no checkpoint, the record says so (issue 33).
+    expect(record.restarted?.reason).toBe('it was in flight when its process died, before a checkpoint of it was written');
     expect(record.guid).not.toBe(log[0]!.guid);
     expect(commandMoves(log.filter((c) => c.guid === record.guid))).toEqual(commandMoves(reference.log));
     expect(folder.report.cards.map((c) => [c.attempt, c.state])).toEqual([

@@ -293,6 +293,8 @@ describe('resume after kill -9', () => {
     const folder = readRunFolder(join(dir, 'in-process-in-the-middle-of-episodes'));
     const final = currentEpisodes(folder.records).find((e) => e.agent === 'trap' && e.game_id.startsWith('lamp') && e.episode === 1)!;
     expect(final.attempt).toBe(2);
+    // Its record says why it was not continued, as for a service target (issue 33).
+    expect(final.restarted?.reason).toMatch(/in-process service/);
     // The dead attempt's recording of it stays, under its own session; the replay has a new one.
     const recordings = readdirSync(join(folder.dir, 'recordings')).filter((f) => f.startsWith(`${final.game_id}.trap.1.`));
     expect(recordings).toHaveLength(2);

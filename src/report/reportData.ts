@@ -5,7 +5,7 @@
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
-import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from '../recording/recordingReader.ts';
+import { recordingNameParts } from '../recording/recordingWriter.ts';
 import {
   type AgentSummary,
   type EpisodeRow,
@@ -150,17 +150,4 @@ function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
     });
   }
   return rows;
-}
-
-/**
- * `<game>.<agent>.<n>.<guid>.recording.jsonl[.gz]` taken apart. Game ids and guids hold no dot, agent
- * labels may, so the label is everything between the first part and the last two.
- */
-export function recordingNameParts(file: string): { game_id: string; agent: string; episode: number } | undefined {
-  const stem = file.endsWith(COMPRESSED_RECORDING_SUFFIX) ? file.slice(0, -COMPRESSED_RECORDING_SUFFIX.length) : file.slice(0, -RECORDING_SUFFIX.length);
-  const parts = stem.split('.');
-  if (parts.length < 4) return undefined;
-  const episode = Number(parts[parts.length - 2]);
-  if (!Number.isInteger(episode)) return undefined;
-  return { game_id: parts[0]!, agent: parts.slice(1, -2).join('.'), episode };
 }

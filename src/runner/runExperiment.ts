@@ -27,7 +27,7 @@ import { writeManifest } from '../runfolder/manifest.ts';
 import { isServiceFailure, notStartedMessage, RunNotStartedError } from './runNotStarted.ts';
 import { RunStop } from './runStop.ts';
 import { type ScheduleOutcome, type Scheduler, schedule } from './scheduler.ts';
-import { type OpenTarget, openTarget } from './targets.ts';
+import { type OpenTarget, openTarget, sessionsEndWithProcess } from './targets.ts';
 import { TransportLog } from './transportLog.ts';
 import { idleCloseWarnings } from './idleCloseWarning.ts';
 import { describeAgent } from './agentDescription.ts';
@@ -138,6 +138,7 @@ async function openAttempt(experiment: Experiment, options: RunOptions): Promise
           consoleLog: options.consoleLog,
           redactor: experiment.redactor,
           noContinuation: noContinuation(experiment, options),
+          inFlightReason: sessionsEndWithProcess(config.target),
         })
       : freshAttempt(experiment, plan, startedAt, provenance, options),
   );

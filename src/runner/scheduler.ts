@@ -23,7 +23,7 @@ import { isServiceFailure } from './runNotStarted.ts';
 import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
-import type { OpenTarget } from './targets.ts';
+import { type OpenTarget, sessionsEndWithProcess } from './targets.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;
@@ -192,10 +192,7 @@ function takeOverCard(run: ScheduledRun, label: string, cards: Map<string, strin
 
 /** Why the episodes' sessions cannot be continued on a target whose sessions end with this process (then one checkpoint per episode only says so to a resume). */
 function notContinuable(run: ScheduledRun): string | undefined {
-  const { target } = run.experiment.config;
-  if (target === 'reference') return "its session lived in the in-process service, which ended with its attempt's process";
-  if ('server' in target) return "its session lived in the server its attempt started, which ended with that attempt's process";
-  return undefined;
+  return sessionsEndWithProcess(run.experiment.config.target);
 }
 
 async function closeEverything(run: ScheduledRun, cards: ReadonlyMap<string, string>): Promise<Omit<ScheduleOutcome, 'costStopped'>> {

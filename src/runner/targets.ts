@@ -98,3 +98,10 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
   const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared, ...(log ? { logger: log } : {}) });
   return { transport, description: transport.target, pageRoot: config.scorecard.page_root ?? transport.target, close: () => transport.close() };
 }
+
+/** Why a target's sessions cannot outlive the process that played them (its own service), or undefined for a service URL. */
+export function sessionsEndWithProcess(target: ExperimentConfig['target']): string | undefined {
+  if (target === 'reference') return "its session lived in the in-process service, which ended with its attempt's process";
+  if ('server' in target) return "its session lived in the server its attempt started, which ended with that attempt's process";
+  return undefined;
+}

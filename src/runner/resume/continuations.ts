@@ -37,6 +37,9 @@ export interface ContinuationOptions {
   readonly target: OpenTarget;
   /** Why nothing can be continued this time (the worker pool, competition cards), or undefined. */
   readonly disabled: string | undefined;
+  /** Episodes that began and have no record (their recording is in the folder), and why one without a checkpoint starts over. */
+  readonly inFlight?: ReadonlySet<string>;
+  readonly inFlightReason?: string;
   readonly logger: Logger;
 }
 
@@ -106,6 +109,10 @@ function sortCheckpoints(cards: readonly CardEntry[], options: ContinuationOptio
       if (why !== undefined || !checkpoint.continuable) restartReasons.set(key, why ?? 'its session cannot be continued');
       else candidates.set(checkpoint.card_id, [...(candidates.get(checkpoint.card_id) ?? []), checkpoint]);
     }
+  }
+  const decided = new Set([...restartReasons.keys(), ...[...candidates.values()].flat().map(keyOf)]);
+  for (const key of options.inFlight ?? []) {
+    if (playing.has(key) && !decided.has(key)) restartReasons.set(key, options.inFlightReason ?? 'it was in flight when its process died');
   }
   return { candidates, restartReasons };
 }

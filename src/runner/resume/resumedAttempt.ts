@@ -19,6 +19,7 @@ import { fingerprintDifferences } from './planFingerprint.ts';
 import { selectEpisodes } from './resumeSelection.ts';
 import { settleStaleCards } from './staleCards.ts';
 import { planContinuations } from './continuations.ts';
+import { episodesInFlight } from '../../runfolder/episodeFiles.ts';
 import { runFolderLayout } from '../../runfolder/layout.ts';
 
 export interface ResumeOptions {
@@ -30,6 +31,8 @@ export interface ResumeOptions {
 /** Why this resume continues no episode from its checkpoint, when it cannot (given by the runner). */
 export interface ContinuationLimits {
   readonly noContinuation?: string | undefined;
+  /** Why an episode in flight at the death that left no checkpoint starts over (its sessions died with the process, or it had just begun). */
+  readonly inFlightReason?: string | undefined;
 }
 
 function processAlive(pid: number): boolean {
@@ -69,6 +72,9 @@ function checkSameEpisodes(folder: RunFolder, now: PlanFingerprint): void {
 function markDead(attempts: readonly AttemptEntry[]): AttemptEntry[] {
   return attempts.map((a) => (a.status === 'running' ? { ...a, status: 'died' } : a));
 }
+
+/** Why an episode in flight at the death starts over when nothing more is known of it. */
+const IN_FLIGHT_WITHOUT_CHECKPOINT = 'it was in flight when its process died, before a checkpoint of it was written';
 
 /** The number of the attempt a resume of this run makes. */
 export function nextAttempt(report: RunReport): number {
@@ -152,6 +158,8 @@ export async function resumedAttempt(
     toPlay: selection.toPlay,
     target,
     disabled: options.noContinuation,
+    inFlight: episodesInFlight(dir, folder.records),
+    inFlightReason: options.inFlightReason ?? IN_FLIGHT_WITHOUT_CHECKPOINT,
     logger,
   });
   // Cards taken over stay open: their episodes go on on them. settleStaleCards changes the entries in place.
