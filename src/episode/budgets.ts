@@ -20,13 +20,13 @@ export const budgetsSchema = z
       .positive()
       .optional()
       .describe("Counted actions per level, as a multiple of that level's baseline (5 = five times the human baseline)."),
-    episode_seconds: z.number().positive().optional().describe('Wall time per episode.'),
+    episode_seconds: z.number().positive().optional().describe('Wall time per episode; 14400 (4 h) when not given.'),
     first_action_seconds: z
       .number()
       .positive()
       .optional()
       .describe(
-        "Wall time until an episode's agent sends its first action; an agent that hangs before playing ends its episode as `time` (its card is not left idle).",
+        "Wall time until an episode's agent sends its first action; an agent that hangs before playing ends its episode as `time` (its card is not left idle); 600 when not given.",
       ),
     run_seconds: z.number().positive().optional().describe('Wall time of the whole run; no episode starts after it.'),
     max_cost_usd: z
@@ -44,15 +44,33 @@ export const budgetsSchema = z
 
 export type Budgets = z.output<typeof budgetsSchema>;
 
+/**
+ * The wall-time limits an episode has when the config names none. A hung agent ends (its card is not
+ * left waiting forever), yet an LLM episode of hundreds of calls fits. Applied here, not as schema
+ * defaults, so that a run made before them still resumes (the plan's fingerprint holds the budgets as written).
+ */
+export const DEFAULT_FIRST_ACTION_SECONDS = 600;
+export const DEFAULT_EPISODE_SECONDS = 4 * 3600;
+
+/** The episode's wall time in seconds: the config's, else the default. */
+export const episodeSeconds = (budgets: Budgets): number => budgets.episode_seconds ?? DEFAULT_EPISODE_SECONDS;
+/** The wall time until the agent's first action: the config's, else the default. */
+export const firstActionSeconds = (budgets: Budgets): number => budgets.first_action_seconds ?? DEFAULT_FIRST_ACTION_SECONDS;
+
+/** `(600 s)`, or `(600 s, the default)` when the config did not name it. */
+const stated = (seconds: number, named: number | undefined) => `(${seconds} s${named === undefined ? ', the default' : ''})`;
+
 /** The wall-time budgets, by what their stop cuts: the agent's first action, the episode, the run. */
 export type TimeBudget = 'first_action_seconds' | 'episode_seconds' | 'run_seconds';
 
 /** How a record's stop_reason ends when a wall-time budget cut the agent's call under way. */
 export function timeSpentSentence(budget: TimeBudget, budgets: Budgets): string {
   if (budget === 'first_action_seconds') {
-    return `the agent sent no first action within budgets.first_action_seconds (${budgets.first_action_seconds} s)`;
+    return `the agent sent no first action within budgets.first_action_seconds ${stated(firstActionSeconds(budgets), budgets.first_action_seconds)}`;
   }
-  if (budget === 'episode_seconds') return "the episode's time (budgets.episode_seconds) ran out; the episode ends and the run goes on";
+  if (budget === 'episode_seconds') {
+    return `the episode's time (budgets.episode_seconds ${stated(episodeSeconds(budgets), budgets.episode_seconds)}) ran out; the episode ends and the run goes on`;
+  }
   return "the run's wall time (budgets.run_seconds) ran out";
 }
 

@@ -15,6 +15,7 @@ import type { EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
 import { runFolderLayout } from '../runfolder/layout.ts';
 import type { Budgets } from './budgets.ts';
 import type { CheckpointSettings } from './checkpointKeeper.ts';
+import type { DecisionWatch } from './decisionWatch.ts';
 import type { GameBaselines } from './gameBaselines.ts';
 import type { EpisodeEnvironment } from './runEpisode.ts';
 
@@ -62,6 +63,7 @@ export interface PlayerParts {
   readonly logger: Logger;
   readonly onAction?: () => void;
   readonly onUsage?: (call: ModelCallRecord) => void;
+  readonly decisions?: DecisionWatch;
 }
 
 /** One episode's part: its card, and a resume's checkpoint to continue from or reason to start over. */
@@ -118,6 +120,7 @@ export class EpisodeSetupBuilder {
       logger: this.#parts.logger,
       ...(this.#parts.onAction === undefined ? {} : { onAction: this.#parts.onAction }),
       ...(this.#parts.onUsage === undefined ? {} : { onUsage: this.#parts.onUsage }),
+      ...(this.#parts.decisions === undefined ? {} : { decisions: this.#parts.decisions }),
       ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
       ...(start.continueFrom === undefined ? {} : { continueFrom: start.continueFrom }),
       ...(start.restartReason === undefined ? {} : { restartReason: start.restartReason }),

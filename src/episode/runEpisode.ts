@@ -17,7 +17,8 @@ import { actionInputOf } from '../protocol/index.ts';
 import { redactSecretFields } from '../redaction.ts';
 import type { ResolvedAgent } from '../agent/defineAgent.ts';
 import { type RecordingFormat, RecordingWriter, recordingFileName } from '../recording/recordingWriter.ts';
-import { type Budgets, levelBudgetWithoutBaselines, spentBudget, timeSpentSentence } from './budgets.ts';
+import type { DecisionWatch } from './decisionWatch.ts';
+import { type Budgets, episodeSeconds, firstActionSeconds, levelBudgetWithoutBaselines, spentBudget, timeSpentSentence } from './budgets.ts';
 import { describeError } from './episodeError.ts';
 import { episodeScore, knewBaselines } from '../analysis/localScoring.ts';
 import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts';
@@ -60,6 +61,8 @@ export interface EpisodeEnvironment {
   readonly onAction?: () => void;
   /** Called for every model call the agent reports, for the run's dollar budget. */
   readonly onUsage?: (call: ModelCallRecord) => void;
+  /** Where a decision under way is shown to the run's heartbeat (decisionWatch.ts). */
+  readonly decisions?: DecisionWatch;
   /** The run's log, for what agents write there (context.log). */
   readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
   /** Where and how the episode's checkpoint is kept (checkpointKeeper.ts); undefined: none. */
@@ -107,9 +110,8 @@ export async function playEpisode(
   env: EpisodeEnvironment,
 ): Promise<{ readonly finished: Promise<EpisodeRecord>; readonly checkpoints: CheckpointKeeper }> {
   const started = Date.now();
-  const deadline = env.budgets.episode_seconds === undefined ? Infinity : started + env.budgets.episode_seconds * 1000;
-  const firstActionBy =
-    env.budgets.first_action_seconds === undefined || env.continueFrom !== undefined ? Infinity : started + env.budgets.first_action_seconds * 1000;
+  const deadline = started + episodeSeconds(env.budgets) * 1000;
+  const firstActionBy = env.continueFrom !== undefined ? Infinity : started + firstActionSeconds(env.budgets) * 1000;
   const play: EpisodePlay = {
     spec,
     env,
@@ -168,7 +170,8 @@ function endOnError(play: EpisodePlay, error: unknown): void {
 function stopCause(play: EpisodePlay): string {
   const outcome = play.stop.outcome;
   const { budgets } = play.env;
-  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && budgets.first_action_seconds !== undefined && Date.now() < play.deadline) {
+  const firstActionMissed = Date.now() >= Date.parse(play.record.started_at) + firstActionSeconds(budgets) * 1000;
+  if (outcome === 'time' && play.ledger.actions === 0 && play.step === 0 && firstActionMissed && Date.now() < play.deadline) {
     return timeSpentSentence('first_action_seconds', budgets);
   }
   if (outcome === 'time') return timeSpentSentence(Date.now() >= play.deadline ? 'episode_seconds' : 'run_seconds', budgets);
@@ -326,8 +329,12 @@ function endBeforeStep(play: EpisodePlay, frame: FrameResponse): EpisodeOutcome 
 function decide(play: EpisodePlay, frame: FrameResponse, step: number): AgentDecision | Promise<AgentDecision> {
   const { ledger } = play;
   const answer = play.agent!.act(frame, { step, actions: ledger.actions, levelActions: ledger.levelActions });
-  if (isThenable(answer)) return play.stop.race(answer, 'act()').then((decision) => checkedDecision(play, decision));
-  return checkedDecision(play, answer);
+  if (!isThenable(answer)) return checkedDecision(play, answer);
+  const watched = play.env.decisions?.started({ agent: play.spec.agent.label, gameId: play.spec.game.game_id, episode: play.spec.index, step });
+  return play.stop
+    .race(answer, 'act()')
+    .finally(() => watched && play.env.decisions!.ended(watched))
+    .then((decision) => checkedDecision(play, decision));
 }
 
 function checkedDecision(play: EpisodePlay, decision: AgentDecision): AgentDecision {

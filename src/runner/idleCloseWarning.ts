@@ -5,6 +5,7 @@
  * start, for each agent whose one decision can take longer than that (as the agent says of itself)
  * while no other episode of its card plays (which would keep the card alive).
  */
+import { episodeSeconds } from '../episode/budgets.ts';
 import type { ResolvedAgent } from './config/loader.ts';
 import type { Experiment } from './config/loader.ts';
 import { describeAgent } from './agentDescription.ts';
@@ -23,7 +24,7 @@ export function idleCloseWarnings(
   for (const agent of agents) {
     const { longestDecisionSeconds, shortenDecisionHint } = describeAgent(agent);
     if (longestDecisionSeconds === undefined) continue;
-    const longest = Math.min(longestDecisionSeconds, config.budgets.episode_seconds ?? Infinity);
+    const longest = Math.min(longestDecisionSeconds, episodeSeconds(config.budgets));
     if (longest <= idleSeconds) continue;
     const together = Math.min(config.concurrency, episodesOf(agent.label));
     if (together > 1) continue;

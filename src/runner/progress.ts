@@ -13,6 +13,8 @@ export interface ProgressSnapshot {
 
 export interface ProgressDisplay {
   update(snapshot: ProgressSnapshot): void;
+  /** A sentence printed above the live line (the heartbeat's). */
+  notice?(sentence: string): void;
   stop(): void;
 }
 
@@ -42,6 +44,10 @@ export function terminalProgress(stream: NodeJS.WriteStream, startedAt = Date.no
   return {
     update(snapshot) {
       last = snapshot;
+    },
+    notice(sentence) {
+      stream.write(`\r\x1b[K${sentence}\n`);
+      draw();
     },
     stop() {
       clearInterval(timer);

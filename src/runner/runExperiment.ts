@@ -10,6 +10,7 @@ import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import { estimateLines, estimatePlan, refuseOverBudget } from './planEstimate.ts';
 import type { ProgressDisplay } from './progress.ts';
+import type { HeartbeatTiming } from './heartbeat.ts';
 import { type AttemptSetup, attemptEntry, freshAttempt } from './resume/attempt.ts';
 import { planFingerprint } from './resume/planFingerprint.ts';
 import { type ResumeOptions, nextAttempt, openResumableFolder, resumedAttempt } from './resume/resumedAttempt.ts';
@@ -37,6 +38,8 @@ export { RUN_FORMAT } from '../runfolder/runReport.ts';
 export type { AgentResult, RunReport, RunStatus } from '../runfolder/runReport.ts';
 
 export interface RunOptions {
+  /** How often decisions that take long are reported (runner/heartbeat.ts); the default suits people, tests shorten it. */
+  heartbeat?: HeartbeatTiming;
   /** Results folder; default `<config.output>/<timestamp>-<name>/`. A used folder is refused. */
   out?: string;
   /**
@@ -205,6 +208,7 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
     ...(setup.continuations === undefined ? {} : { continuations: setup.continuations }),
     overrides: setup.overrides,
     fingerprint: opened.fingerprint,
+    ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
   };
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so

@@ -24,6 +24,8 @@ import { RunSpend } from './runSpend.ts';
 import type { RunStop } from './runStop.ts';
 import { type CardEvents, type ClosedCard, closeCards, openCards } from './scorecards.ts';
 import { type OpenTarget, sessionsEndWithProcess } from './targets.ts';
+import { type HeartbeatTiming, startHeartbeat } from './heartbeat.ts';
+import { DecisionWatch } from '../episode/decisionWatch.ts';
 
 export interface ScheduledRun {
   readonly experiment: Experiment;
@@ -45,6 +47,8 @@ export interface ScheduledRun {
   readonly attempt?: number;
   /** A resume's: episodes continued from their checkpoints, on the cards it takes over. */
   readonly continuations?: ContinuationPlan;
+  /** How often the heartbeat reports decisions that take long (heartbeat.ts; tests shorten it). */
+  readonly heartbeat?: HeartbeatTiming;
 }
 
 /**
@@ -78,6 +82,8 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
   const spend = new RunSpend(experiment.config.budgets.max_run_cost_usd, logger, () => queue.clear());
   let openFailure: ApiError | TransportError | undefined;
   let outcome: ScheduleOutcome;
+  const decisions = new DecisionWatch();
+  const stopHeartbeat = startHeartbeat(decisions, (sentence) => run.recorder.notice(sentence), run.heartbeat);
   try {
     // Cards only for agents with episodes to play: a resume may have nothing left for some.
     const labels = experiment.agents.map((a) => a.label).filter((label) => run.plan.episodes.some((e) => e.agent.label === label));
@@ -89,8 +95,9 @@ export async function schedule(run: ScheduledRun): Promise<ScheduleOutcome> {
       openFailure = error;
       logger.error({ error: error.message }, 'opening a scorecard failed: no episode is played');
     }
-    if (openFailure === undefined) await playEpisodes(run, cards, queue, spend);
+    if (openFailure === undefined) await playEpisodes(run, cards, queue, spend, decisions);
   } finally {
+    stopHeartbeat();
     run.stop.dispose();
     run.recorder.close();
     // Every opened card is closed, whatever happened above: an open card keeps sessions alive remotely.
@@ -124,10 +131,10 @@ function clearQueueOnStop({ stop, target }: ScheduledRun, queue: PQueue): void {
   );
 }
 
-async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend): Promise<void> {
+async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string>, queue: PQueue, spend: RunSpend, decisions: DecisionWatch): Promise<void> {
   const { plan, stop, recorder, experiment } = run;
   clearQueueOnStop(run, queue);
-  const setup = episodeSetup(run, spend);
+  const setup = episodeSetup(run, spend, decisions);
   const finishing = new FinishingEpisodes();
   let previousAdded: Promise<unknown> = Promise.resolve();
   for (const spec of plan.episodes) {
@@ -160,7 +167,7 @@ async function playEpisodes(run: ScheduledRun, cards: ReadonlyMap<string, string
 }
 
 /** What this process's episodes share (episode/episodeSetup.ts): the run folder, the stop, the run's counters. */
-function episodeSetup(run: ScheduledRun, spend: RunSpend): EpisodeSetupBuilder {
+function episodeSetup(run: ScheduledRun, spend: RunSpend, decisions: DecisionWatch): EpisodeSetupBuilder {
   const { experiment, target, stop, recorder, logger } = run;
   const { config } = experiment;
   const competition = config.scorecard.competition_mode;
@@ -177,6 +184,7 @@ function episodeSetup(run: ScheduledRun, spend: RunSpend): EpisodeSetupBuilder {
     logger,
     onAction: () => recorder.countAction(),
     onUsage: (call) => spend.add(call),
+    decisions,
   });
 }
 

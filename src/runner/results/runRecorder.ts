@@ -53,6 +53,9 @@ export class RunRecorder {
     this.#retries = options.retries;
     // Only a run whose config took values from the environment pays for a pass over each record.
     this.#redactor = options.redactor?.active === true ? options.redactor : undefined;
+    // The live line shows from the start, not only after the first progress: a run whose agents think
+    // long would otherwise leave the terminal blank.
+    this.#progress.update(this.#snapshot());
   }
 
   /** After every answer of the service. The live line is redrawn every 100 ms at most; a snapshot per action cost more than the action. */
@@ -83,6 +86,12 @@ export class RunRecorder {
     };
     if (record.outcome === 'error') this.#logger.error({ ...fields, error: record.error }, 'episode failed');
     else this.#episodeLines.info(fields, 'episode finished');
+  }
+
+  /** A sentence the person watching should see now: on the log, and above a terminal's live line. */
+  notice(sentence: string): void {
+    this.#logger.warn(sentence);
+    this.#progress.notice?.(sentence);
   }
 
   close(): void {
