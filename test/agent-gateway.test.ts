@@ -5,7 +5,7 @@
  * wire format), its calls going through the episode's model gateway to a fake upstream.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { parseEpisodeLog } from '../src/runfolder/episodeLog.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from './support/fakeModelServer.ts';
 import { OFFICIAL_TEMPLATES } from './support/officialCode.ts';
+import { recordedActions } from './support/pythonAgents.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SDK_STAND_IN = join(ROOT, 'test', 'fixtures', 'python-sdk');
@@ -61,17 +62,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function experiment(
-  name: string,
-  budgets: string,
-  gateway = `{ upstream: "${fake.baseUrl}", pricing: { input: ${PRICES.input}, output: ${PRICES.output} } }`,
-): string {
+function experiment(name: string, budgets: string, use = LLM_TEMPLATE): string {
   const file = join(dir, `${name}.yaml`);
+  const gateway = `{ upstream: "${fake.baseUrl}", pricing: { input: ${PRICES.input}, output: ${PRICES.output} } }`;
   const lines = [
     `name: ${name}`,
     'games: [slid]',
     'agents:',
-    `  - { use: ${JSON.stringify(LLM_TEMPLATE)}, label: llm, model_gateway: ${gateway} }`,
+    `  - { use: ${JSON.stringify(use)}, label: llm, model_gateway: ${gateway} }`,
     `budgets: ${budgets}`,
     'recordings: jsonl',
     '',
@@ -164,5 +162,55 @@ describe('a dollar budget with the gateway', () => {
       /dollar budget \(budgets\.max_cost_usd = \$0\.0001\) is spent.*the agent then failed: .*RateLimitError.*insufficient_quota/s,
     );
     expect(episode?.usage).toMatchObject({ calls: 1, cost_usd: billed([{ body: {} } as RecordedRequest]).dollars });
+  }, 120_000);
+});
+
+/**
+ * A user's agent that streams its answer with the SDK and also reports the call's usage in its
+ * reasoning (the shape published replays carry). It reads `chunk.choices[0]` of every chunk, as
+ * agents do: a usage chunk it did not ask for would break it.
+ */
+const STREAMER = `
+from arcengine import GameAction, GameState
+from openai import OpenAI
+
+from .agent import Agent
+
+
+class Streamer(Agent):
+    def is_done(self, frames, latest_frame):
+        return latest_frame.state is GameState.WIN
+
+    def choose_action(self, frames, latest_frame):
+        if latest_frame.state in (GameState.NOT_PLAYED, GameState.GAME_OVER):
+            return GameAction.RESET
+        stream = OpenAI().chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "which way?"}], stream=True)
+        heard = "".join(chunk.choices[0].delta.content or "" for chunk in stream)
+        action = GameAction.ACTION1
+        action.reasoning = {"heard": heard, "usage": {"model": "gpt-4o-mini", "input_tokens": 50, "output_tokens": 3}}
+        return action
+`;
+
+describe('a streamed call through the gateway', () => {
+  it("reaches the agent as the stream it asked for, counted once from the stream's usage, its text in the transcript", async () => {
+    mkdirSync(join(dir, 'agents'), { recursive: true });
+    writeFileSync(join(dir, 'agents', 'streamer.py'), STREAMER);
+    fake.setFallback(() => ({ text: 'up we go', usage: { prompt_tokens: 50, completion_tokens: 3 } }));
+    const out = join(dir, 'streamed');
+    try {
+      await run(experiment('streamed', '{ max_actions: 2 }', './agents/streamer.py'), out);
+    } finally {
+      fake.setFallback(reply);
+    }
+    const requests = fake.requests.splice(0);
+    const [episode] = parseEpisodeLog(readFileSync(join(out, 'episodes.jsonl'), 'utf8'));
+    expect(episode?.error).toBeUndefined();
+    expect(requests.map((request) => request.body.stream_options)).toEqual([{ include_usage: true }, { include_usage: true }]);
+    // Two calls, each counted from the stream and not again from the usage in the agent's reasoning.
+    expect(episode?.usage).toMatchObject({ calls: 2, input_tokens: 100, output_tokens: 6, cost_usd: (100 * 2 + 6 * 8) / 1e6 });
+    const [, first] = await recordedActions(join(out, episode!.recording!));
+    expect(first?.reasoning).toMatchObject({ calls: 1, rationale: { heard: 'up we go' } });
+    const exported = arcbench('export', out, '--format', 'messages');
+    expect(JSON.parse(exported.stdout).messages.at(-1)).toEqual({ role: 'assistant', content: 'up we go' });
   }, 120_000);
 });
