@@ -86,3 +86,23 @@ describe('export --format messages of a run without transcripts', () => {
     expect(exported.status).toBe(1);
   }, 60_000);
 });
+
+describe('model_gateway in a config', () => {
+  const load = (name: string, entry: string) => {
+    const file = join(dir, `${name}.yaml`);
+    writeFileSync(file, [`name: ${name}`, 'games: [slid]', 'agents:', `  - ${entry}`, ''].join('\n'));
+    return loadExperiment(file);
+  };
+
+  it('on a TypeScript agent is refused, naming the field and what to do', async () => {
+    await expect(load('gateway-on-plugin', '{ use: random, model_gateway: { pricing: { input: 1, output: 2 } } }')).rejects.toThrow(
+      /agents\[0\]\.model_gateway: model_gateway is for agent processes \(a \.py agent or an executable\).*remove model_gateway from this entry/,
+    );
+  });
+
+  it('with prices that are not prices says what it expected', async () => {
+    await expect(load('bad-prices', '{ use: ./scribe, model_gateway: { pricing: { input: cheap, output: 2 } } }')).rejects.toThrow(
+      /agents\[0\]\.model_gateway\.pricing\.input: expected dollars per million tokens, e\.g\. 2\.5/,
+    );
+  });
+});

@@ -62,9 +62,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function experiment(name: string, budgets: string, use = LLM_TEMPLATE): string {
+/** `gatewayExtra` adds fields to the entry's model_gateway (", api_key: …"). */
+function experiment(name: string, budgets: string, use = LLM_TEMPLATE, gatewayExtra = ''): string {
   const file = join(dir, `${name}.yaml`);
-  const gateway = `{ upstream: "${fake.baseUrl}", pricing: { input: ${PRICES.input}, output: ${PRICES.output} } }`;
+  const gateway = `{ upstream: "${fake.baseUrl}", pricing: { input: ${PRICES.input}, output: ${PRICES.output} }${gatewayExtra} }`;
   const lines = [
     `name: ${name}`,
     'games: [slid]',
@@ -147,6 +148,23 @@ describe('the official LLM template through the model gateway', () => {
   it('writes the key to no file of the run folder', () => {
     for (const file of filesUnder(out)) expect(readFileSync(file, 'utf8').includes(KEY), file).toBe(false);
   });
+});
+
+describe("the config's key", () => {
+  it("goes upstream in place of the agent's, and reaches no file of the run folder", async () => {
+    const configKey = 'sk-config-key-9876543210fedcbaSECRET';
+    process.env.ARCBENCH_GATEWAY_TEST_KEY = configKey;
+    const out = join(dir, 'config-key');
+    try {
+      await run(experiment('config-key', '{ max_actions: 1 }', LLM_TEMPLATE, ', api_key: "${ARCBENCH_GATEWAY_TEST_KEY}"'), out);
+    } finally {
+      delete process.env.ARCBENCH_GATEWAY_TEST_KEY;
+    }
+    const requests = fake.requests.splice(0);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((request) => request.headers.authorization === `Bearer ${configKey}`)).toBe(true);
+    for (const file of filesUnder(out)) expect(readFileSync(file, 'utf8').includes(configKey), file).toBe(false);
+  }, 120_000);
 });
 
 describe('a dollar budget with the gateway', () => {
