@@ -134,18 +134,18 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>, countin
 }
 
 /**
- * The step's calls as the answer gives them: each transcript kept and its usage counted, then the
- * usage listed apart. When the gateway saw calls in the step it counted them already: the answer's
- * figures (its usage, a usage in its reasoning, a transcript's usage) are the same calls seen from
- * inside, and are not counted again; its transcripts are kept, as the agent's own record.
+ * The step's calls as the answer gives them: each transcript kept and counted from its usage, then the
+ * usage listed apart. When the gateway saw calls in the step it has counted and kept them already: the
+ * answer's figures (its usage, a usage in its reasoning, its transcripts) are the same calls seen from
+ * inside, and are neither counted nor kept again (a transcript is always its count's record: verify).
  */
 function report(context: AgentContext<unknown>, counting: Counting, usage: readonly unknown[], transcripts: readonly unknown[] | undefined): void {
+  if (counting.gatewaySawCalls) return;
   for (const call of transcripts ?? []) {
     const kept = call as ModelCallTranscript;
     if (context.keepsTranscripts !== false) context.keepTranscript(kept);
-    if (!counting.gatewaySawCalls) count(context, counting, kept.usage);
+    count(context, counting, kept.usage);
   }
-  if (counting.gatewaySawCalls) return;
   for (const call of usage) count(context, counting, call as ModelCallUsage);
 }
 
