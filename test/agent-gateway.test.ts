@@ -145,6 +145,11 @@ describe('the official LLM template through the model gateway', () => {
     expect(record.messages.some((message: { content?: unknown }) => String(message.content).startsWith('observation'))).toBe(true);
   });
 
+  it('passes arcbench verify: the transcripts and the usage agree', () => {
+    const verified = arcbench('verify', out);
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+  });
+
   it('writes the key to no file of the run folder', () => {
     for (const file of filesUnder(out)) expect(readFileSync(file, 'utf8').includes(KEY), file).toBe(false);
   });

@@ -12,7 +12,11 @@ import type { WireApi } from './callFigures.ts';
 /** Answer headers that belong to one hop (the body may change length: a usage chunk kept back). */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-/** Resolves, once the answer is passed on, with the answer as JSON (a stream put back together), or undefined. */
+/**
+ * Resolves, once the answer's bytes are passed on, with the answer as JSON (a stream put back
+ * together), or undefined. The response is left open: the caller counts the call, then ends it, so
+ * the call is counted before the agent can have its answer (and answer arcbench in turn).
+ */
 export async function forwardAnswer(
   answer: IncomingMessage,
   response: ServerResponse,
@@ -40,7 +44,6 @@ export async function forwardAnswer(
     }
   }
   if (streamed) response.write(reader.rest() + decoder.end());
-  response.end();
   if (streamed) return api === undefined ? undefined : streamedAnswer(api, events);
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -102,8 +102,16 @@ export class ModelGateway {
       else response.destroy();
     });
     upstream.once('response', async (answer) => {
-      const received = await forwardAnswer(answer, response, withUsage.added, api);
+      let received: Record<string, unknown> | undefined;
+      try {
+        received = await forwardAnswer(answer, response, withUsage.added, api);
+      } catch {
+        // The upstream broke off mid-answer: so does the agent's, which its SDK reports as it would.
+        response.destroy();
+        return;
+      }
       if (api !== undefined && sent !== undefined && received !== undefined && (answer.statusCode ?? 500) < 300) this.#count(api, sent, received);
+      response.end();
     });
     upstream.end(forwarded);
   }
