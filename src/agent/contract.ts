@@ -74,7 +74,7 @@ export interface AgentContext<P> {
   /** The scorecard the episode's session counts on. */
   readonly cardId?: string;
   /** The experiment's budgets: the runner enforces them; an agent that plans may read them. */
-  readonly budgets?: Readonly<{ max_actions: number; max_actions_per_level?: number; episode_seconds?: number }>;
+  readonly budgets?: Readonly<{ max_actions: number; max_actions_per_level?: number; episode_seconds?: number; max_cost_usd?: number }>;
   /** Writes a line to the run's run.log (an agent process's output goes there this way). */
   log?(level: 'debug' | 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
   /**

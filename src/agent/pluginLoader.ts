@@ -23,8 +23,11 @@ function looksLikePath(use: string): boolean {
 }
 
 export class AgentLoadError extends ArcbenchError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The agent entry's field the error is about (`use` unless said). */
+  readonly field: string;
+  constructor(message: string, options?: { cause?: unknown; field?: string }) {
     super('AGENT_LOAD_FAILED', message, options);
+    this.field = options?.field ?? 'use';
   }
 }
 
@@ -67,12 +70,20 @@ function agentModuleFile(use: string, baseDir: string): string | undefined {
 export function loadAgent(use: string, baseDir: string, options: ProcessAgentOptions = {}): Promise<AgentDefinition> {
   const processAgent = processAgentCommand(use, baseDir, options);
   if (processAgent !== undefined) {
-    return loadProcessAgent(processAgent.file, processAgent.command, BUILT_IN_AGENTS).catch((error: unknown) => {
+    return loadProcessAgent(processAgent.file, processAgent.command, BUILT_IN_AGENTS, options.modelGateway).catch((error: unknown) => {
       throw new AgentLoadError((error as Error).message, { cause: error });
     });
   }
   const advice = notExecutableAdvice(use, baseDir);
   if (advice !== undefined) return Promise.reject(new AgentLoadError(advice));
+  if (options.modelGateway !== undefined) {
+    return Promise.reject(
+      new AgentLoadError(
+        'model_gateway is for agent processes (a .py agent or an executable), whose SDK calls it can see; a TypeScript agent reports its own usage and transcripts (reportUsage, keepTranscript): remove model_gateway from this entry',
+        { field: 'model_gateway' },
+      ),
+    );
+  }
   const file = agentModuleFile(use, baseDir);
   if (file === undefined) {
     return Promise.reject(

@@ -5,10 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { conversations } from '../runner/export/messagesExport.ts';
+import { conversations, noConversations } from '../runner/export/messagesExport.ts';
 import { leaderboardSubmission } from '../runner/export/leaderboardExport.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
-import { EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 
 interface ExportOptions {
@@ -27,7 +27,10 @@ export function register(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('--out <file>', 'write here instead of stdout')
-    .addHelpText('after', '\nExit codes: 0 written; 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 written; 1 (messages) a run without transcripts, nothing written (it says why); 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.',
+    )
     .action(async (run: string, options: ExportOptions) => {
       process.exit(await exportCommand(run, options));
     });
@@ -36,9 +39,14 @@ export function register(program: Command): void {
 async function exportCommand(run: string, options: ExportOptions): Promise<number> {
   try {
     const folder = readRunFolder(run);
+    const records = options.format === 'messages' ? await conversations(folder) : [];
+    if (options.format === 'messages' && records.length === 0) {
+      process.stderr.write(`arcbench export: ${noConversations(folder)}\n`);
+      return EXIT_FAILED;
+    }
     const text =
       options.format === 'messages'
-        ? (await conversations(folder)).map((record) => `${JSON.stringify(record)}\n`).join('')
+        ? records.map((record) => `${JSON.stringify(record)}\n`).join('')
         : `${JSON.stringify(leaderboardSubmission(folder), null, 2)}\n`;
     if (options.out === undefined) process.stdout.write(text);
     else writeFileSync(options.out, text);

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { actionOfId, AgentContractError, checkedAction, isStop } from '../agent/actions.ts';
+import { DollarBudgetSpent } from '../agent/gateway/dollarBudgetSpent.ts';
 import type { Agent, AgentAction, AgentContext, AgentDecision, EpisodeOutcome } from '../agent/contract.ts';
 import { createRng } from '../agent/rng.ts';
 import { addCall, callRecord, type ModelCallRecord, reasoningWithUsage } from '../agent/usage.ts';
@@ -158,6 +159,9 @@ function endOnError(play: EpisodePlay, error: unknown): void {
   if (error instanceof EpisodeCut) {
     record.outcome = stop.outcome;
     record.stop_reason = `agent "${play.spec.agent.label}": ${error.call} had not settled when ${stopCause(play)}`;
+  } else if (error instanceof DollarBudgetSpent) {
+    record.outcome = 'cost';
+    record.stop_reason = error.message;
   } else if (error instanceof TransportError && error.kind === 'interrupted' && stop.aborted) {
     record.outcome = stop.outcome;
     record.stop_reason = error.message;

@@ -7,7 +7,7 @@
  * Replies come from a queue (`script(...)`) and, once it is empty, from the `fallback` responder; with
  * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AutomaticPrefixCache, tokensOf } from './fakeApiServer.ts';
 import { HangingRequests } from './hangingRequests.ts';
 import { itemAt } from './lists.ts';
@@ -147,7 +147,10 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
     if ('rawBody' in planned) return reply.code(200).header('content-type', 'application/json').send(planned.rawBody);
     const counted =
       options.countTokens && planned.usage === undefined ? { ...planned, usage: countedUsage(request.body as object, planned, prefixCache) } : planned;
-    return reply.code(200).send(completionBody(counted, (request.body as { model?: unknown } | undefined)?.model, index));
+    const body = completionBody(counted, (request.body as { model?: unknown } | undefined)?.model, index);
+    const asked = request.body as { stream?: unknown; stream_options?: { include_usage?: unknown } } | undefined;
+    if (asked?.stream === true) return streamReply(reply, body, asked.stream_options?.include_usage === true);
+    return reply.code(200).send(body);
   });
 
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -166,6 +169,35 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
       await app.close();
     },
   };
+}
+
+/**
+ * A completion streamed as Chat Completions streams it (stream: true): the role, the text a word a
+ * chunk, the tool calls, the finish reason, then (asked for with stream_options.include_usage) a chunk
+ * of usage alone with no choices, then [DONE].
+ */
+function streamReply(reply: FastifyReply, body: ReturnType<typeof completionBody>, withUsage: boolean): FastifyReply {
+  const { choices, usage, ...head } = body;
+  const { message, finish_reason } = choices[0]!;
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...head,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const words = (message.content ?? '').split(/(?<= )/).filter(Boolean);
+  const toolCalls = ('tool_calls' in message ? message.tool_calls : undefined) ?? [];
+  const chunks: object[] = [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((word) => chunk({ content: word })),
+    ...toolCalls.map((call, index) => chunk({ tool_calls: [{ index, ...call }] })),
+    chunk({}, finish_reason),
+    ...(withUsage ? [{ ...head, object: 'chat.completion.chunk', choices: [], usage }] : []),
+  ];
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const one of chunks) reply.raw.write(`data: ${JSON.stringify(one)}\n\n`);
+  reply.raw.end('data: [DONE]\n\n');
+  return reply;
 }
 
 /** The tool calls of one assistant reply, for scripting: `toolCall('ACTION6', { x: 3, y: 4 })`. */

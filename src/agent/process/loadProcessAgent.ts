@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { AgentDefinition } from '../defineAgent.ts';
+import type { ModelGatewaySettings } from '../gateway/gatewaySettings.ts';
 import { type AgentCommand, AgentProcess } from './agentProcess.ts';
 import { descriptionOfHello } from './declaredDescription.ts';
 import { processAgentDefinition } from './processAgent.ts';
@@ -16,7 +17,12 @@ const LOAD_TIMEOUT_MS = 60_000;
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** The agent definition, or an Error whose message is a sentence for the config's author. */
-export async function loadProcessAgent(file: string, command: AgentCommand, builtIns: readonly string[] = []): Promise<AgentDefinition> {
+export async function loadProcessAgent(
+  file: string,
+  command: AgentCommand,
+  builtIns: readonly string[] = [],
+  gateway?: ModelGatewaySettings,
+): Promise<AgentDefinition> {
   if (!existsSync(file)) throw new Error(`agent file ${file} does not exist; check the path (relative paths start at the config file's folder)`);
   const output: string[] = [];
   const child = new AgentProcess(command, (_stream, line) => {
@@ -33,7 +39,7 @@ export async function loadProcessAgent(file: string, command: AgentCommand, buil
     if (answer.type !== 'hello') throw new Error(`agent "${command.describe}" answered hello with "${answer.type}"; see docs/agent-protocol.md`);
     const name = answer.name ?? '';
     if (!AGENT_NAME.test(name)) throw new Error(`agent "${command.describe}" gave the name ${JSON.stringify(name)}; a name is letters, digits, "-" or "_"`);
-    return processAgentDefinition(command, nameBesideBuiltIns(name, file, builtIns), descriptionOfHello(answer.describe));
+    return processAgentDefinition(command, nameBesideBuiltIns(name, file, builtIns), descriptionOfHello(answer.describe), gateway);
   } catch (error) {
     const message = late ? `did not answer hello within ${LOAD_TIMEOUT_MS / 1000} s` : (error as Error).message;
     throw new Error(message.startsWith('agent "') ? message : `agent "${command.describe}" failed to load: ${message}`);

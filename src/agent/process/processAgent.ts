@@ -9,7 +9,11 @@ import { actionOfId, stop } from '../actions.ts';
 import type { Agent, AgentContext, AgentDecision, EpisodeEnd, StepInfo } from '../contract.ts';
 import { type AgentDefinition, defineAgent } from '../defineAgent.ts';
 import type { AgentDescription } from '../description.ts';
+import type { ModelCallTranscript } from '../transcript.ts';
 import type { ModelCallUsage } from '../usage.ts';
+import { DollarBudgetSpent } from '../gateway/dollarBudgetSpent.ts';
+import type { ModelGatewaySettings } from '../gateway/gatewaySettings.ts';
+import { type EpisodeGateway, startEpisodeGateway } from '../gateway/episodeGateway.ts';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
 import { type AgentAnswer, endLine, errorMessage, frameLine, helloLine, startLine, stopLine } from './protocolMessages.ts';
@@ -20,19 +24,26 @@ const END_GRACE_MS = 900;
 /** Any mapping: the agent's own code checks its params (`self.params` in Python). */
 const anyParams = z.record(z.string(), z.unknown());
 
-/** `described` is what the program said of itself in its hello at load time (empty when nothing). */
-export function processAgentDefinition(command: AgentCommand, name: string, described: AgentDescription): AgentDefinition {
+/**
+ * `described` is what the program said of itself in its hello at load time (empty when nothing);
+ * `gateway`, the entry's `model_gateway:`, puts a model gateway between the agent and its provider.
+ */
+export function processAgentDefinition(command: AgentCommand, name: string, described: AgentDescription, gateway?: ModelGatewaySettings): AgentDefinition {
   return defineAgent({
     name,
     description: `agent process ${command.describe} (arcbench.agent/1)`,
     params: anyParams,
-    create: (context) => createProcessAgent(command, context),
+    create: (context) => createProcessAgent(command, context, gateway),
     describe: () => described,
   });
 }
 
-async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>): Promise<Agent> {
-  const child = new AgentProcess(command, (stream, line) => context.log?.('debug', line, { agent: context.label, stream }));
+async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>, settings?: ModelGatewaySettings): Promise<Agent> {
+  const gateway = settings === undefined ? undefined : await startEpisodeGateway(settings, context);
+  const env = gateway === undefined ? command.env : { ...command.env, ...gateway.gateway.env() };
+  const child = new AgentProcess({ ...command, ...(env === undefined ? {} : { env }) }, (stream, line) =>
+    context.log?.('debug', line, { agent: context.label, stream }),
+  );
   // The runner stops waiting for create() at a deadline or Ctrl-C; the process must not outlive that.
   const onAbort = () => void child.close(stopLine('stopped'), STOP_GRACE_MS);
   context.signal.addEventListener('abort', onAbort, { once: true });
@@ -40,6 +51,7 @@ async function createProcessAgent(command: AgentCommand, context: AgentContext<R
     expectHello(await child.request(helloLine()));
   } catch (error) {
     await child.close(undefined, 0);
+    await gateway?.gateway.close();
     throw error;
   } finally {
     context.signal.removeEventListener('abort', onAbort);
@@ -49,14 +61,28 @@ async function createProcessAgent(command: AgentCommand, context: AgentContext<R
     async act(frame: FrameResponse, step: StepInfo): Promise<AgentDecision> {
       const line = started ? frameLine(step, frame) : startLine(episodeStart(context), frame);
       started = true;
-      return decisionOf(await child.request(line), context);
+      const before = gateway?.calls() ?? 0;
+      try {
+        const answer = await child.request(line);
+        return decisionOf(answer, context, { gatewaySawCalls: (gateway?.calls() ?? 0) > before, gateway: gateway?.gateway });
+      } catch (error) {
+        throw spentOr(error, gateway);
+      }
     },
     async finish(end: EpisodeEnd): Promise<void> {
       // Cut while deciding (a deadline, Ctrl-C): told to stop, and killed soon after.
       if (child.deciding) await child.close(stopLine(end.outcome), STOP_GRACE_MS);
       else await child.close(endLine(end), END_GRACE_MS);
+      await gateway?.gateway.close();
     },
   };
+}
+
+/** An agent that failed once its gateway had refused a call for the dollar budget ended on the budget. */
+function spentOr(error: unknown, gateway: EpisodeGateway | undefined): unknown {
+  const refused = gateway?.gateway.refused;
+  if (refused === undefined || !(error instanceof AgentProcessError)) return error;
+  return new DollarBudgetSpent(`${refused}; the agent then failed: ${error.message}`);
 }
 
 function episodeStart(context: AgentContext<Record<string, unknown>>) {
@@ -77,12 +103,18 @@ function expectHello(answer: AgentAnswer): void {
     throw new AgentProcessError(`answered hello with "${answer.type}"; the first answer is {"type":"hello","protocol":"arcbench.agent/1"}`);
 }
 
-/** The runner's decision for an answer; model usage in it is reported for the step. */
-function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentDecision {
+/** How an answer's own usage is counted: not at all for a step whose calls the gateway saw. */
+interface Counting {
+  readonly gatewaySawCalls: boolean;
+  readonly gateway: { addSpent(dollars: number | null | undefined): void } | undefined;
+}
+
+/** The runner's decision for an answer; model usage and transcripts in it are reported for the step. */
+function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>, counting: Counting): AgentDecision {
   switch (answer.type) {
     case 'done':
       // Calls made for a decision that was never sent (the opening RESET arcbench answers itself).
-      for (const call of separateUsage(undefined, answer.usage).usage) context.reportUsage(call as unknown as ModelCallUsage);
+      report(context, counting, separateUsage(undefined, answer.usage).usage, answer.transcripts);
       return stop(answer.reason, answer.details);
     case 'error':
       throw new AgentProcessError(errorMessage(answer), answer.traceback);
@@ -90,7 +122,7 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentD
       throw new AgentProcessError('answered a frame with "hello"; answer with act, done or error');
     case 'act': {
       const { reasoning, usage } = separateUsage(answer.reasoning, answer.usage);
-      for (const call of usage) context.reportUsage(call as unknown as ModelCallUsage);
+      report(context, counting, usage, answer.transcripts);
       if (answer.action === 6 && (answer.x === undefined || answer.y === undefined))
         throw new AgentProcessError('answered ACTION6 without x and y (whole numbers 0..63)');
       return actionOfId(
@@ -99,6 +131,27 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentD
       );
     }
   }
+}
+
+/**
+ * The step's calls as the answer gives them: each transcript kept and counted from its usage, then the
+ * usage listed apart. When the gateway saw calls in the step it has counted and kept them already: the
+ * answer's figures (its usage, a usage in its reasoning, its transcripts) are the same calls seen from
+ * inside, and are neither counted nor kept again (a transcript is always its count's record: verify).
+ */
+function report(context: AgentContext<unknown>, counting: Counting, usage: readonly unknown[], transcripts: readonly unknown[] | undefined): void {
+  if (counting.gatewaySawCalls) return;
+  for (const call of transcripts ?? []) {
+    const kept = call as ModelCallTranscript;
+    if (context.keepsTranscripts !== false) context.keepTranscript(kept);
+    count(context, counting, kept.usage);
+  }
+  for (const call of usage) count(context, counting, call as ModelCallUsage);
+}
+
+function count(context: AgentContext<unknown>, counting: Counting, call: ModelCallUsage): void {
+  context.reportUsage(call);
+  counting.gateway?.addSpent(call.cost_usd);
 }
 
 /**

@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../packageFiles.ts';
 import type { AgentCommand } from './agentProcess.ts';
+import type { ModelGatewaySettings } from '../gateway/gatewaySettings.ts';
 
 /** python/ ships in the package beside src/ (and dist/), so both find it from the package root. */
 export const PYTHON_LAYER_DIR = fileURLToPath(new URL('python/', PACKAGE_ROOT));
@@ -20,6 +21,8 @@ export interface ProcessAgentOptions {
   /** The agent entry's `python:` (an interpreter, e.g. a virtualenv's bin/python). */
   readonly python?: string;
   readonly env?: NodeJS.ProcessEnv;
+  /** The agent entry's `model_gateway:`: its model calls go through a gateway of the episode's. */
+  readonly modelGateway?: ModelGatewaySettings;
 }
 
 /** The agent's file and how to start it, or undefined when `use` is not an agent process. */

@@ -81,6 +81,8 @@ export function stopLine(reason: string): string {
 }
 
 const usageCall = z.looseObject({ model: z.string() });
+/** A model call the agent made itself, as it keeps it: what it sent, what came back, its usage (counted). */
+const keptCall = z.looseObject({ request: z.looseObject({}), response: z.looseObject({}).optional(), usage: usageCall });
 
 const answerSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('hello'), protocol: z.string(), name: z.string().optional(), describe: declaredDescriptionSchema.optional() }),
@@ -91,12 +93,14 @@ const answerSchema = z.discriminatedUnion('type', [
     y: z.int().min(0).max(63).optional(),
     reasoning: z.unknown().optional(),
     usage: z.union([usageCall, z.array(usageCall)]).optional(),
+    transcripts: z.array(keptCall).optional(),
   }),
   z.looseObject({
     type: z.literal('done'),
     reason: z.string().optional(),
     details: z.unknown().optional(),
     usage: z.union([usageCall, z.array(usageCall)]).optional(),
+    transcripts: z.array(keptCall).optional(),
   }),
   z.looseObject({
     type: z.literal('error'),

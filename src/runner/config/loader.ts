@@ -111,11 +111,12 @@ async function resolveExperiment(
     try {
       definition = await loadAgent(entry.use, options.baseDir, {
         ...(entry.python === undefined ? {} : { python: entry.python }),
+        ...(entry.model_gateway === undefined ? {} : { modelGateway: entry.model_gateway }),
         ...(options.env === undefined ? {} : { env: options.env }),
       });
     } catch (error) {
       if (!(error instanceof AgentLoadError)) throw error;
-      problems.push(`agents[${i}].use: ${error.message}`);
+      problems.push(`agents[${i}].${error.field}: ${error.message}`);
       continue;
     }
     const params = checkParams(definition, entry.params);

@@ -7,6 +7,7 @@ import { describeFound, positiveInt } from '../../protocol/zodIssues.ts';
 import { budgetsSchema } from '../../episode/budgets.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 import { DIALECTS } from '../../reference/server/dialect.ts';
+import { modelGatewaySchema } from '../../agent/gateway/gatewaySettings.ts';
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
 export const MAX_LABEL_LENGTH = 64;
@@ -32,6 +33,7 @@ const agentEntrySchema = z
         .min(1)
         .optional()
         .describe("For a .py agent: the Python interpreter (a virtualenv's bin/python, relative to this file); default: ARCBENCH_PYTHON, else python3."),
+      model_gateway: modelGatewaySchema.optional(),
     },
     {
       error: (issue) =>

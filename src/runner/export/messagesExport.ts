@@ -35,6 +35,22 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
   return records;
 }
 
+/**
+ * Why a run has no conversation to export, as a sentence that says what to change: transcripts were
+ * off, its agents' calls were counted but never kept (a Python agent calling its SDK on its own), or
+ * no agent called a model.
+ */
+export function noConversations(folder: RunFolder): string {
+  const where = `${folder.dir} has no model-call transcripts, so there is no conversation to export`;
+  if ((folder.report.config as { transcripts?: unknown } | undefined)?.transcripts === false) return `${where}: its config says transcripts: false`;
+  const counted = folder.episodes.filter((episode) => episode.usage.calls > 0).length;
+  if (counted === 0) return `${where}: none of its ${folder.episodes.length} episodes reported a model call`;
+  return (
+    `${where}: ${counted} episode(s) reported model calls without their transcripts; ` +
+    "give a Python agent's entry model_gateway: (its SDK calls are then kept), or have the agent keep them (keepTranscript, or transcripts in its protocol answers)"
+  );
+}
+
 /** Instructions sent apart from the messages (Responses, Anthropic) become the system message. */
 function instructionsOf(call: TranscriptCall): unknown[] {
   return call.instructions === null || call.instructions === undefined ? [] : [{ role: 'system', content: call.instructions }];
