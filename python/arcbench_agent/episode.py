@@ -25,6 +25,7 @@ from arcengine import ActionInput, FrameData, GameAction, GameState
 from .channel import Channel
 from .failures import failure_sentence
 from .grids import frame_rows, grid_cells
+from .snapshot import Snapshots
 from .usage import reported_calls, with_calls
 
 # The keyword arguments of the official Agent's constructor, filled from the episode.
@@ -123,7 +124,22 @@ def _append(agent: Any, frame: FrameData) -> None:
 def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
     agent = construct(agent_class, start)
     agent.timer = time.time()  # as the harness's main() sets it: agents report seconds and fps from it
-    opening: Optional[FrameData] = frame_data(start["frame"])
+    channel.snapshots = Snapshots(agent)
+    play_from(agent, frame_data(start["frame"]), channel)
+
+
+def resume(agent: Any, channel: Channel) -> None:
+    """A restored agent (snapshot.py) goes on where its snapshot was taken: awaiting its action's answer."""
+    reply = channel.receive()
+    if reply["type"] != "frame":
+        _finish(agent, channel)
+        return
+    _append(agent, frame_data(reply["frame"]))
+    agent.action_counter += 1
+    play_from(agent, None, channel)
+
+
+def play_from(agent: Any, opening: Optional[FrameData], channel: Channel) -> None:
     carried: list[Any] = []  # the opening RESET's model calls, sent with the next answer
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))

@@ -28,17 +28,44 @@ def main(argv: list[str]) -> int:
     if agent_class is None:
         return 1
     channel.send(_hello(agent_class))
-    start = channel.receive()
-    if start.get("type") != "start":
+    first = channel.receive()
+    if first.get("type") not in ("start", "restore"):
         return 0
+    return _play(agent_class, first, channel)
+
+
+def _play(agent_class: type, first: dict, channel: Channel) -> int:
+    """The episode from its start, or (`restore`) from an agent's snapshot (docs/agent-protocol.md §7)."""
     from .episode import play
 
     try:
-        play(agent_class, start, channel)
+        if first["type"] == "start":
+            play(agent_class, first, channel)
+        elif _restored(agent_class, first, channel):
+            return 0
+        else:
+            return 1
     except Exception as error:  # the agent's own failure: reported with its traceback, the run goes on
         channel.send(error_answer(error))
         return 1
     return 0
+
+
+def _restored(agent_class: type, request: dict, channel: Channel) -> bool:
+    from .episode import construct, resume
+    from .snapshot import Snapshots, restore
+
+    try:
+        agent = construct(agent_class, request)
+        snapshots = Snapshots(agent)
+        restore(agent, request["state"])
+    except Exception as error:
+        channel.send(error_answer(error, f"{agent_class.__name__} could not be restored from its snapshot: "))
+        return False
+    channel.snapshots = snapshots
+    channel.send({"type": "restored"})
+    resume(agent, channel)
+    return True
 
 
 def _hello(agent_class: type) -> dict:

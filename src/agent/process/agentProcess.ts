@@ -43,6 +43,7 @@ export class AgentProcess {
   #waiting: { resolve: (answer: AgentAnswer) => void; reject: (error: Error) => void } | undefined;
   #failure: AgentProcessError | undefined;
   #partial = '';
+  #maxLine = MAX_LINE_BYTES;
   #closing = false;
   #exited = false;
   readonly #exitedPromise: Promise<void>;
@@ -88,7 +89,7 @@ export class AgentProcess {
   #takeAnswers(chunk: Buffer): void {
     const lines = (this.#partial + chunk.toString('utf8')).split('\n');
     this.#partial = lines.pop()!;
-    if (this.#partial.length > MAX_LINE_BYTES) this.#fail(`wrote an answer line longer than ${MAX_LINE_BYTES} bytes`);
+    if (this.#partial.length > this.#maxLine) this.#fail(`wrote an answer line longer than ${this.#maxLine} bytes`);
     for (const line of lines) {
       if (line.trim() === '') continue;
       this.#output.answered();
@@ -120,9 +121,10 @@ export class AgentProcess {
     if (!this.#closing) waiting?.reject(this.#failure);
   }
 
-  /** Writes one request line and resolves with the answer it gets. */
-  request(line: string | Uint8Array): Promise<AgentAnswer> {
+  /** Writes one request line and resolves with the answer it gets, a line of at most `maxLine` bytes. */
+  request(line: string | Uint8Array, maxLine = MAX_LINE_BYTES): Promise<AgentAnswer> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    this.#maxLine = maxLine;
     this.#child.stdin!.write(line);
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };

@@ -12,7 +12,19 @@ import type { AgentDescription } from '../description.ts';
 import type { ModelCallUsage } from '../usage.ts';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
-import { type AgentAnswer, endLine, errorMessage, frameLine, helloLine, startLine, stopLine } from './protocolMessages.ts';
+import { UnrestorableStateError } from '../unrestorable.ts';
+import {
+  type AgentAnswer,
+  endLine,
+  errorMessage,
+  frameLine,
+  helloLine,
+  MAX_SNAPSHOT_LINE_BYTES,
+  restoreLine,
+  snapshotLine,
+  startLine,
+  stopLine,
+} from './protocolMessages.ts';
 
 /** Time an agent gets to exit by itself once its episode is over (within the runner's finish grace). */
 const END_GRACE_MS = 900;
@@ -44,12 +56,44 @@ async function createProcessAgent(command: AgentCommand, context: AgentContext<R
   } finally {
     context.signal.removeEventListener('abort', onAbort);
   }
+  return processAgent(child, context);
+}
+
+/**
+ * The agent over the protocol. Its snapshots (§7) are asked for only once the runner has asked for one
+ * (it checkpoints this episode): then after every action the agent answers, while it waits for the
+ * action's frame; `snapshot()` hands the runner the last one.
+ */
+function processAgent(child: AgentProcess, context: AgentContext<Record<string, unknown>>): Agent {
   let started = false;
+  let snapshots = false;
+  let snapshot: unknown = null;
   return {
     async act(frame: FrameResponse, step: StepInfo): Promise<AgentDecision> {
       const line = started ? frameLine(step, frame) : startLine(episodeStart(context), frame);
       started = true;
-      return decisionOf(await child.request(line), context);
+      const decision = decisionOf(await child.request(line), context);
+      if (snapshots && !('stop' in decision)) snapshot = snapshotOf(await child.request(snapshotLine(), MAX_SNAPSHOT_LINE_BYTES), step.step);
+      return decision;
+    },
+    snapshot(): unknown {
+      snapshots = true;
+      return snapshot;
+    },
+    async restore(state: unknown): Promise<void> {
+      snapshots = true;
+      snapshot = state;
+      // Taken before the first decision: the episode starts as a new one would.
+      if (state === null) return;
+      const kept = state as { state?: unknown; refused?: string };
+      if (kept.refused !== undefined) {
+        await child.close(undefined, 0);
+        throw new UnrestorableStateError(kept.refused);
+      }
+      const answer = await child.request(restoreLine(episodeStart(context), kept.state));
+      if (answer.type === 'error') throw new AgentProcessError(errorMessage(answer), answer.traceback);
+      if (answer.type !== 'restored') throw new AgentProcessError(`answered restore with "${answer.type}"; the answer is {"type":"restored"}`);
+      started = true;
     },
     async finish(end: EpisodeEnd): Promise<void> {
       // Cut while deciding (a deadline, Ctrl-C): told to stop, and killed soon after.
@@ -57,6 +101,14 @@ async function createProcessAgent(command: AgentCommand, context: AgentContext<R
       else await child.close(endLine(end), END_GRACE_MS);
     },
   };
+}
+
+/** What the runner keeps of a `snapshot` answer: the agent's state, or why it has none (a resume then starts over). */
+function snapshotOf(answer: AgentAnswer, step: number): { state: unknown } | { refused: string } {
+  if (answer.type === 'error') throw new AgentProcessError(errorMessage(answer), answer.traceback);
+  if (answer.type !== 'snapshot') throw new AgentProcessError(`answered snapshot with "${answer.type}"; the answer is {"type":"snapshot","state":…}`);
+  if (answer.refused !== undefined) return { refused: `its state after step ${step} could not be snapshotted: ${answer.refused}` };
+  return { state: answer.state ?? null };
 }
 
 function episodeStart(context: AgentContext<Record<string, unknown>>) {
@@ -87,7 +139,9 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>): AgentD
     case 'error':
       throw new AgentProcessError(errorMessage(answer), answer.traceback);
     case 'hello':
-      throw new AgentProcessError('answered a frame with "hello"; answer with act, done or error');
+    case 'snapshot':
+    case 'restored':
+      throw new AgentProcessError(`answered a frame with "${answer.type}"; answer with act, done or error`);
     case 'act': {
       const { reasoning, usage } = separateUsage(answer.reasoning, answer.usage);
       for (const call of usage) context.reportUsage(call as unknown as ModelCallUsage);
