@@ -41,11 +41,14 @@ def _watch_parent(parent: int) -> None:
 
 
 class Channel:
-    def __init__(self) -> None:
+    def __init__(self, watch: bool = True) -> None:
         self._answer_fd = int(os.environ.get("ARCBENCH_ANSWER_FD", "3"))
         self._requests = sys.stdin.buffer
         # The playing agent's snapshots (snapshot.py), answered whenever arcbench asks, between steps.
         self.snapshots: Any = None
+        if not watch:
+            # A fork server starts no thread (forking one that runs threads is unsafe): its stdin ends when arcbench dies.
+            return
         threading.Thread(target=_watch_parent, args=(os.getppid(),), name="arcbench-watchdog", daemon=True).start()
 
     def receive(self) -> dict[str, Any]:

@@ -13,6 +13,9 @@ import type { ModelCallUsage } from '../usage.ts';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
 import { UnrestorableStateError } from '../unrestorable.ts';
+import type { OutputLine } from './boundedOutput.ts';
+import { ForkServers } from './forkServer.ts';
+import { PYTHON_HOST_SCRIPT } from './processAgentSource.ts';
 import {
   type AgentAnswer,
   endLine,
@@ -34,17 +37,23 @@ const anyParams = z.record(z.string(), z.unknown());
 
 /** `described` is what the program said of itself in its hello at load time (empty when nothing). */
 export function processAgentDefinition(command: AgentCommand, name: string, described: AgentDescription): AgentDefinition {
+  // Python agents: the module imported once, a child forked per episode (forkServer.ts).
+  const forks = command.args[0] === PYTHON_HOST_SCRIPT ? new ForkServers() : undefined;
   return defineAgent({
     name,
     description: `agent process ${command.describe} (arcbench.agent/1)`,
     params: anyParams,
-    create: (context) => createProcessAgent(command, context),
+    create: (context) => createProcessAgent(command, context, forks),
     describe: () => described,
   });
 }
 
-async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>): Promise<Agent> {
-  const child = new AgentProcess(command, (stream, line) => context.log?.('debug', line, { agent: context.label, stream }));
+async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>, forks: ForkServers | undefined): Promise<Agent> {
+  const logLine: OutputLine = (stream, line) => context.log?.('debug', line, { agent: context.label, stream });
+  const forked = await forks?.child(command, logLine, (sentence) => context.log?.('warn', sentence, { agent: context.label }));
+  // A forked child was loaded by its server, which answered hello.
+  if (forked !== undefined) return processAgent(forked, context);
+  const child = new AgentProcess(command, logLine);
   // The runner stops waiting for create() at a deadline or Ctrl-C; the process must not outlive that.
   const onAbort = () => void child.close(stopLine('stopped'), STOP_GRACE_MS);
   context.signal.addEventListener('abort', onAbort, { once: true });
