@@ -122,7 +122,8 @@ describe('the official LLM template through the model gateway', () => {
     const bill = billed(requests);
     expect(bill.calls).toBe(6);
     expect(episode?.usage).toMatchObject({ calls: bill.calls, input_tokens: bill.input, output_tokens: bill.output, cost_usd: bill.dollars });
-    expect(episode?.model_calls?.map((call) => call.step)).toEqual([0, 0, 1, 1, 2, 2]);
+    // Today's loop sends the template's opening RESET (decided without a model) as step 0; its calls come after.
+    expect(episode?.model_calls?.map((call) => call.step)).toEqual([1, 1, 2, 2, 3, 3]);
     // The agent's own key went upstream, in the header its SDK put it in.
     expect(requests.every((request) => request.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });

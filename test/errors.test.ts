@@ -44,6 +44,7 @@ const SAMPLES: Record<string, (Class: AnyErrorClass) => ArcbenchError[]> = {
   RunNotStartedError: (C) => [new C('a sentence')],
   RunsNotComparableError: (C) => [new C('a sentence')],
   TransportError: (C) => ['ambiguous', 'unreachable', 'protocol', 'interrupted'].map((kind) => new C(kind, 'a sentence')),
+  UnrestorableStateError: (C) => [new C('a sentence')],
   ViewFolderError: (C) => ['VIEW_FOLDER_MISSING', 'VIEW_PORT_IN_USE'].map((code) => new C('a sentence', code)),
 };
 
@@ -66,6 +67,7 @@ const CODES: Record<string, string[]> = {
   MissingVariableError: ['CONFIG_MISSING_VARIABLE'],
   OutputPathError: ['OUTPUT_PATH_INVALID'],
   ModelCallError: ['MODEL_CALL_FAILED'],
+  UnrestorableStateError: ['AGENT_STATE_UNRESTORABLE'],
   NotSubmittableError: ['RUN_NOT_SUBMITTABLE'],
   QueueRunError: ['QUEUE_RUN_INVALID'],
   QueueUnreachableError: ['QUEUE_UNREACHABLE'],

@@ -41,23 +41,31 @@ def _watch_parent(parent: int) -> None:
 
 
 class Channel:
-    def __init__(self) -> None:
+    def __init__(self, watch: bool = True) -> None:
         self._answer_fd = int(os.environ.get("ARCBENCH_ANSWER_FD", "3"))
         self._requests = sys.stdin.buffer
+        # The playing agent's snapshots (snapshot.py), answered whenever arcbench asks, between steps.
+        self.snapshots: Any = None
+        if not watch:
+            # A fork server starts no thread (forking one that runs threads is unsafe): its stdin ends when arcbench dies.
+            return
         threading.Thread(target=_watch_parent, args=(os.getppid(),), name="arcbench-watchdog", daemon=True).start()
 
     def receive(self) -> dict[str, Any]:
-        """The next request; a `stop` or the end of stdin ends the process."""
+        """The next request; a `stop` or the end of stdin ends the process; a `snapshot` is answered here."""
         while True:
             line = self._requests.readline()
             if not line:
                 exit_now()
-            if line.strip():
-                break
-        message = json.loads(line)
-        if message.get("type") == "stop":
-            exit_now()
-        return message
+            if not line.strip():
+                continue
+            message = json.loads(line)
+            kind = message.get("type")
+            if kind == "stop":
+                exit_now()
+            if kind != "snapshot":
+                return message
+            self.send(self.snapshots.answer() if self.snapshots is not None else {"type": "snapshot", "refused": "no agent is playing yet"})
 
     def send(self, message: dict[str, Any]) -> None:
         # The agent's own prints go out before its answer, so run.log reads in order.

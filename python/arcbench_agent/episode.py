@@ -116,6 +116,26 @@ def play(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
         play_current(agent_class, start, channel)
 
 
+def resume(agent: Any, request: dict[str, Any], channel: Channel) -> None:
+    """A restored agent (snapshot.py) goes on where its snapshot was taken, in the loop it played:
+    awaiting the answer to the action it had decided."""
+    if harness(request) == "gen1":
+        from .loop_gen1 import resume_gen1
+
+        resume_gen1(agent, channel)
+    else:
+        from .loop_current import resume_current
+
+        resume_current(agent, request, channel)
+
+
+def watch_snapshots(agent: Any, channel: Channel) -> None:
+    """Lets the channel answer arcbench's `snapshot` requests for this agent (docs/agent-protocol.md §7)."""
+    from .snapshot import Snapshots
+
+    channel.snapshots = Snapshots(agent)
+
+
 def send_done(agent: Any, channel: Channel, carried: list[Any]) -> None:
     """The loop ended by the agent's own test (is_done, or MAX_ACTIONS): said, then cleaned up."""
     reason = "MAX_ACTIONS" if agent.action_counter > agent.MAX_ACTIONS else "is_done"

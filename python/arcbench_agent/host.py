@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 from typing import Optional
@@ -14,11 +15,14 @@ from .failures import error_answer
 
 
 def main(argv: list[str]) -> int:
+    fork_server = argv[:1] == ["--fork-server"]
+    if fork_server:
+        argv = argv[1:]
     if not argv or len(argv) > 2:
-        print("usage: arcbench_host.py AGENT_FILE [CLASS_NAME] (arcbench starts this; see docs/agent-protocol.md)", file=sys.stderr)
+        print("usage: arcbench_host.py [--fork-server] AGENT_FILE [CLASS_NAME] (arcbench starts this; see docs/agent-protocol.md)", file=sys.stderr)
         return 2
     file, class_name = argv[0], (argv[1] if len(argv) == 2 else None)
-    channel = Channel()
+    channel = Channel(watch=not fork_server)
     hello = channel.receive()
     if hello.get("protocol") != PROTOCOL:
         channel.send({"type": "error", "message": f"this agent layer speaks {PROTOCOL}, arcbench asked for {hello.get('protocol')}; use the python/ layer of the same arcbench"})
@@ -27,18 +31,59 @@ def main(argv: list[str]) -> int:
     agent_class = _load(file, class_name, channel)
     if agent_class is None:
         return 1
+    if fork_server:
+        return _serve_forks(agent_class, channel)
     channel.send(_hello(agent_class))
-    start = channel.receive()
-    if start.get("type") != "start":
+    first = channel.receive()
+    if first.get("type") not in ("start", "restore"):
         return 0
+    return play_episode(agent_class, first, channel)
+
+
+def _serve_forks(agent_class: type, channel: Channel) -> int:
+    """The module is imported: forks a child per episode from here, or says why it will not (§8)."""
+    from .forkserver import fork_unsafe, serve
+
+    unsafe = fork_unsafe()
+    channel.send({**_hello(agent_class), "fork": unsafe is None, **({} if unsafe is None else {"why": unsafe})})
+    if unsafe is not None:
+        channel.receive()  # arcbench starts a process per episode instead, and ends this one
+        return 0
+    return serve(agent_class, int(os.environ.get("ARCBENCH_ANSWER_FD", "3")))
+
+
+def play_episode(agent_class: type, first: dict, channel: Channel) -> int:
+    """The episode from its start, or (`restore`) from an agent's snapshot (docs/agent-protocol.md §7)."""
     from .episode import play
 
     try:
-        play(agent_class, start, channel)
+        if first["type"] == "start":
+            play(agent_class, first, channel)
+        elif _restored(agent_class, first, channel):
+            return 0
+        else:
+            return 1
     except Exception as error:  # the agent's own failure: reported with its traceback, the run goes on
         channel.send(error_answer(error))
         return 1
     return 0
+
+
+def _restored(agent_class: type, request: dict, channel: Channel) -> bool:
+    from .episode import construct, resume
+    from .snapshot import Snapshots, restore
+
+    try:
+        agent = construct(agent_class, request)
+        snapshots = Snapshots(agent)
+        restore(agent, request["state"])
+    except Exception as error:
+        channel.send(error_answer(error, f"{agent_class.__name__} could not be restored from its snapshot: "))
+        return False
+    channel.snapshots = snapshots
+    channel.send({"type": "restored"})
+    resume(agent, request, channel)
+    return True
 
 
 def _hello(agent_class: type) -> dict:

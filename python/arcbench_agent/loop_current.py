@@ -20,14 +20,34 @@ from arcengine import GameAction
 
 from .channel import Channel
 from .environment import Environment
-from .episode import append_frame, construct, finish, send_done
+from .episode import append_frame, construct, finish, send_done, watch_snapshots
 
 
 def play_current(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
     env = Environment(start["game"], start["frame"])
     agent = construct(agent_class, start, arc_env=env)
-    sent: dict[GameAction, Any] = {}
     agent.timer = time.time()  # as main() sets it, once the agent is made
+    watch_snapshots(agent, channel)
+    _loop(agent, env, channel)
+
+
+def resume_current(agent: Any, request: dict[str, Any], channel: Channel) -> None:
+    """A restored agent awaits the answer to the action it had decided, then plays on. Its arc_env
+    came back with its snapshot when it could; else it is made again from the session's opening frame."""
+    env = agent.arc_env if isinstance(getattr(agent, "arc_env", None), Environment) else Environment(request["game"], request["frame"])
+    agent.arc_env = env
+    reply = channel.receive()
+    if reply["type"] != "frame":
+        finish(agent, channel)
+        return
+    env.observe(reply["frame"])
+    append_frame(agent, env.latest_frame())
+    agent.action_counter += 1
+    _loop(agent, env, channel)
+
+
+def _loop(agent: Any, env: Environment, channel: Channel) -> None:
+    sent: dict[GameAction, Any] = {}
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         channel.send(act(agent.choose_action(agent.frames, env.latest_frame()), sent))
         reply = channel.receive()

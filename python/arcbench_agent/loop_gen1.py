@@ -18,7 +18,7 @@ from typing import Any, Optional
 from arcengine import FrameData, GameAction
 
 from .channel import Channel
-from .episode import append_frame, construct, finish, frame_data, send_done
+from .episode import append_frame, construct, finish, frame_data, send_done, watch_snapshots
 from .usage import reported_calls, with_calls
 
 
@@ -47,7 +47,23 @@ def take_answer(action: Any) -> dict[str, Any]:
 def play_gen1(agent_class: type, start: dict[str, Any], channel: Channel) -> None:
     agent = construct(agent_class, start)
     agent.timer = time.time()  # as the harness's main() sets it: agents report seconds and fps from it
-    opening: Optional[FrameData] = frame_data(start["frame"])
+    watch_snapshots(agent, channel)
+    _loop(agent, frame_data(start["frame"]), channel)
+
+
+def resume_gen1(agent: Any, channel: Channel) -> None:
+    """A restored agent awaits the answer to the action it had decided, then plays on (the host
+    watches its snapshots: their record of what __init__ made is taken before the restore)."""
+    reply = channel.receive()
+    if reply["type"] != "frame":
+        finish(agent, channel)
+        return
+    append_frame(agent, frame_data(reply["frame"]))
+    agent.action_counter += 1
+    _loop(agent, None, channel)
+
+
+def _loop(agent: Any, opening: Optional[FrameData], channel: Channel) -> None:
     carried: list[Any] = []  # the opening RESET's model calls, sent with the next answer
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         answer = take_answer(agent.choose_action(agent.frames, agent.frames[-1]))

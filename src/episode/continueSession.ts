@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Agent, AgentAction } from '../agent/contract.ts';
 import { actionOfId } from '../agent/actions.ts';
+import { UnrestorableStateError } from '../agent/unrestorable.ts';
 import { ApiError, decodeFrameResponse, type FrameResponse, type ScorecardAnswer } from '../protocol/index.ts';
 import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
 import { RecordingWriter } from '../recording/recordingWriter.ts';
@@ -167,7 +168,12 @@ async function restoreAgent(play: EpisodePlay, snapshot: unknown): Promise<void>
   const created = play.spec.agent.definition.create(agentContext(play));
   const agent = typeof (created as { then?: unknown }).then === 'function' ? await play.stop.race(created as Promise<Agent>, 'create()') : (created as Agent);
   if (agent.restore === undefined) throw new NotContinued(`agent "${play.spec.agent.label}" has no restore() any more`);
-  const restored = agent.restore(snapshot);
-  if (restored !== undefined) await play.stop.race(restored, 'restore()');
+  try {
+    const restored = agent.restore(snapshot);
+    if (restored !== undefined) await play.stop.race(restored, 'restore()');
+  } catch (error) {
+    if (error instanceof UnrestorableStateError) throw new NotContinued(`agent "${play.spec.agent.label}": ${error.message}`);
+    throw error;
+  }
   play.agent = agent;
 }

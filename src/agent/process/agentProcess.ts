@@ -3,8 +3,8 @@
  * private answer channel (fd 3), its stdout and stderr bounded into the log. Whatever goes wrong (an
  * exit, garbage, a flood) becomes one AgentProcessError that names it; the next request fails with it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { ArcbenchError } from '../../errors.ts';
 import { BoundedOutput, FLOOD_BYTES, type OutputLine } from './boundedOutput.ts';
 import { forgetGroup, killGroup, trackGroup } from './processGroups.ts';
@@ -35,49 +35,85 @@ export interface AgentCommand {
 /** Time a stopped agent gets to exit by itself before its process group is killed. */
 export const STOP_GRACE_MS = 500;
 
+/**
+ * An agent's running process as AgentProcess talks to it: started here (spawnedAgent), or forked for it
+ * by a fork server (forkServer.ts), whose streams are sockets.
+ */
+export interface AgentEndpoints {
+  readonly pid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly answers: Readable;
+  /** Calls back once with how it ended; `undefined` code and signal with a sentence: it never started. */
+  onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): void;
+  onStartError(listener: (sentence: string) => void): void;
+  /** Settles once it has exited and its streams are closed. */
+  readonly closed: Promise<void>;
+}
+
+/** Starts `command` as the leader of its own process group. */
+export function spawnedAgent(command: AgentCommand): AgentEndpoints {
+  const child = spawn(command.command, command.args, {
+    cwd: command.cwd,
+    env: { ...process.env, ...command.env, ARCBENCH_PROTOCOL: AGENT_PROTOCOL, ARCBENCH_ANSWER_FD: String(ANSWER_FD) },
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    // Its own process group: Ctrl-C reaches arcbench only, and a kill reaches all the agent started.
+    detached: true,
+  });
+  return {
+    pid: child.pid ?? -1,
+    stdin: child.stdin!,
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    answers: child.stdio[ANSWER_FD] as Readable,
+    onExit: (listener) => child.once('exit', listener),
+    onStartError: (listener) =>
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        const hint = error.code === 'ENOENT' && command.notFound !== undefined ? `; ${command.notFound}` : '';
+        listener(`could not be started: ${error.message}${hint}`);
+      }),
+    closed: new Promise((resolve) => child.once('close', () => resolve())),
+  };
+}
+
 export class AgentProcess {
-  readonly #child: ChildProcess;
+  readonly #child: AgentEndpoints;
   readonly #pid: number;
   readonly #describe: string;
   readonly #output: BoundedOutput;
   #waiting: { resolve: (answer: AgentAnswer) => void; reject: (error: Error) => void } | undefined;
   #failure: AgentProcessError | undefined;
   #partial = '';
+  #maxLine = MAX_LINE_BYTES;
   #closing = false;
   #exited = false;
   readonly #exitedPromise: Promise<void>;
 
-  constructor(command: AgentCommand, logLine: OutputLine) {
+  /** `command` is started; or `endpoints` are a process started for it (`describe` names it). */
+  constructor(command: AgentCommand | { endpoints: AgentEndpoints; describe: string }, logLine: OutputLine) {
     this.#describe = command.describe;
     this.#output = new BoundedOutput(logLine, () =>
       this.#fail(`flooded its output (more than ${FLOOD_BYTES / 1024 / 1024} MiB on stdout and stderr while deciding one step)`),
     );
-    this.#child = spawn(command.command, command.args, {
-      cwd: command.cwd,
-      env: { ...process.env, ...command.env, ARCBENCH_PROTOCOL: AGENT_PROTOCOL, ARCBENCH_ANSWER_FD: String(ANSWER_FD) },
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      // Its own process group: Ctrl-C reaches arcbench only, and a kill reaches all the agent started.
-      detached: true,
-    });
-    this.#pid = this.#child.pid ?? -1;
+    this.#child = 'endpoints' in command ? command.endpoints : spawnedAgent(command);
+    this.#pid = this.#child.pid;
     if (this.#pid > 0) trackGroup(this.#pid);
-    this.#exitedPromise = new Promise((resolve) => this.#child.once('close', () => resolve()));
-    this.#wire(command);
+    this.#exitedPromise = this.#child.closed;
+    this.#wire();
   }
 
-  #wire(command: AgentCommand): void {
+  #wire(): void {
     const child = this.#child;
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      const hint = error.code === 'ENOENT' && command.notFound !== undefined ? `; ${command.notFound}` : '';
-      this.#fail(`could not be started: ${error.message}${hint}`);
-    });
-    child.stdin!.on('error', () => undefined); // EPIPE once it has exited: the exit says why.
-    child.stdout!.on('data', (chunk: Buffer) => this.#output.take('stdout', chunk));
-    child.stderr!.on('data', (chunk: Buffer) => this.#output.take('stderr', chunk));
-    const answers = child.stdio[ANSWER_FD] as Readable;
-    answers.on('data', (chunk: Buffer) => this.#takeAnswers(chunk));
-    answers.on('error', () => undefined);
-    child.once('exit', (code, signal) => {
+    child.onStartError((sentence) => this.#fail(sentence));
+    child.stdin.on('error', () => undefined); // EPIPE once it has exited: the exit says why.
+    child.stdout.on('data', (chunk: Buffer) => this.#output.take('stdout', chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.#output.take('stderr', chunk));
+    child.answers.on('data', (chunk: Buffer) => this.#takeAnswers(chunk));
+    child.answers.on('error', () => undefined);
+    // A fork server's sockets wait paused for these listeners (forkServer.ts).
+    for (const stream of [child.stdout, child.stderr, child.answers]) stream.resume();
+    child.onExit((code, signal) => {
       this.#exited = true;
       forgetGroup(this.#pid);
       // Answers written just before the exit may still be in the pipe: read them first.
@@ -88,7 +124,7 @@ export class AgentProcess {
   #takeAnswers(chunk: Buffer): void {
     const lines = (this.#partial + chunk.toString('utf8')).split('\n');
     this.#partial = lines.pop()!;
-    if (this.#partial.length > MAX_LINE_BYTES) this.#fail(`wrote an answer line longer than ${MAX_LINE_BYTES} bytes`);
+    if (this.#partial.length > this.#maxLine) this.#fail(`wrote an answer line longer than ${this.#maxLine} bytes`);
     for (const line of lines) {
       if (line.trim() === '') continue;
       this.#output.answered();
@@ -120,10 +156,11 @@ export class AgentProcess {
     if (!this.#closing) waiting?.reject(this.#failure);
   }
 
-  /** Writes one request line and resolves with the answer it gets. */
-  request(line: string | Uint8Array): Promise<AgentAnswer> {
+  /** Writes one request line and resolves with the answer it gets, a line of at most `maxLine` bytes. */
+  request(line: string | Uint8Array, maxLine = MAX_LINE_BYTES): Promise<AgentAnswer> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    this.#child.stdin!.write(line);
+    this.#maxLine = maxLine;
+    this.#child.stdin.write(line);
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });
@@ -145,8 +182,8 @@ export class AgentProcess {
     this.#waiting = undefined;
     waiting?.reject(new AgentProcessError(`agent process ${this.#describe} was stopped before it answered`));
     if (!this.#exited && this.#failure === undefined) {
-      if (last !== undefined) this.#child.stdin!.write(last);
-      this.#child.stdin!.end();
+      if (last !== undefined) this.#child.stdin.write(last);
+      this.#child.stdin.end();
     }
     const timer = setTimeout(() => killGroup(this.#pid), graceMs);
     await this.#exitedPromise;

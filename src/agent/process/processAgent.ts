@@ -16,7 +16,22 @@ import type { ModelGatewaySettings } from '../gateway/gatewaySettings.ts';
 import { type EpisodeGateway, startEpisodeGateway } from '../gateway/episodeGateway.ts';
 import type { FrameResponse } from '../../protocol/index.ts';
 import { type AgentCommand, AgentProcess, AgentProcessError, STOP_GRACE_MS } from './agentProcess.ts';
-import { type AgentAnswer, endLine, errorMessage, frameLine, helloLine, startLine, stopLine } from './protocolMessages.ts';
+import { UnrestorableStateError } from '../unrestorable.ts';
+import type { OutputLine } from './boundedOutput.ts';
+import { ForkServers } from './forkServer.ts';
+import { PYTHON_HOST_SCRIPT } from './processAgentSource.ts';
+import {
+  type AgentAnswer,
+  endLine,
+  errorMessage,
+  frameLine,
+  helloLine,
+  MAX_SNAPSHOT_LINE_BYTES,
+  restoreLine,
+  snapshotLine,
+  startLine,
+  stopLine,
+} from './protocolMessages.ts';
 
 /** Time an agent gets to exit by itself once its episode is over (within the runner's finish grace). */
 const END_GRACE_MS = 900;
@@ -29,21 +44,32 @@ const anyParams = z.record(z.string(), z.unknown());
  * `gateway`, the entry's `model_gateway:`, puts a model gateway between the agent and its provider.
  */
 export function processAgentDefinition(command: AgentCommand, name: string, described: AgentDescription, gateway?: ModelGatewaySettings): AgentDefinition {
+  // Python agents: the module imported once, a child forked per episode (forkServer.ts).
+  const forks = command.args[0] === PYTHON_HOST_SCRIPT ? new ForkServers() : undefined;
   return defineAgent({
     name,
     description: `agent process ${command.describe} (arcbench.agent/1)`,
     params: anyParams,
-    create: (context) => createProcessAgent(command, context, gateway),
+    create: (context) => createProcessAgent(command, context, forks, gateway),
     describe: () => described,
   });
 }
 
-async function createProcessAgent(command: AgentCommand, context: AgentContext<Record<string, unknown>>, settings?: ModelGatewaySettings): Promise<Agent> {
+async function createProcessAgent(
+  command: AgentCommand,
+  context: AgentContext<Record<string, unknown>>,
+  forks: ForkServers | undefined,
+  settings: ModelGatewaySettings | undefined,
+): Promise<Agent> {
   const gateway = settings === undefined ? undefined : await startEpisodeGateway(settings, context);
   const env = gateway === undefined ? command.env : { ...command.env, ...gateway.gateway.env() };
-  const child = new AgentProcess({ ...command, ...(env === undefined ? {} : { env }) }, (stream, line) =>
-    context.log?.('debug', line, { agent: context.label, stream }),
-  );
+  const logLine: OutputLine = (stream, line) => context.log?.('debug', line, { agent: context.label, stream });
+  // A child forked by its server inherits the server's environment: an episode with a gateway starts its own process.
+  const forked =
+    gateway === undefined ? await forks?.child(command, logLine, (sentence) => context.log?.('warn', sentence, { agent: context.label })) : undefined;
+  // A forked child was loaded by its server, which answered hello.
+  if (forked !== undefined) return processAgent(forked, context, undefined);
+  const child = new AgentProcess({ ...command, ...(env === undefined ? {} : { env }) }, logLine);
   // The runner stops waiting for create() at a deadline or Ctrl-C; the process must not outlive that.
   const onAbort = () => void child.close(stopLine('stopped'), STOP_GRACE_MS);
   context.signal.addEventListener('abort', onAbort, { once: true });
@@ -56,18 +82,50 @@ async function createProcessAgent(command: AgentCommand, context: AgentContext<R
   } finally {
     context.signal.removeEventListener('abort', onAbort);
   }
+  return processAgent(child, context, gateway);
+}
+
+/**
+ * The agent over the protocol. Its snapshots (§7) are asked for only once the runner has asked for one
+ * (it checkpoints this episode): then after every action the agent answers, while it waits for the
+ * action's frame; `snapshot()` hands the runner the last one.
+ */
+function processAgent(child: AgentProcess, context: AgentContext<Record<string, unknown>>, gateway: EpisodeGateway | undefined): Agent {
   let started = false;
+  let snapshots = false;
+  let snapshot: unknown = null;
   return {
     async act(frame: FrameResponse, step: StepInfo): Promise<AgentDecision> {
       const line = started ? frameLine(step, frame) : startLine(episodeStart(context), frame);
       started = true;
       const before = gateway?.calls() ?? 0;
+      let decision: AgentDecision;
       try {
-        const answer = await child.request(line);
-        return decisionOf(answer, context, { gatewaySawCalls: (gateway?.calls() ?? 0) > before, gateway: gateway?.gateway });
+        decision = decisionOf(await child.request(line), context, { gatewaySawCalls: (gateway?.calls() ?? 0) > before, gateway: gateway?.gateway });
       } catch (error) {
         throw spentOr(error, gateway);
       }
+      if (snapshots && !('stop' in decision)) snapshot = snapshotOf(await child.request(snapshotLine(), MAX_SNAPSHOT_LINE_BYTES), step.step);
+      return decision;
+    },
+    snapshot(): unknown {
+      snapshots = true;
+      return snapshot;
+    },
+    async restore(state: unknown): Promise<void> {
+      snapshots = true;
+      snapshot = state;
+      // Taken before the first decision: the episode starts as a new one would.
+      if (state === null) return;
+      const kept = state as { state?: unknown; refused?: string };
+      if (kept.refused !== undefined) {
+        await child.close(undefined, 0);
+        throw new UnrestorableStateError(kept.refused);
+      }
+      const answer = await child.request(restoreLine(episodeStart(context), kept.state));
+      if (answer.type === 'error') throw new AgentProcessError(errorMessage(answer), answer.traceback);
+      if (answer.type !== 'restored') throw new AgentProcessError(`answered restore with "${answer.type}"; the answer is {"type":"restored"}`);
+      started = true;
     },
     async finish(end: EpisodeEnd): Promise<void> {
       // Cut while deciding (a deadline, Ctrl-C): told to stop, and killed soon after.
@@ -83,6 +141,14 @@ function spentOr(error: unknown, gateway: EpisodeGateway | undefined): unknown {
   const refused = gateway?.gateway.refused;
   if (refused === undefined || !(error instanceof AgentProcessError)) return error;
   return new DollarBudgetSpent(`${refused}; the agent then failed: ${error.message}`);
+}
+
+/** What the runner keeps of a `snapshot` answer: the agent's state, or why it has none (a resume then starts over). */
+function snapshotOf(answer: AgentAnswer, step: number): { state: unknown } | { refused: string } {
+  if (answer.type === 'error') throw new AgentProcessError(errorMessage(answer), answer.traceback);
+  if (answer.type !== 'snapshot') throw new AgentProcessError(`answered snapshot with "${answer.type}"; the answer is {"type":"snapshot","state":…}`);
+  if (answer.refused !== undefined) return { refused: `its state after step ${step} could not be snapshotted: ${answer.refused}` };
+  return { state: answer.state ?? null };
 }
 
 function episodeStart(context: AgentContext<Record<string, unknown>>) {
@@ -119,7 +185,9 @@ function decisionOf(answer: AgentAnswer, context: AgentContext<unknown>, countin
     case 'error':
       throw new AgentProcessError(errorMessage(answer), answer.traceback);
     case 'hello':
-      throw new AgentProcessError('answered a frame with "hello"; answer with act, done or error');
+    case 'snapshot':
+    case 'restored':
+      throw new AgentProcessError(`answered a frame with "${answer.type}"; answer with act, done or error`);
     case 'act': {
       const { reasoning, usage } = separateUsage(answer.reasoning, answer.usage);
       report(context, counting, usage, answer.transcripts);

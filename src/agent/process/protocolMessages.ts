@@ -13,6 +13,8 @@ export const AGENT_PROTOCOL = 'arcbench.agent/1';
 export const ANSWER_FD = 3;
 /** The longest line either side writes. */
 export const MAX_LINE_BYTES = 1024 * 1024;
+/** The longest `snapshot` answer: an agent's state with every frame it keeps (§7). */
+export const MAX_SNAPSHOT_LINE_BYTES = 64 * 1024 * 1024;
 
 /** A frame response as the protocol carries it: the service's fields, grids as hex strings. */
 export function frameJson(frame: FrameResponse): string {
@@ -76,6 +78,17 @@ export function endLine(end: { outcome: string; actions: number; levelsCompleted
   return `${JSON.stringify({ type: 'end', outcome: end.outcome, actions: end.actions, levels_completed: end.levelsCompleted })}\n`;
 }
 
+/** Asks for the agent's state after the decision it just answered (§7). */
+export function snapshotLine(): string {
+  return '{"type":"snapshot"}\n';
+}
+
+/** Starts the episode from a state the agent's `snapshot` answer gave, instead of `start` (§7). */
+export function restoreLine(start: EpisodeStart, state: unknown): string {
+  const { game_id, title, tags, baseline_actions } = start.game;
+  return `${JSON.stringify({ ...start, type: 'restore', game: { game_id, title, tags, baseline_actions }, state })}\n`;
+}
+
 export function stopLine(reason: string): string {
   return `${JSON.stringify({ type: 'stop', reason })}\n`;
 }
@@ -102,6 +115,8 @@ const answerSchema = z.discriminatedUnion('type', [
     usage: z.union([usageCall, z.array(usageCall)]).optional(),
     transcripts: z.array(keptCall).optional(),
   }),
+  z.looseObject({ type: z.literal('snapshot'), state: z.unknown().optional(), refused: z.string().optional() }),
+  z.looseObject({ type: z.literal('restored') }),
   z.looseObject({
     type: z.literal('error'),
     message: z.string(),
