@@ -1,6 +1,6 @@
 """The host's loop: one JSON request a line on stdin, one JSON answer a line on a private channel (the
 process's original stdout; a game's own prints go to stderr, so they cannot corrupt an answer). Requests
-carry an `id` the answer repeats; `op` is describe, open, act, reset or close (docs/official-games.md)."""
+carry an `id` the answer repeats; `op` is describe, open, act, reset or close (docs/protocol.md §10)."""
 
 from __future__ import annotations
 

@@ -300,7 +300,7 @@ export class ReferenceService {
     return this.frameResponse(session, [(session.play as GamePlay).frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
   }
 
-  // ------------------------------------------------------------------ hosted games (docs/protocol.md §8)
+  // ------------------------------------------------------------------ hosted games (docs/protocol.md §10)
 
   private async startHostedSession(caller: Caller, game: HostedGame, request: CommandBody): Promise<FrameResponse> {
     const card = this.cardToStartOn(caller, game, request);
@@ -319,7 +319,7 @@ export class ReferenceService {
     return this.frameResponse(session, frame.frames, actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true, frame);
   }
 
-  /** The engine's own RESET: it decides level or full (docs/protocol.md §8); competition asks for a level one. */
+  /** The engine's own RESET: it decides level or full (docs/protocol.md §10); competition asks for a level one. */
   private async hostedReset(session: Session, request: CommandBody): Promise<FrameResponse> {
     const game = session.game as HostedGame;
     const frame = await this.fromEngine(game, () => (session.play as HostedPlay).reset(session.card.competition), session);
