@@ -129,7 +129,7 @@ describe('InProcessTransport and HttpTransport', () => {
       const cardId = await transport.openScorecard();
       const { guid } = await transport.reset(cardId, 'crat');
       const action = makeAction(6, 10, 12, 'why');
-      answers.push(now ? transport[actAtOnce](cardId, 'crat', guid, action) : await transport.act(cardId, 'crat', guid, action));
+      answers.push(now ? (transport[actAtOnce](cardId, 'crat', guid, action) as FrameResponse) : await transport.act(cardId, 'crat', guid, action));
       expect(transport.stats().requests).toBe(3);
       const lost = '00000000-0000-4000-8000-000000000000';
       if (now) expect(() => transport[actAtOnce](cardId, 'crat', lost, action)).toThrow(ApiError);

@@ -17,7 +17,8 @@ export interface InProcessService {
   openScorecard(key: string, body: OpenScorecardRequest): { card_id: string };
   closeScorecard(key: string, body: { card_id: string }): Scorecard;
   getScorecard(key: string, cardId: string, gameId?: string): Scorecard;
-  command(key: string, name: ActionName, body: CommandRequest): FrameResponse;
+  /** At once for the service's own games, later for a hosted one (an official game in its Python host). */
+  commandOrPromise(key: string, name: ActionName, body: CommandRequest): FrameResponse | Promise<FrameResponse>;
 }
 
 export interface InProcessTransportOptions {
@@ -35,9 +36,9 @@ const DEFAULT_IN_PROCESS_KEY = 'local';
  */
 export const actAtOnce: unique symbol = Symbol('arcbench.actAtOnce');
 
-/** A transport whose actions need no I/O. */
+/** A transport whose actions need no I/O (but for a hosted game's, which come as a promise). */
 export interface AnswersAtOnce {
-  [actAtOnce](cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse;
+  [actAtOnce](cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse | Promise<FrameResponse>;
 }
 
 export function answersAtOnce(transport: Transport): transport is Transport & AnswersAtOnce {
@@ -86,17 +87,17 @@ export class InProcessTransport implements Transport, AnswersAtOnce {
   async reset(cardId: string, gameId: string, guid?: string): Promise<FrameResponse> {
     this.count();
     const { name, body } = resetCommand(cardId, gameId, guid);
-    return this.service.command(this.key, name, body);
+    return this.service.commandOrPromise(this.key, name, body);
   }
 
   async act(cardId: string, gameId: string, guid: string, action: GameAction): Promise<FrameResponse> {
     return this[actAtOnce](cardId, gameId, guid, action);
   }
 
-  [actAtOnce](_cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse {
+  [actAtOnce](_cardId: string, gameId: string, guid: string, action: GameAction): FrameResponse | Promise<FrameResponse> {
     this.count();
     const { name, body } = actionCommand(gameId, guid, action);
-    return this.service.command(this.key, name, body);
+    return this.service.commandOrPromise(this.key, name, body);
   }
 
   stats(): TransportStats {

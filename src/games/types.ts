@@ -73,3 +73,40 @@ export interface Game {
   /** A new play at level 1 (index 0). */
   start(): GamePlay;
 }
+
+/**
+ * A game played in another process (an official arcengine game in a Python host, src/games/official/):
+ * its engine keeps the whole play, RESET included, so the service asks it and keeps the counts.
+ */
+export interface HostedGame {
+  readonly info: GameInfo;
+  readonly hosted: true;
+  /** A new play from the engine's first RESET, seeded as the official toolkit seeds one. */
+  open(seed: number): Promise<{ play: HostedPlay; frame: HostedFrame }>;
+}
+
+/** One play of a hosted game: every call is answered later, or rejected (a game's fault, a host that died). */
+export interface HostedPlay {
+  step(input: GameInput): Promise<HostedFrame>;
+  /** The engine's own RESET: a level reset, or a full one where the engine decides so; `levelsOnly` never full. */
+  reset(levelsOnly: boolean): Promise<HostedFrame>;
+  /** Frees the play on its host. */
+  close(): void;
+}
+
+/** What the engine answered to one command. */
+export interface HostedFrame {
+  readonly frames: readonly Grid[];
+  readonly state: 'NOT_FINISHED' | 'WIN' | 'GAME_OVER';
+  readonly levelsCompleted: number;
+  readonly winLevels: number;
+  readonly availableActions: readonly GameActionId[];
+  readonly fullReset: boolean;
+}
+
+/** Any game the service offers. */
+export type AnyGame = Game | HostedGame;
+
+export function isHosted(game: AnyGame): game is HostedGame {
+  return (game as HostedGame).hosted === true;
+}

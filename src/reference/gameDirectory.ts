@@ -3,7 +3,7 @@
  * and their descriptors of docs/protocol.md §2.
  */
 import { DEFAULT_FPS, type GameDescriptor } from '../protocol/index.ts';
-import type { Game } from '../games/types.ts';
+import type { AnyGame as Game } from '../games/types.ts';
 
 /** Games carry no download date; a fixed one keeps descriptors stable across restarts. */
 export const REFERENCE_DATE_DOWNLOADED = '2025-01-01T00:00:00.000Z';

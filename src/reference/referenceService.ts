@@ -30,7 +30,7 @@ import {
   stringifyJson,
 } from '../protocol/index.ts';
 import { gameCatalog } from '../games/catalog.ts';
-import type { Game, GameInput } from '../games/types.ts';
+import { type AnyGame, type Game, type GameInput, type GamePlay, type HostedFrame, type HostedGame, type HostedPlay, isHosted } from '../games/types.ts';
 import type { Clock } from './clock.ts';
 import { describeGame, GameDirectory } from './gameDirectory.ts';
 import { SeededIdGenerator } from './ids.ts';
@@ -43,8 +43,10 @@ import { Session } from './session.ts';
 export type { UserIdentity } from './keyring.ts';
 
 export interface ReferenceServiceOptions {
-  /** The games offered; default: gameCatalog(). */
-  games?: readonly Game[];
+  /** The games offered; default: gameCatalog(). Hosted games (the official ones) are answered later. */
+  games?: readonly AnyGame[];
+  /** The seed each hosted game's play starts from (its own randomness); default 0, as the official toolkit. */
+  gameSeed?: number;
   /** ms since epoch; default Date.now. */
   now?: () => number;
   /** Seeds card_id/guid generation; default: random. */
@@ -72,6 +74,7 @@ export class ReferenceService {
   private readonly idleCloseMs: number;
   private readonly maxOpenMs: number;
   private readonly closedRetentionMs: number;
+  private readonly gameSeed: number;
   private readonly cards = new Map<string, ScorecardRecord>();
   private readonly openCards = new Set<ScorecardRecord>();
   /** Closed cards in the order they closed, each with when it is forgotten (non-decreasing). */
@@ -86,6 +89,7 @@ export class ReferenceService {
     this.keyRing = new KeyRing(options.keys, options.anonymousKeySecret);
     this.idleCloseMs = positiveOr(options.idleCloseMs, DEFAULT_IDLE_CLOSE_MS, 'idleCloseMs');
     this.maxOpenMs = positiveOr(options.maxOpenMs, DEFAULT_MAX_OPEN_MS, 'maxOpenMs');
+    this.gameSeed = options.gameSeed ?? 0;
     this.closedRetentionMs = positiveOr(options.closedRetentionMs, DEFAULT_CLOSED_RETENTION_MS, 'closedRetentionMs');
   }
 
@@ -177,8 +181,22 @@ export class ReferenceService {
     return card.competition && card.isOpen ? undefined : card.toScorecard();
   }
 
-  /** POST /api/cmd/{RESET|ACTION1..7}. */
+  /**
+   * POST /api/cmd/{RESET|ACTION1..7} for callers that hold only our own games (the hand player, benches):
+   * answered at once. A hosted game's command is a TypeError here; `commandOrPromise` takes every game.
+   */
   command(key: string | undefined, action: ActionName, body: unknown): FrameResponse {
+    const gameId = (body as { game_id?: unknown } | null)?.game_id;
+    const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
+    if (game !== undefined && isHosted(game)) throw new TypeError(`game ${gameId} answers later; send its commands with commandOrPromise`);
+    return this.commandOrPromise(key, action, body) as FrameResponse;
+  }
+
+  /**
+   * POST /api/cmd/{RESET|ACTION1..7}, what both transports call: answered at once for our own games, a
+   * promise for a hosted game, whose engine answers from another process (its errors reject it).
+   */
+  commandOrPromise(key: string | undefined, action: ActionName, body: unknown): FrameResponse | Promise<FrameResponse> {
     const caller = this.keyRing.authenticate(key);
     const actionId = typeof action === 'string' ? actionIdOf(action) : undefined;
     if (actionId === undefined) throw new ApiError(404, 'SERVER_ERROR', `no command ${printable(action)}; commands are RESET and ACTION1 to ACTION7`);
@@ -234,18 +252,21 @@ export class ReferenceService {
 
   // ------------------------------------------------------------------ commands
 
-  private reset(caller: Caller, request: CommandBody): FrameResponse {
+  private reset(caller: Caller, request: CommandBody): FrameResponse | Promise<FrameResponse> {
     const game = this.findGame(request.game_id);
-    if (request.guid === undefined || request.guid === null) return this.startSession(caller, game, request);
+    if (request.guid === undefined || request.guid === null)
+      return isHosted(game) ? this.startHostedSession(caller, game, request) : this.startSession(caller, game, request);
     const session = this.liveSession(caller, request.guid, game);
     const card = session.card;
     if (card.competition && session.state === 'WIN')
       throw gameNotStarted(`session ${session.guid} has won ${game.info.id}; in competition mode a run cannot be restarted, close the scorecard`);
+    if (isHosted(game)) return session.serially(() => this.hostedReset(session, request));
+    const play = session.play as GamePlay;
     const now = this.now();
     card.lastUpdateAt = now;
     if (card.competition) {
       // Competition: never a full reset. At the very start of a level the grid stays as it is.
-      const frame = session.actionsOnLevel === 0 ? session.play.frame() : session.play.resetLevel();
+      const frame = session.actionsOnLevel === 0 ? play.frame() : play.resetLevel();
       return this.levelReset(session, frame, request, now);
     }
     if (session.state === 'WIN' || session.actionsOnLevel === 0) {
@@ -254,9 +275,9 @@ export class ReferenceService {
       session.state = 'NOT_FINISHED';
       session.actionsOnLevel = 0;
       card.addRun(game, session.run);
-      return this.frameResponse(session, [session.play.frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
+      return this.frameResponse(session, [(session.play as GamePlay).frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
     }
-    return this.levelReset(session, session.play.resetLevel(), request, now);
+    return this.levelReset(session, play.resetLevel(), request, now);
   }
 
   private levelReset(session: Session, frame: Grid, request: CommandBody, now: number): FrameResponse {
@@ -268,13 +289,7 @@ export class ReferenceService {
   }
 
   private startSession(caller: Caller, game: Game, request: CommandBody): FrameResponse {
-    if (request.card_id === undefined || request.card_id === null)
-      throw validationError('card_id: is required on a RESET without guid; open a scorecard and pass its card_id, or pass the guid of a session to reset it');
-    const card = this.ownedCard(caller, request.card_id);
-    if (card === undefined || !card.isOpen)
-      throw notFound(request.game_id, `scorecard ${request.card_id} is unknown or closed; open one with POST /api/scorecard/open`);
-    if (card.competition && card.hasPlayed(game))
-      throw notFound(request.game_id, `competition mode allows one session per game per scorecard; RESET with the guid of the session already started`);
+    const card = this.cardToStartOn(caller, game, request);
     const guid = this.freshId();
     const run = new RunTracker(game.info.id, guid, game.info.baselineActions);
     const session = new Session(guid, game, card, caller.owner, game.start(), run);
@@ -282,15 +297,100 @@ export class ReferenceService {
     card.sessions.add(session);
     card.addRun(game, run);
     card.lastUpdateAt = this.now();
-    return this.frameResponse(session, [session.play.frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
+    return this.frameResponse(session, [(session.play as GamePlay).frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
   }
 
-  private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse {
+  // ------------------------------------------------------------------ hosted games (docs/protocol.md §10)
+
+  private async startHostedSession(caller: Caller, game: HostedGame, request: CommandBody): Promise<FrameResponse> {
+    const card = this.cardToStartOn(caller, game, request);
+    const { play, frame } = await this.fromEngine(game, () => game.open(this.gameSeed));
+    if (!card.isOpen) {
+      play.close();
+      throw notFound(game.info.id, `scorecard ${card.cardId} closed while the game started; open another one`);
+    }
+    const guid = this.freshId();
+    const run = new RunTracker(game.info.id, guid, game.info.baselineActions);
+    const session = new Session(guid, game, card, caller.owner, play, run);
+    this.sessions.set(guid, session);
+    card.sessions.add(session);
+    card.addRun(game, run);
+    card.lastUpdateAt = this.now();
+    return this.frameResponse(session, frame.frames, actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true, frame);
+  }
+
+  /** The engine's own RESET: it decides level or full (docs/protocol.md §10); competition asks for a level one. */
+  private async hostedReset(session: Session, request: CommandBody): Promise<FrameResponse> {
+    const game = session.game as HostedGame;
+    const frame = await this.fromEngine(game, () => (session.play as HostedPlay).reset(session.card.competition), session);
+    const now = this.now();
+    session.card.lastUpdateAt = now;
+    if (frame.fullReset) {
+      session.run = new RunTracker(game.info.id, session.guid, game.info.baselineActions);
+      session.card.addRun(game, session.run);
+    } else {
+      session.run.recordLevelReset();
+      session.card.lastCountedAt = now;
+    }
+    session.state = 'NOT_FINISHED';
+    session.actionsOnLevel = 0;
+    return this.frameResponse(session, frame.frames, actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), frame.fullReset, frame);
+  }
+
+  private async hostedAct(session: Session, input: GameInput, request: CommandBody): Promise<FrameResponse> {
+    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    const game = session.game as HostedGame;
+    const frame = await this.fromEngine(game, () => (session.play as HostedPlay).step(input), session);
+    const run = session.run;
+    const completed = frame.levelsCompleted > run.levelsCompleted;
+    run.recordAction(completed);
+    session.actionsOnLevel = completed ? 0 : session.actionsOnLevel + 1;
+    if (frame.state === 'WIN') run.recordWin();
+    if (frame.state === 'GAME_OVER') run.recordLoss();
+    session.state = frame.state;
+    const now = this.now();
+    session.card.lastCountedAt = now;
+    session.card.lastUpdateAt = now;
+    const echo = actionInputOf(game.info.id, { id: input.id, x: request.x, y: request.y, reasoning: request.reasoning });
+    return this.frameResponse(session, frame.frames, echo, false, frame);
+  }
+
+  /**
+   * A call into a hosted game. When it fails (the game raised, its host died) the session cannot go on:
+   * it ends, and the answer is a 500 saying why.
+   */
+  private async fromEngine<T>(game: HostedGame, call: () => Promise<T>, session?: Session): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (session !== undefined) {
+        this.sessions.delete(session.guid);
+        session.card.sessions.delete(session);
+        (session.play as HostedPlay).close();
+      }
+      throw new ApiError(500, 'SERVER_ERROR', `game ${game.info.id} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The caller's open card a RESET without guid starts a session of `game` on. */
+  private cardToStartOn(caller: Caller, game: AnyGame, request: CommandBody): ScorecardRecord {
+    if (request.card_id === undefined || request.card_id === null)
+      throw validationError('card_id: is required on a RESET without guid; open a scorecard and pass its card_id, or pass the guid of a session to reset it');
+    const card = this.ownedCard(caller, request.card_id);
+    if (card === undefined || !card.isOpen)
+      throw notFound(request.game_id, `scorecard ${request.card_id} is unknown or closed; open one with POST /api/scorecard/open`);
+    if (card.competition && card.hasPlayed(game))
+      throw notFound(request.game_id, `competition mode allows one session per game per scorecard; RESET with the guid of the session already started`);
+    return card;
+  }
+
+  private act(caller: Caller, actionId: GameActionId, request: CommandBody): FrameResponse | Promise<FrameResponse> {
     const game = this.findGame(request.game_id);
     const session = this.liveSession(caller, request.guid!, game);
-    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
     const input: GameInput = actionId === CLICK_ACTION_ID ? { id: CLICK_ACTION_ID, x: request.x!, y: request.y! } : { id: actionId };
-    const result = session.play.step(input);
+    if (isHosted(game)) return session.serially(() => this.hostedAct(session, input, request));
+    if (session.state !== 'NOT_FINISHED') throw gameNotStarted(`session ${session.guid} is in state ${session.state}; send RESET with this guid to play again`);
+    const result = (session.play as GamePlay).step(input);
     const run = session.run;
     session.actionsOnLevel += 1;
     switch (result.outcome) {
@@ -316,12 +416,12 @@ export class ReferenceService {
     const now = this.now();
     session.card.lastCountedAt = now;
     session.card.lastUpdateAt = now;
-    const frames = result.frames.length > 0 ? result.frames : [session.play.frame()];
+    const frames = result.frames.length > 0 ? result.frames : [(session.play as GamePlay).frame()];
     const echo = actionInputOf(game.info.id, { id: actionId, x: request.x, y: request.y, reasoning: request.reasoning });
     return this.frameResponse(session, frames, echo, false);
   }
 
-  private frameResponse(session: Session, frames: readonly Grid[], actionInput: ActionInput, fullReset: boolean): FrameResponse {
+  private frameResponse(session: Session, frames: readonly Grid[], actionInput: ActionInput, fullReset: boolean, engine?: HostedFrame): FrameResponse {
     const info = session.game.info;
     return {
       game_id: info.id,
@@ -331,23 +431,23 @@ export class ReferenceService {
       frame: [...frames],
       state: session.state,
       levels_completed: Math.min(session.run.levelsCompleted, MAX_LEVEL_COUNTER),
-      win_levels: Math.min(info.baselineActions.length, MAX_LEVEL_COUNTER),
+      win_levels: Math.min(engine?.winLevels ?? info.baselineActions.length, MAX_LEVEL_COUNTER),
       action_input: actionInput,
-      available_actions: [...info.availableActions],
+      available_actions: [...(engine?.availableActions ?? info.availableActions)],
       full_reset: fullReset,
     };
   }
 
   // ------------------------------------------------------------------ lookups and lifecycle
 
-  private findGame(gameId: string): Game {
+  private findGame(gameId: string): AnyGame {
     const game = this.directory.find(gameId);
     if (game === undefined) throw notFound(gameId, 'no such game; GET /api/games lists the games this service offers');
     return game;
   }
 
   /** The caller's live session `guid` of `game`, after closing its card if it expired. */
-  private liveSession(caller: Caller, guid: string, game: Game): Session {
+  private liveSession(caller: Caller, guid: string, game: AnyGame): Session {
     const session = this.sessions.get(guid);
     if (session === undefined || session.owner !== caller.owner || this.expireIfDue(session.card, this.now()))
       throw notFound(game.info.id, `no live session ${guid} for this key (unknown, or ended when its scorecard closed); start one with RESET and a card_id`);
@@ -389,7 +489,10 @@ export class ReferenceService {
     this.openCards.delete(card);
     // Counted from now, not from `at` (an expiry found late): forget times stay in closing order.
     this.closedCards.set(card, this.now() + this.closedRetentionMs);
-    for (const session of card.sessions) this.sessions.delete(session.guid);
+    for (const session of card.sessions) {
+      this.sessions.delete(session.guid);
+      if (isHosted(session.game)) (session.play as HostedPlay).close();
+    }
     card.sessions.clear();
     if (card.competition) for (const game of this.directory.games) if (!card.hasPlayed(game)) card.addUnplayedGame(game);
   }

@@ -3,7 +3,7 @@
  * runs of each game in order of first play. The wire form (docs/protocol.md §5) is built from it on each read.
  */
 import type { Scorecard } from '../protocol/index.ts';
-import type { Game } from '../games/types.ts';
+import type { AnyGame as Game } from '../games/types.ts';
 import { isoTime } from './clock.ts';
 import type { UserIdentity } from './keyring.ts';
 import type { RunTracker } from './run.ts';

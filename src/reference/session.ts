@@ -2,7 +2,7 @@
  * One game session (docs/protocol.md §1, §4): a guid, the play of its game, and the run being counted. The
  * RESET rules live in the service; this holds the state they read and write.
  */
-import type { Game, GamePlay } from '../games/types.ts';
+import type { AnyGame, GamePlay, HostedPlay } from '../games/types.ts';
 import type { ScorecardRecord } from './scorecardRecord.ts';
 import type { RunTracker } from './run.ts';
 
@@ -11,22 +11,33 @@ export type SessionState = 'NOT_FINISHED' | 'WIN' | 'GAME_OVER';
 
 export class Session {
   readonly guid: string;
-  readonly game: Game;
+  readonly game: AnyGame;
   readonly card: ScorecardRecord;
   /** Owner token of the key that started the session. */
   readonly owner: string;
-  play: GamePlay;
+  /** A hosted game's play for a hosted game (games/types.ts), else the game's own. */
+  play: GamePlay | HostedPlay;
   run: RunTracker;
   state: SessionState = 'NOT_FINISHED';
   /** Counted game actions since the current level began or was last reset (decides full vs level reset). */
   actionsOnLevel = 0;
 
-  constructor(guid: string, game: Game, card: ScorecardRecord, owner: string, play: GamePlay, run: RunTracker) {
+  /** The hosted play's commands, one after another: its engine holds one state, and answers come later. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(guid: string, game: AnyGame, card: ScorecardRecord, owner: string, play: GamePlay | HostedPlay, run: RunTracker) {
     this.guid = guid;
     this.game = game;
     this.card = card;
     this.owner = owner;
     this.play = play;
     this.run = run;
+  }
+
+  /** Runs `command` once every command before it on this session has settled. */
+  serially<T>(command: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(command);
+    this.queue = result.catch(() => {});
+    return result;
   }
 }

@@ -32,8 +32,8 @@ export interface DialectBehaviour {
   readGameCard(backend: ReferenceService, key: string | undefined, cardId: string, gameId: string): unknown;
   /** The answer of POST /api/scorecard/close. */
   closedCard(card: Scorecard): unknown;
-  /** POST /api/cmd/{action}. */
-  command(backend: ReferenceService, key: string | undefined, action: ActionName, body: unknown): FrameResponse;
+  /** POST /api/cmd/{action}: at once for our own games, a promise for a hosted one. */
+  command(backend: ReferenceService, key: string | undefined, action: ActionName, body: unknown): FrameResponse | Promise<FrameResponse>;
 }
 
 const arcbenchDialect: DialectBehaviour = {
@@ -46,7 +46,7 @@ const arcbenchDialect: DialectBehaviour = {
   readCard: (backend, key, cardId) => backend.getScorecard(key, cardId),
   readGameCard: (backend, key, cardId, gameId) => backend.getScorecard(key, cardId, gameId),
   closedCard: (card) => card,
-  command: (backend, key, action, body) => backend.command(key, action, body),
+  command: (backend, key, action, body) => backend.commandOrPromise(key, action, body),
 };
 
 export function dialectBehaviour(dialect: Dialect = 'arcbench'): DialectBehaviour {

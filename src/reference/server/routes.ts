@@ -5,7 +5,7 @@
  * it does not take with 405.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { ACTION_NAMES, encodeFrameResponse } from '../../protocol/index.ts';
+import { ACTION_NAMES, encodeFrameResponse, type FrameResponse } from '../../protocol/index.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { methodNotAllowed } from './errorMapping.ts';
 
@@ -45,12 +45,15 @@ export function installRoutes(app: FastifyInstance, dialect: DialectBehaviour): 
     return dialect.readGameCard(request.backend, keyOf(request), card_id, game_id);
   });
 
-  // The game commands are the hot path, and all of it is synchronous: a plain handler that sends
-  // spares the promise fastify would otherwise wait on. (A throw still becomes the error answer.)
+  // The game commands are the hot path, and for our own games all of it is synchronous: a plain handler
+  // that sends spares the promise fastify would otherwise wait on. (A throw still becomes the error
+  // answer.) A hosted game answers later: its promise is the handler's, so a rejection is answered too.
   for (const action of ACTION_NAMES) {
     route('POST', `/api/cmd/${action}`, (request, reply) => {
-      const response = dialect.command(request.backend, keyOf(request), action, request.body);
-      reply.type('application/json; charset=utf-8').send(encodeFrameResponse(response));
+      const answer = dialect.command(request.backend, keyOf(request), action, request.body);
+      const send = (response: FrameResponse) => reply.type('application/json; charset=utf-8').send(encodeFrameResponse(response));
+      if (answer instanceof Promise) return answer.then(send);
+      send(answer);
     });
   }
 }

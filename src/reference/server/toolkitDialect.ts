@@ -32,21 +32,26 @@ export const toolkitDialect: DialectBehaviour = {
   command(backend, key, action, body) {
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
-    let response: FrameResponse;
+    let answer: FrameResponse | Promise<FrameResponse>;
     try {
-      response = backend.command(key, action, body);
+      answer = backend.commandOrPromise(key, action, body);
     } catch (error) {
       if (isApiError(error) && error.code === 'SERVER_ERROR' && backend.isSessionOfAnotherKey(key, fields.guid))
         throw new ApiError(400, 'VALIDATION_ERROR', `session ${String(fields.guid)} belongs to another API key; send the key that started it`);
       throw error;
     }
-    response.full_reset = false;
-    if (response.action_input.reasoning === undefined) response.action_input = { ...response.action_input, reasoning: null };
-    // The toolkit names the game as the RESET did: a bare slug stays one.
-    if (action === 'RESET' && !fields.game_id.includes('-')) response.game_id = fields.game_id;
-    return response;
+    return answer instanceof Promise ? answer.then((response) => asTheToolkit(response, action, fields)) : asTheToolkit(answer, action, fields);
   },
 };
+
+/** A frame as the toolkit's server words it. */
+function asTheToolkit(response: FrameResponse, action: string, fields: { game_id: string }): FrameResponse {
+  response.full_reset = false;
+  if (response.action_input.reasoning === undefined) response.action_input = { ...response.action_input, reasoning: null };
+  // The toolkit names the game as the RESET did: a bare slug stays one.
+  if (action === 'RESET' && !fields.game_id.includes('-')) response.game_id = fields.game_id;
+  return response;
+}
 
 /**
  * What the toolkit refuses before looking at the game, with its codes: a RESET that names neither a

@@ -1,0 +1,69 @@
+/**
+ * Finding official games in a folder, as the toolkit does: every metadata.json below it (Kaggle's
+ * `<game>/<version>/` and the toolkit's flat folders alike) names a game whose class sits beside it in
+ * `<class_name lowercased>.py`. The metadata is read through a schema, so a malformed one is a sentence
+ * naming its file and field.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { z } from 'zod';
+import { formatIssues } from '../../protocol/index.ts';
+import { GameLoadError } from './hostErrors.ts';
+
+export interface OfficialGameFiles {
+  readonly metadataFile: string;
+  readonly gameFile: string;
+  readonly className: string;
+  readonly gameId: string;
+  readonly title: string;
+  readonly defaultFps: number;
+  readonly baselineActions: readonly number[];
+}
+
+const metadataSchema = z.looseObject({
+  game_id: z.string().regex(/^[a-z0-9]+(-[A-Za-z0-9]+)?$/, 'a game id is its name, a dash and its version, as bt11-fd9df0622a1a'),
+  title: z.string().optional(),
+  default_fps: z.number().int().positive().optional(),
+  baseline_actions: z.array(z.number().int().positive()).min(1, 'needs one human baseline (a positive action count) per level'),
+  class_name: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Python class name')
+    .optional(),
+});
+
+/** Every game under `folder`, in path order. */
+export function findOfficialGames(folder: string): OfficialGameFiles[] {
+  if (!existsSync(folder)) throw new GameLoadError(`games_dir ${folder} does not exist; point games_dir at the folder holding the games' metadata.json files`);
+  const files = readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name === 'metadata.json' || name.endsWith('/metadata.json'))
+    .sort();
+  if (files.length === 0) throw new GameLoadError(`games_dir ${folder} holds no metadata.json; each game's folder needs one beside its .py file`);
+  return files.map((name) => gameFiles(folder, join(folder, name)));
+}
+
+function gameFiles(folder: string, metadataFile: string): OfficialGameFiles {
+  const shown = relative(folder, metadataFile);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(metadataFile, 'utf8'));
+  } catch (error) {
+    throw new GameLoadError(`${metadataFile}: is not JSON (${(error as Error).message}); fix or remove it`);
+  }
+  const result = metadataSchema.safeParse(parsed);
+  if (!result.success) throw new GameLoadError(`${metadataFile}: ${formatIssues(result.error.issues)}`);
+  const metadata = result.data;
+  // As the toolkit: class_name, else the game id's first four characters capitalised.
+  const className = metadata.class_name ?? metadata.game_id.charAt(0).toUpperCase() + metadata.game_id.slice(1, 4);
+  const gameFile = join(dirname(metadataFile), `${className.toLowerCase()}.py`);
+  if (!existsSync(gameFile))
+    throw new GameLoadError(`${shown}: names class ${className}, but ${gameFile} does not exist; put the game's code there or set class_name`);
+  return {
+    metadataFile,
+    gameFile,
+    className,
+    gameId: metadata.game_id,
+    title: metadata.title ?? metadata.game_id,
+    defaultFps: metadata.default_fps ?? 5,
+    baselineActions: metadata.baseline_actions,
+  };
+}
