@@ -51,3 +51,14 @@ export class ArcbenchError extends Error {
 export function isArcbenchError(value: unknown): value is ArcbenchError {
   return markOf(value)?.includes(ArcbenchError.name) === true;
 }
+
+/**
+ * A write to the run folder failed (a full disk, a volume gone): the machine's, never the agent's. The
+ * episode it hit ends as an error of kind `disk`, and the run stops in order: no new episode, its
+ * cards closed, run.json saying why when it can still be written.
+ */
+export class RunFolderWriteError extends ArcbenchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RUN_FOLDER_WRITE_FAILED', message, options);
+  }
+}

@@ -10,6 +10,7 @@
  * wait for it, so memory stays flat however fast the games play. If it dies, every open recording
  * fails with the reason, and the next recording starts a new thread.
  */
+import { RunFolderWriteError } from '../errors.ts';
 import { Worker } from 'node:worker_threads';
 import type { Grid } from '../protocol/index.ts';
 import { BatchBuilder } from './recordingBatch.ts';
@@ -142,7 +143,7 @@ export class RecordingThread {
       const closed = this.#closes.get(reply.id);
       this.#closes.delete(reply.id);
       if (reply.error === undefined) closed?.resolve();
-      else closed?.reject(new Error(reply.error));
+      else closed?.reject(new RunFolderWriteError(reply.error));
     }
     if (this.#open === 0 && this.#inFlight === 0) this.#worker.unref();
   }

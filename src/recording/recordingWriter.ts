@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ActionInput, FrameResponse } from '../protocol/index.ts';
-import { ArcbenchError } from '../errors.ts';
+import { ArcbenchError, RunFolderWriteError } from '../errors.ts';
 import { isGameId, isUuid, shownId } from '../protocol/index.ts';
 import type { RecordingFormat } from './recordingFiles.ts';
 import { COMPRESSED_RECORDING_SUFFIX, RECORDING_SUFFIX } from './recordingReader.ts';
@@ -63,7 +63,7 @@ export class RecordingWriter {
   write(response: FrameResponse, sent: ActionInput, at: Date | number = Date.now()): Promise<void> | undefined {
     if (this.#closed) throw new Error(`recording ${this.path} is already closed`);
     const failure = this.#thread.failure(this.#id);
-    if (failure !== undefined) throw new ArcbenchError('RECORDING_NOT_WRITTEN', failure);
+    if (failure !== undefined) throw new RunFolderWriteError(failure);
     return this.#thread.line(this.#id, this.#headOf(response, lineTimestamp(at)), response.frame, lineTail(response, sent));
   }
 
@@ -82,7 +82,7 @@ export class RecordingWriter {
     try {
       await this.#thread.close(this.#id);
     } catch (error) {
-      throw new ArcbenchError('RECORDING_NOT_WRITTEN', (error as Error).message);
+      throw new RunFolderWriteError((error as Error).message, { cause: error });
     }
   }
 }

@@ -9,6 +9,7 @@
  * eighth of a fast in-process run, and guards only against the machine going down.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { RunFolderWriteError } from '../errors.ts';
 import type { EpisodeRecord } from './episodeRecord.ts';
 
 const WRITE_DELAY_MS = 20;
@@ -23,7 +24,13 @@ function writeWaitingOnExit(): void {
   if (exitHooked) return;
   exitHooked = true;
   process.on('exit', () => {
-    for (const log of waitingLogs) log.flush();
+    for (const log of waitingLogs) {
+      try {
+        log.flush();
+      } catch {
+        // Its run was told (onFailure); a process that is exiting has nobody else to tell.
+      }
+    }
   });
 }
 
@@ -33,6 +40,9 @@ export class EpisodeLog {
   private waiting: string[] = [];
   private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Told of a write that failed (a full disk), once: the run stops in order on it. */
+  onFailure: ((error: RunFolderWriteError) => void) | undefined;
+  private failed: RunFolderWriteError | undefined;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a');
@@ -48,7 +58,8 @@ export class EpisodeLog {
     else if (this.timer === undefined) {
       waitingLogs.add(this);
       // Unref'd: a finished run's process need not wait for it (close writes what waits).
-      this.timer = setTimeout(() => this.flush(), WRITE_DELAY_MS).unref();
+      // A failure here has no caller to throw to: onFailure hears of it, and close() throws it.
+      this.timer = setTimeout(() => this.flushQuietly(), WRITE_DELAY_MS).unref();
     }
   }
 
@@ -57,23 +68,43 @@ export class EpisodeLog {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     waitingLogs.delete(this);
+    if (this.failed !== undefined) throw this.failed;
     if (this.fd === undefined || this.waiting.length === 0) return;
-    writeSync(this.fd, this.waiting.join(''));
-    this.waiting = [];
-    this.waitingBytes = 0;
-    const now = Date.now();
-    if (now - this.lastSync >= SYNC_INTERVAL_MS) {
-      fsyncSync(this.fd);
-      this.lastSync = now;
+    try {
+      writeSync(this.fd, this.waiting.join(''));
+      this.waiting = [];
+      this.waitingBytes = 0;
+      const now = Date.now();
+      if (now - this.lastSync >= SYNC_INTERVAL_MS) {
+        fsyncSync(this.fd);
+        this.lastSync = now;
+      }
+    } catch (cause) {
+      this.failed = new RunFolderWriteError(`cannot write ${this.path}: ${(cause as Error).message}`, { cause });
+      this.onFailure?.(this.failed);
+      throw this.failed;
     }
   }
 
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch {
+      // onFailure was told.
+    }
+  }
+
+  /** Writes what waits and closes the file; throws a RunFolderWriteError when that (or an earlier write) failed. */
   close(): void {
     if (this.fd === undefined) return;
-    this.flush();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    this.fd = undefined;
+    const fd = this.fd;
+    try {
+      this.flush();
+      fsyncSync(fd);
+    } finally {
+      this.fd = undefined;
+      closeSync(fd);
+    }
   }
 }
 

@@ -4,13 +4,13 @@
  * and checked (resume, compare, report); service objects inside it (scorecards) are kept as the service
  * sent them. It is written when an attempt starts, when a card opens or closes, and at the end.
  */
-import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EnvironmentEntry, ScorecardAnswer } from '../protocol/index.ts';
 import type { ScoredCard } from '../reference/scoring.ts';
 import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
-import { ArcbenchError } from '../errors.ts';
+import { ArcbenchError, RunFolderWriteError } from '../errors.ts';
 import { emptyUsage } from '../agent/usage.ts';
 import { indentedJson } from './indentedJson.ts';
 import { RUN_FILE } from './fileNames.ts';
@@ -304,8 +304,13 @@ const RUN_JSON_ONE_LINE_DEPTH = 7;
 export function writeRunReport(runDir: string, report: RunReport): void {
   const path = join(runDir, RUN_FILE);
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${indentedJson(report, RUN_JSON_ONE_LINE_DEPTH)}\n`);
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, `${indentedJson(report, RUN_JSON_ONE_LINE_DEPTH)}\n`);
+    renameSync(temp, path);
+  } catch (cause) {
+    rmSync(temp, { force: true });
+    throw new RunFolderWriteError(`cannot write ${path}: ${(cause as Error).message}`, { cause });
+  }
 }
 
 /** Reads and checks a run folder's run.json; a sentence names what is wrong. */

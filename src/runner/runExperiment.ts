@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
+import { RunFolderWriteError } from '../errors.ts';
 import { type Plan, resolvePlan } from './plan.ts';
 import { estimateLines, estimatePlan, refuseOverBudget } from './planEstimate.ts';
 import type { ProgressDisplay } from './progress.ts';
@@ -177,9 +178,12 @@ function startAttempt(experiment: Experiment, opened: OpenedAttempt, options: Ru
     status: 'running',
   });
   const journal = new RunJournal(runDir, running, setup.attempt, target.description);
+  // A failed write to the folder (a full disk) stops the run in order: no new episode, the cards closed.
+  let stopOnDisk = (): void => undefined;
   const recorder = new RunRecorder({
     runDir,
     logger,
+    onDiskFailure: () => stopOnDisk(),
     planned: plan.episodes.length,
     prior: setup.kept,
     attempt: setup.attempt,
@@ -188,6 +192,8 @@ function startAttempt(experiment: Experiment, opened: OpenedAttempt, options: Ru
     ...(options.progress ? { progress: options.progress } : {}),
   });
   const stop = new RunStop(options.signal, config.budgets.run_seconds, logger);
+  stopOnDisk = () => stop.stop('error');
+  journal.onWriteFailure = (cause) => recorder.diskFailed(cause);
   return { attempt, snapshot, journal, recorder, stop };
 }
 
@@ -240,7 +246,7 @@ async function finishAttempt(
   const { target, setup } = opened;
   const { runDir, logger } = setup;
   const { stop, recorder } = live;
-  const failure = outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure);
+  const failure = (outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure)) ?? recorder.diskFailure;
   const finished = finishedAttempt(live.attempt, recorder, outcome);
   const end = {
     interrupted: stop.interrupted,
@@ -261,6 +267,20 @@ async function finishAttempt(
   finished.status = built.status;
   const reported = built.attempts.at(-1);
   if (reported !== undefined) reported.status = built.status;
+  if (recorder.diskFailure !== undefined) {
+    // The disk may still take run.json (it is small); whatever it does not take, the error says.
+    tryWriting(() =>
+      writeResults({
+        runDir,
+        report: built,
+        agentLabels: experiment.agents.map((a) => a.label),
+        episodes: recorder.episodes,
+        redactor: experiment.redactor,
+        logger,
+      }),
+    );
+    throw new RunFolderWriteError(`${recorder.diskFailure} (${runDir})`);
+  }
   const { report, table, baseline } = writeResults({
     runDir,
     report: built,
@@ -341,4 +361,13 @@ export async function writeExtraResults(runDir: string, files: readonly ResultFi
 
 function retryCount(target: OpenTarget): number {
   return Object.values(target.transport.stats().retries).reduce((a, b) => a + b, 0);
+}
+
+/** A write the run makes after its folder failed once: it may fail again, and the run's error says why already. */
+function tryWriting(write: () => unknown): void {
+  try {
+    write();
+  } catch {
+    // The disk is still full: run.json keeps its last complete state.
+  }
 }

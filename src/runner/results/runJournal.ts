@@ -5,6 +5,7 @@
  * its fingerprint, which is what a resume reads.
  */
 import type { CardEvents, ClosedCard } from '../scorecards.ts';
+import { RunFolderWriteError } from '../../errors.ts';
 import { type CardEntry, type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
 
 export class RunJournal implements CardEvents {
@@ -12,14 +13,25 @@ export class RunJournal implements CardEvents {
   readonly #runDir: string;
   readonly #attempt: number;
   readonly #target: string;
+  /** Told when a write fails (a full disk): the cards must still be closed, so a card event never throws. */
+  onWriteFailure: ((cause: string) => void) | undefined;
 
-  /** Writes `start` (the attempt's first run.json) at once. */
+  /** Writes `start` (the attempt's first run.json) at once; a failure there is thrown: nothing has been played. */
   constructor(runDir: string, start: RunReport, attempt: number, target: string) {
     this.#runDir = runDir;
     this.#report = start;
     this.#attempt = attempt;
     this.#target = target;
     writeRunReport(runDir, start);
+  }
+
+  #write(): void {
+    try {
+      writeRunReport(this.#runDir, this.#report);
+    } catch (error) {
+      if (!(error instanceof RunFolderWriteError)) throw error;
+      this.onWriteFailure?.(error.message);
+    }
   }
 
   /** Every card of every attempt, as last written. */
@@ -43,14 +55,14 @@ export class RunJournal implements CardEvents {
       affinity: [...affinity],
       ...(where === undefined ? {} : { worker: where.worker }),
     });
-    writeRunReport(this.#runDir, this.#report);
+    this.#write();
   }
 
   lost(_label: string, cardId: string, why: string): void {
     const card = this.#report.cards.find((c) => c.card_id === cardId && c.attempt === this.#attempt);
     if (card === undefined) return;
     Object.assign(card, { state: 'lost', closed_by_attempt: this.#attempt, close_error: why } satisfies Partial<CardEntry>);
-    writeRunReport(this.#runDir, this.#report);
+    this.#write();
   }
 
   closed(_label: string, cardId: string, result: ClosedCard): void {
@@ -63,6 +75,6 @@ export class RunJournal implements CardEvents {
       scorecard: result.scorecard,
       close_error: result.error,
     } satisfies Partial<CardEntry>);
-    writeRunReport(this.#runDir, this.#report);
+    this.#write();
   }
 }

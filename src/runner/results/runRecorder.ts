@@ -19,6 +19,8 @@ export class RunRecorder {
   readonly #logger: Logger;
   readonly #episodeLines: Logger;
   readonly #progress: ProgressDisplay;
+  readonly #onDiskFailure: ((sentence: string) => void) | undefined;
+  #diskFailure: string | undefined;
   readonly #planned: number;
   readonly #retries: () => number;
   readonly #redactor: Redactor | undefined;
@@ -35,6 +37,8 @@ export class RunRecorder {
     planned: number;
     retries: () => number;
     progress?: ProgressDisplay;
+    /** A write to the run folder failed (a full disk): the run stops in order on it. */
+    onDiskFailure?: (sentence: string) => void;
     prior?: readonly EpisodeRecord[];
     attempt?: number;
     redactor?: Redactor;
@@ -44,6 +48,8 @@ export class RunRecorder {
     this.#errors = this.episodes.filter((e) => e.outcome === 'error').length;
     this.#attempt = options.attempt ?? 1;
     this.#log = new EpisodeLog(runFolderLayout(options.runDir).episodes);
+    this.#onDiskFailure = options.onDiskFailure;
+    this.#log.onFailure = (error) => this.diskFailed(error.message);
     this.#logger = options.logger;
     // The line of every finished episode holds only names and counts built here, never a key; without
     // pino's redaction pass it costs a fifth as much (that pass was a twentieth of an in-process run).
@@ -74,7 +80,12 @@ export class RunRecorder {
     const record = this.#redactor === undefined ? finished : (this.#redactor.value(finished) as EpisodeRecord);
     if (record.outcome === 'error') this.#errors++;
     this.episodes.push(record);
-    this.#log.append(record);
+    if (record.error?.kind === 'disk') this.diskFailed(record.error.message);
+    try {
+      this.#log.append(record);
+    } catch {
+      // #diskFailed was told; the record stays in memory for run.json.
+    }
     this.#progress.update(this.#snapshot());
     const fields = {
       agent: record.agent,
@@ -94,9 +105,27 @@ export class RunRecorder {
     this.#progress.notice?.(sentence);
   }
 
+  /** Why writing the run folder failed, if it did: the run stopped on it. */
+  get diskFailure(): string | undefined {
+    return this.#diskFailure;
+  }
+
+  /** Never throws: a failed write is kept in diskFailure, so the cards are still closed after it. */
   close(): void {
     this.#progress.stop();
-    this.#log.close();
+    try {
+      this.#log.close();
+    } catch (error) {
+      this.diskFailed((error as Error).message);
+    }
+  }
+
+  /** A write to the run folder failed: said once, and the run is stopped in order. */
+  diskFailed(cause: string): void {
+    if (this.#diskFailure !== undefined) return;
+    this.#diskFailure = `a write to the run folder failed (${cause}): the run stopped, its cards closed; free some space, then \`arcbench resume\` plays what is left`;
+    this.#logger.error({ error: cause }, this.#diskFailure);
+    this.#onDiskFailure?.(this.#diskFailure);
   }
 
   #snapshot() {
