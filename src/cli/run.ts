@@ -140,6 +140,7 @@ export async function runCommand(command: string, configPath: string | undefined
       // Loaded when the run ends: the page's bundler is not needed before.
       extraResults: [{ name: RUN_FOLDER_NAMES.report, write: async (runDir) => (await import('../report/writeReport.ts')).writeReport(runDir) }],
       ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.agentOutput ? { agentOutput: (line: string) => process.stderr.write(`${line}\n`) } : {}),
       ...(options.queue ? { scheduler: await loadQueueScheduler(options.queue) } : {}),
     });
     const exitCode = exitCodeOf(result, firstSignal);

@@ -26,6 +26,7 @@ export interface RunCommandOptions extends GateCommandOptions {
   retryErrors?: boolean;
   shard?: Shard;
   queue?: RedisAddress;
+  agentOutput?: boolean;
 }
 
 /** An option parser from one of ours that throws a sentence: commander shows the sentence as the option's error. */
@@ -83,6 +84,12 @@ export function addRunOptions(command: Command): Command {
     )
     .addOption(new Option('--baseline <run-dir>', 'compare the finished run with this run folder; writes comparison.json and comparison.md'))
     .addOption(new Option('--json', 'print one JSON summary on stdout and nothing else there (logs stay on stderr)'))
+    .addOption(
+      new Option(
+        '--agent-output',
+        'show what agent processes (Python agents, protocol agents) print, live on stderr, each line prefixed with its agent, game and episode (it is in run.log either way)',
+      ),
+    )
     .addOption(
       new Option('--shard <i/n>', 'play the i-th of n parts of the plan (from 0), e.g. 2/4 on the third of four machines; then arcbench merge').argParser(
         sentenceParser(parseShard),

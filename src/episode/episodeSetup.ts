@@ -64,6 +64,7 @@ export interface PlayerParts {
   readonly onAction?: () => void;
   readonly onUsage?: (call: ModelCallRecord) => void;
   readonly decisions?: DecisionWatch;
+  readonly agentOutput?: (line: string) => void;
 }
 
 /** One episode's part: its card, and a resume's checkpoint to continue from or reason to start over. */
@@ -121,6 +122,7 @@ export class EpisodeSetupBuilder {
       ...(this.#parts.onAction === undefined ? {} : { onAction: this.#parts.onAction }),
       ...(this.#parts.onUsage === undefined ? {} : { onUsage: this.#parts.onUsage }),
       ...(this.#parts.decisions === undefined ? {} : { decisions: this.#parts.decisions }),
+      ...(this.#parts.agentOutput === undefined ? {} : { agentOutput: this.#parts.agentOutput }),
       ...(this.#checkpoints === undefined ? {} : { checkpoints: this.#checkpoints }),
       ...(start.continueFrom === undefined ? {} : { continueFrom: start.continueFrom }),
       ...(start.restartReason === undefined ? {} : { restartReason: start.restartReason }),

@@ -64,6 +64,8 @@ export interface EpisodeEnvironment {
   readonly onUsage?: (call: ModelCallRecord) => void;
   /** Where a decision under way is shown to the run's heartbeat (decisionWatch.ts). */
   readonly decisions?: DecisionWatch;
+  /** Where an agent process's own output goes live (`run --agent-output`), besides run.log. */
+  readonly agentOutput?: (line: string) => void;
   /** The run's log, for what agents write there (context.log). */
   readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
   /** Where and how the episode's checkpoint is kept (checkpointKeeper.ts); undefined: none. */
@@ -253,7 +255,11 @@ export function agentContext(play: EpisodePlay): AgentContext<unknown> {
     reportUsage: (call) => recordUsage(play, call),
     cardId: env.cardId,
     budgets: env.budgets,
-    log: (level, message, fields) => env.logger?.[level]({ ...fields, game: spec.game.game_id, episode: spec.index }, message),
+    log: (level, message, fields) => {
+      env.logger?.[level]({ ...fields, game: spec.game.game_id, episode: spec.index }, message);
+      // A line the agent's process printed, shown live when asked, prefixed with its episode.
+      if (env.agentOutput !== undefined && fields?.stream !== undefined) env.agentOutput(`${spec.agent.label} ${spec.game.game_id}#${spec.index}: ${message}`);
+    },
     keepTranscript: (call) => keepTranscript(play, call),
     keepsTranscripts: env.transcripts !== undefined,
   };

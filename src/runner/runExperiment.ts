@@ -41,6 +41,8 @@ export type { AgentResult, RunReport, RunStatus } from '../runfolder/runReport.t
 export interface RunOptions {
   /** How often decisions that take long are reported (runner/heartbeat.ts); the default suits people, tests shorten it. */
   heartbeat?: HeartbeatTiming;
+  /** Each line an agent process prints, prefixed with its episode, as it comes (`run --agent-output`). */
+  agentOutput?: (line: string) => void;
   /** Results folder; default `<config.output>/<timestamp>-<name>/`. A used folder is refused. */
   out?: string;
   /**
@@ -215,6 +217,7 @@ async function playAttempt(experiment: Experiment, opened: OpenedAttempt, live: 
     overrides: setup.overrides,
     fingerprint: opened.fingerprint,
     ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
+    ...(options.agentOutput === undefined ? {} : { agentOutput: options.agentOutput }),
   };
   // An agent awaiting something that never comes leaves Node nothing to wait for, and Node would end
   // the process (exit 13) with no results and cards open. This keeps it up until the run is over, so

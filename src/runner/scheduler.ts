@@ -49,6 +49,8 @@ export interface ScheduledRun {
   readonly continuations?: ContinuationPlan;
   /** How often the heartbeat reports decisions that take long (heartbeat.ts; tests shorten it). */
   readonly heartbeat?: HeartbeatTiming;
+  /** Where agent processes' own output goes live (`run --agent-output`). */
+  readonly agentOutput?: (line: string) => void;
 }
 
 /**
@@ -185,6 +187,7 @@ function episodeSetup(run: ScheduledRun, spend: RunSpend, decisions: DecisionWat
     onAction: () => recorder.countAction(),
     onUsage: (call) => spend.add(call),
     decisions,
+    ...(run.agentOutput === undefined ? {} : { agentOutput: run.agentOutput }),
   });
 }
 
