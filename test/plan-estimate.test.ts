@@ -128,6 +128,38 @@ describe('the cost estimate of a plan', () => {
     expect(within(estimate.expected_usd!, spent.cost_usd!, 0.25), `estimated $${estimate.expected_usd}, spent $${spent.cost_usd}`).toBe(true);
   });
 
+  it('models budgets.max_actions_per_level: every episode ends at its first level budget, and the estimate is what they spend', async () => {
+    countingServer();
+    const folder = fake.newFolder();
+    const file = writeExperiment(folder, 'levels', { max_actions: 80, max_actions_per_level: 1 });
+    const estimate = await estimateOf(file);
+    const run = await runExperiment(await loadExperiment(file), { out: join(folder.path, 'run') });
+    expect(run.episodes.map((episode) => episode.outcome)).toEqual(run.episodes.map(() => 'level_budget'));
+    const spent = run.report.totals.usage;
+    expect(within(estimate.expected_usd!, spent.cost_usd!, 0.25), `estimated $${estimate.expected_usd}, spent $${spent.cost_usd}`).toBe(true);
+    expect(estimate.minimum_usd!).toBeLessThanOrEqual(spent.cost_usd!);
+    // From the earlier run's per-action figures too: its actions are capped the same way.
+    const measured = await estimateOf(file, run.runDir);
+    expect(within(measured.expected_usd!, spent.cost_usd!, 0.25), `measured estimate $${measured.expected_usd}, spent $${spent.cost_usd}`).toBe(true);
+  });
+
+  it('models budgets.max_cost_usd: no episode is estimated over it, so a plan the caps keep affordable is not refused', async () => {
+    countingServer();
+    const folder = fake.newFolder();
+    const uncapped = await estimateOf(writeExperiment(folder, 'uncapped', { max_actions: 80 }));
+    const perEpisode = 0.002;
+    const episodes = 2 * 2;
+    expect(uncapped.minimum_usd!).toBeGreaterThan(episodes * perEpisode);
+    const file = writeExperiment(folder, 'capped', { max_actions: 80, max_cost_usd: perEpisode, max_run_cost_usd: episodes * perEpisode });
+    const capped = await estimateOf(file);
+    expect(capped.expected_usd!).toBeLessThanOrEqual(episodes * perEpisode);
+    expect(capped.minimum_usd!).toBeLessThanOrEqual(episodes * perEpisode);
+    expect(capped.input_tokens).toBeLessThan(uncapped.input_tokens);
+    const run = await runArcbench(['run', file, '--out', join(folder.path, 'run')], folder.path);
+    expect(run.stderr).not.toContain('over budgets.max_run_cost_usd');
+    expect(fake.server.requests.length).toBeGreaterThan(0);
+  });
+
   it('grows a call by a turn until the context size, then holds it there', () => {
     const shape = { fixedTokens: 100, turnTokens: 50, contextTokens: 300, outputTokens: 10, actionsPerCall: 1 };
     // Calls: 150, 200, 250, 300, 300.

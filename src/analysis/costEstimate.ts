@@ -6,7 +6,9 @@
  * The prompt model: a call sends a fixed part (system prompt, tools) and the conversation so far,
  * which grows by one turn (turn text, frame, the model's reply, the tool's answer) per call until the
  * agent's context size, where older turns are summarised and the context stays about that size. An
- * episode plays its whole action budget (an LLM rarely wins early; a win only makes it cheaper). The
+ * episode plays all the actions its budgets allow (an LLM rarely wins early; a win only makes it
+ * cheaper): the runner gives that count (max_actions, or less under a per-level budget), and an
+ * episode's dollars stop at its own dollar budget (`maxEpisodeUsd`), where the episode is ended. The
  * expected figure bills the repeated prefix of each call (all but its newest turn) at the cached-input
  * price for the share the API's prompt cache is expected to serve (`cachedShare`: Anthropic's marked
  * breakpoints and OpenAI's Responses API serve it all; a Chat Completions server may serve none), the
@@ -30,7 +32,10 @@ export interface PerActionFigures {
 export interface AgentCostInput {
   readonly label: string;
   readonly episodes: number;
+  /** The actions an episode is expected to play: its budgets' cap on them. */
   readonly actionsPerEpisode: number;
+  /** budgets.max_cost_usd: an episode's dollars stop there (and its tokens with them). */
+  readonly maxEpisodeUsd?: number;
   readonly pricing: Pricing | undefined;
   /** Either a prompt model or measured figures; neither: an agent that calls no model. */
   readonly shape?: CallShape;
@@ -78,38 +83,52 @@ export function episodeTokens(shape: CallShape, actions: number): { calls: numbe
   return { calls, input, repeated, output: calls * shape.outputTokens };
 }
 
+/** One episode's dollars under the prompt model, `cachedShare` of its repeated prefix billed as cached. */
+function episodeDollars(one: ReturnType<typeof episodeTokens>, shape: CallShape, pricing: Pricing, cachedShare: number): number {
+  const cached = one.repeated * cachedShare;
+  const fresh = one.input - one.repeated;
+  const freshPrice = shape.cacheWrites ? (pricing.cache_write ?? pricing.input) : pricing.input;
+  return (
+    dollars(fresh, freshPrice) +
+    dollars(one.repeated - cached, pricing.input) +
+    dollars(cached, pricing.cached_input ?? pricing.input) +
+    dollars(one.output, pricing.output)
+  );
+}
+
+/**
+ * The share of an episode's calls made before its dollar budget ends it: the budget is checked before
+ * each decision, so the episode stops once it has spent it (the call that crosses it is counted whole
+ * here, as a bound: it never exceeds the budget in the figures).
+ */
+function shareWithinBudget(episodeUsd: number | null, cap: number | undefined): number {
+  if (cap === undefined || episodeUsd === null || episodeUsd <= cap) return 1;
+  return cap / episodeUsd;
+}
+
 function fromModel(agent: AgentCostInput, shape: CallShape): AgentCostEstimate {
   const one = episodeTokens(shape, agent.actionsPerEpisode);
   const { pricing, episodes } = agent;
-  const episodeDollars = (cachedShare: number) => {
-    if (pricing === undefined) return null;
-    const cached = one.repeated * cachedShare;
-    const fresh = one.input - one.repeated;
-    const freshPrice = shape.cacheWrites ? (pricing.cache_write ?? pricing.input) : pricing.input;
-    return (
-      episodes *
-      (dollars(fresh, freshPrice) +
-        dollars(one.repeated - cached, pricing.input) +
-        dollars(cached, pricing.cached_input ?? pricing.input) +
-        dollars(one.output, pricing.output))
-    );
-  };
-  const expected = episodeDollars(shape.cachedShare ?? 0);
-  const minimum = episodeDollars(1);
+  const expectedOne = pricing === undefined ? null : episodeDollars(one, shape, pricing, shape.cachedShare ?? 0);
+  const minimumOne = pricing === undefined ? null : episodeDollars(one, shape, pricing, 1);
+  const share = shareWithinBudget(expectedOne, agent.maxEpisodeUsd);
+  const capped = (value: number | null) => (value === null ? null : roundDollars(episodes * Math.min(value, agent.maxEpisodeUsd ?? value)));
   return {
     label: agent.label,
     basis: 'model',
-    calls: episodes * one.calls,
-    input_tokens: episodes * one.input,
-    output_tokens: episodes * one.output,
-    expected_usd: expected === null ? null : roundDollars(expected),
-    minimum_usd: minimum === null ? null : roundDollars(minimum),
+    calls: episodes * Math.ceil(one.calls * share),
+    input_tokens: episodes * one.input * share,
+    output_tokens: episodes * one.output * share,
+    expected_usd: capped(expectedOne),
+    minimum_usd: capped(minimumOne),
   };
 }
 
 function fromMeasured(agent: AgentCostInput, measured: PerActionFigures): AgentCostEstimate {
-  const actions = agent.episodes * agent.actionsPerEpisode;
-  const cost = measured.cost_usd === null ? null : roundDollars(measured.cost_usd * actions);
+  const oneUsd = measured.cost_usd === null ? null : measured.cost_usd * agent.actionsPerEpisode;
+  const share = shareWithinBudget(oneUsd, agent.maxEpisodeUsd);
+  const actions = agent.episodes * agent.actionsPerEpisode * share;
+  const cost = oneUsd === null ? null : roundDollars(agent.episodes * Math.min(oneUsd, agent.maxEpisodeUsd ?? oneUsd));
   return {
     label: agent.label,
     basis: 'measured',

@@ -27,6 +27,7 @@ const commandLoaders: Record<string, () => Promise<CommandModule>> = {
   view: () => import('./view.ts'),
   verify: () => import('./verify.ts'),
   export: () => import('./export.ts'),
+  'model-server': () => import('./modelServer.ts'),
 };
 
 /** The modules to register: only the named command's when argv names one, else all (for help). */

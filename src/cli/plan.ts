@@ -35,7 +35,8 @@ export function register(program: Command): void {
 
 async function planCommand(configPath: string, options: PlanOptions): Promise<number> {
   try {
-    const experiment = await loadExperiment(configPath, { overrides: { seed: options.seed } });
+    // Pricing a plan needs no key: an unset ${…KEY} is left as written (run still asks for it).
+    const experiment = await loadExperiment(configPath, { overrides: { seed: options.seed }, keysNotNeeded: true });
     const { config } = experiment;
     const remote = typeof config.target === 'object' && 'url' in config.target;
     const target = remote ? await openTarget(config) : { transport: referenceTransport(config.seed), close: async () => {} };

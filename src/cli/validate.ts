@@ -1,12 +1,15 @@
 /**
  * `arcbench validate <config>`: checks an experiment without playing it: the schema, `${VAR}`
- * references, every agent (loaded) and its params, and, for local targets, the game selection.
+ * references, every agent (loaded) and its params, and, for local targets, the game selection and the
+ * plan's cost estimate against budgets.max_run_cost_usd (a plan `run` would refuse is not valid). An
+ * unset key's variable is named, not an error: checking the file needs no key, running it does.
  */
 import type { Command } from 'commander';
-import { loadExperiment } from '../runner/config/loader.ts';
+import { type Experiment, loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { resolvePlan } from '../runner/plan.ts';
+import { EstimateOverBudgetError, estimatePlan, type PlanEstimate, refuseOverBudget } from '../runner/planEstimate.ts';
 import { referenceTransport } from '../runner/targets.ts';
 import { basename } from 'node:path';
 
@@ -21,9 +24,19 @@ export function register(program: Command): void {
     });
 }
 
+/** A plan `run` would refuse for its estimated cost: the same sentence, said as validate's finding. */
+function refuseBeforeRun(experiment: Experiment, estimate: PlanEstimate): void {
+  try {
+    refuseOverBudget(experiment, estimate, false);
+  } catch (error) {
+    if (!(error instanceof EstimateOverBudgetError)) throw error;
+    throw new EstimateOverBudgetError(`${basename(experiment.file)}: \`arcbench run\` would refuse this plan: ${error.message}`);
+  }
+}
+
 async function validateCommand(configPath: string): Promise<number> {
   try {
-    const experiment = await loadExperiment(configPath);
+    const experiment = await loadExperiment(configPath, { keysNotNeeded: true });
     const { config } = experiment;
     let games = 'games not checked (remote target: `arcbench plan` lists them)';
     // Our own targets offer the reference catalog, so the selection can be checked without a network.
@@ -31,11 +44,15 @@ async function validateCommand(configPath: string): Promise<number> {
       const transport = referenceTransport(config.seed);
       const plan = await resolvePlan(experiment, transport);
       await transport.close();
+      refuseBeforeRun(experiment, estimatePlan(experiment, plan));
       games = `${plan.games.length} game(s), ${plan.episodes.length} episode(s)`;
     }
     process.stdout.write(
       `${basename(experiment.file)}: valid; ${experiment.agents.length} agent(s) (${experiment.agents.map((a) => a.label).join(', ')}); ${games}\n`,
     );
+    for (const name of experiment.unsetKeys ?? []) {
+      process.stdout.write(`note: ${name} is not set; \`arcbench run\` needs it (export ${name}=…)\n`);
+    }
     return EXIT_OK;
   } catch (error) {
     return reportFailure('validate', error);

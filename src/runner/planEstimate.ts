@@ -12,6 +12,7 @@ import type { EstimateGame } from '../agent/description.ts';
 import { ArcbenchError } from '../errors.ts';
 import { gameCatalog } from '../games/catalog.ts';
 import type { GameDescriptor } from '../protocol/index.ts';
+import type { Budgets } from '../episode/budgets.ts';
 import { describeAgent } from './agentDescription.ts';
 import type { Experiment } from './config/loader.ts';
 import type { Plan } from './plan.ts';
@@ -47,9 +48,21 @@ function measuredOf(from: RunFolder | undefined, label: string) {
   };
 }
 
+/**
+ * The actions an episode of this game is expected to play: budgets.max_actions, or fewer under
+ * budgets.max_actions_per_level, which ends the episode once the first level has taken its multiple of
+ * that level's baseline (an episode that plays on has won a level, which the model does not count on).
+ * The baselines are the game list's (a built-in game's are always known).
+ */
+export function actionsPerEpisode(budgets: Budgets, game: GameDescriptor): number {
+  const firstBaseline = game.baseline_actions?.[0];
+  if (budgets.max_actions_per_level === undefined || firstBaseline === undefined) return budgets.max_actions;
+  return Math.min(budgets.max_actions, Math.ceil(budgets.max_actions_per_level * firstBaseline));
+}
+
 /** The estimate of the plan's episodes (all of them, or those still to play). */
 export function estimatePlan(experiment: Experiment, plan: Pick<Plan, 'episodes'>, from?: RunFolder): PlanEstimate {
-  const actions = experiment.config.budgets.max_actions;
+  const { budgets } = experiment.config;
   const inputs: AgentCostInput[] = [];
   const notEstimated: string[] = [];
   for (const agent of experiment.agents) {
@@ -63,7 +76,13 @@ export function estimatePlan(experiment: Experiment, plan: Pick<Plan, 'episodes'
     for (const game of [...new Set(mine.map((episode) => episode.game))]) {
       const episodes = mine.filter((episode) => episode.game === game).length;
       const calls = measured === undefined ? costEstimate?.(estimateGame(game)) : undefined;
-      const base = { label: agent.label, episodes, actionsPerEpisode: actions, pricing: calls?.pricing };
+      const base = {
+        label: agent.label,
+        episodes,
+        actionsPerEpisode: actionsPerEpisode(budgets, game),
+        ...(budgets.max_cost_usd === undefined ? {} : { maxEpisodeUsd: budgets.max_cost_usd }),
+        pricing: calls?.pricing,
+      };
       if (measured !== undefined) inputs.push({ ...base, measured });
       else if (calls !== undefined) inputs.push({ ...base, shape: calls.shape });
       else inputs.push(base);

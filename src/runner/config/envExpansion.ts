@@ -30,22 +30,35 @@ function missingLine(path: readonly (string | number)[], name: string): string {
  */
 const NOT_SECRET = JSON.stringify(['target', 'url']);
 
-function expandInto(value: unknown, env: NodeJS.ProcessEnv, path: (string | number)[], missing: string[], taken: string[]): unknown {
+/** Where expansion reports: values taken, variables missing, secrets left unset (when that is allowed). */
+interface Expansion {
+  readonly env: NodeJS.ProcessEnv;
+  readonly missing: string[];
+  readonly taken: string[];
+  /** Given: an unset secret stays as written and is named here (pricing a plan needs no key). */
+  readonly unsetSecrets: string[] | undefined;
+}
+
+function expandInto(value: unknown, path: (string | number)[], into: Expansion): unknown {
   if (typeof value === 'string') {
     return value.replace(REFERENCE, (match, name: string, fallback: string | undefined) => {
-      const found = env[name];
+      const found = into.env[name];
       if (found !== undefined && found !== '') {
-        if (JSON.stringify(path) !== NOT_SECRET) taken.push(found);
+        if (JSON.stringify(path) !== NOT_SECRET) into.taken.push(found);
         return found;
       }
       if (fallback !== undefined) return fallback;
-      missing.push(missingLine(path, name));
+      if (into.unsetSecrets !== undefined && looksSecret(name)) {
+        if (!into.unsetSecrets.includes(name)) into.unsetSecrets.push(name);
+        return match;
+      }
+      into.missing.push(missingLine(path, name));
       return match;
     });
   }
-  if (Array.isArray(value)) return value.map((item, i) => expandInto(item, env, [...path, i], missing, taken));
+  if (Array.isArray(value)) return value.map((item, i) => expandInto(item, [...path, i], into));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandInto(item, env, [...path, key], missing, taken)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandInto(item, [...path, key], into)]));
   }
   return value;
 }
@@ -53,11 +66,12 @@ function expandInto(value: unknown, env: NodeJS.ProcessEnv, path: (string | numb
 /**
  * A copy of `value` with every reference expanded; references to unset variables without default throw,
  * all named at once. `taken` receives the values that came from the environment: all of them are
- * treated as secrets (redaction.ts).
+ * treated as secrets (redaction.ts). With `unsetSecrets`, a secret's variable (a key) that is unset is
+ * no error: it stays as written and its name is added there (`plan` and `validate` need no key).
  */
-export function expandEnvironment(value: unknown, env: NodeJS.ProcessEnv, taken: string[] = []): unknown {
+export function expandEnvironment(value: unknown, env: NodeJS.ProcessEnv, taken: string[] = [], unsetSecrets?: string[]): unknown {
   const missing: string[] = [];
-  const expanded = expandInto(value, env, [], missing, taken);
+  const expanded = expandInto(value, [], { env, missing, taken, unsetSecrets });
   if (missing.length > 0) throw new MissingVariableError(missing);
   return expanded;
 }

@@ -32,12 +32,16 @@ export interface Experiment {
   readonly agents: readonly ResolvedAgent[];
   /** The config's secrets (what it took from the environment, and key-named fields), for every output. */
   readonly redactor: Redactor;
+  /** With `keysNotNeeded`: the secrets' variables the config names that are unset (left as written). */
+  readonly unsetKeys?: readonly string[];
 }
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Command-line overrides, applied before validation so they are checked like the file. */
   overrides?: ConfigOverrides;
+  /** For what plays nothing (`plan`, `validate`): an unset `${…KEY}` is no error; `run` still needs it. */
+  keysNotNeeded?: boolean;
 }
 
 export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<Experiment> {
@@ -65,13 +69,15 @@ export async function parseExperiment(text: string, options: LoadOptions & { fil
   let raw: unknown = document.toJS();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(['(top level): expected a mapping with name, agents and the other fields']);
 
+  const unsetKeys: string[] | undefined = options.keysNotNeeded === true ? [] : undefined;
   try {
-    raw = expandEnvironment(raw, options.env ?? process.env, taken);
+    raw = expandEnvironment(raw, options.env ?? process.env, taken, unsetKeys);
   } catch (error) {
     if (error instanceof MissingVariableError) fail([...error.lines]);
     throw error;
   }
-  return resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail, new Redactor(taken));
+  const experiment = await resolveExperiment(applyOverrides(raw as Record<string, unknown>, options.overrides ?? {}), options, fail, new Redactor(taken));
+  return unsetKeys === undefined || unsetKeys.length === 0 ? experiment : { ...experiment, unsetKeys };
 }
 
 /** What `Experiment.file` (and run.json's config_file) says for an experiment made from flags alone. */
