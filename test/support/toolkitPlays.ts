@@ -50,9 +50,12 @@ export interface ToolkitAnswer {
   };
 }
 
-/** The toolkit's own local environment plays `plays` (each game on one card, from `seed`). */
-export function toolkitPlay(plays: Record<string, Step[]> = PLAYS, seed = TOOLKIT_SEED): ToolkitAnswer {
-  const request = { dir: TOOLKIT_GAMES_DIR, seed, plays: Object.entries(plays).map(([game, actions]) => ({ game, actions })) };
+/**
+ * The toolkit's own local environment plays `plays` (each game on one card, from `seed`); with `url`, the
+ * toolkit's Arcade plays them as a client of that service.
+ */
+export function toolkitPlay(plays: Record<string, Step[]> = PLAYS, seed = TOOLKIT_SEED, url?: string): ToolkitAnswer {
+  const request = { dir: TOOLKIT_GAMES_DIR, seed, plays: Object.entries(plays).map(([game, actions]) => ({ game, actions })), ...(url ? { url } : {}) };
   const out = execFileSync('python3', [join(import.meta.dirname, 'toolkitLocalPlay.py')], {
     input: JSON.stringify(request),
     env: { ...process.env, PYTHONPATH: `${REAL_ARCENGINE}:${REAL_TOOLKIT}` },
