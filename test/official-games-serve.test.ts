@@ -7,39 +7,8 @@ import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { pythonHasRealEngineDependencies } from './support/officialCode.ts';
+import { serveGames } from './support/officialServe.ts';
 import { ENGINE_ENV, PLAYS, TOOLKIT_GAMES_DIR, toolkitPlay, ulps } from './support/toolkitPlays.ts';
-import { spawn } from 'node:child_process';
-
-/** `arcbench serve --games-dir` on a free port; its URL, and a way to stop it. */
-async function serveGames(dialect: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [ARCBENCH_BIN, 'serve', '--port', '0', '--games-dir', TOOLKIT_GAMES_DIR, '--game-hosts', '2', '--dialect', dialect, '--log-level', 'warn'],
-    {
-      env: ENGINE_ENV,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = /^(http:\/\/\S+)\n/.exec(out);
-      if (line) resolve(line[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve ended (${code}): ${stderr}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 const withoutFullReset = (frames: { full_reset: boolean }[]) => frames.map(({ full_reset: _, ...rest }) => rest);
 
