@@ -32,6 +32,20 @@ describe.skipIf(!pythonHasRealEngineDependencies())('arcbench serve --games-dir 
     }, 60_000);
   }
 
+  it('serve --games-dir without arcengine says how to install it and exits 2 before it listens', async () => {
+    const answer = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [ARCBENCH_BIN, 'serve', '--port', '0', '--games-dir', TOOLKIT_GAMES_DIR],
+        { env: { ...process.env, PYTHONPATH: '' }, encoding: 'utf8' },
+        (error, stdout, stderr) => resolve({ code: Number((error as { code?: number } | null)?.code ?? 0), stdout, stderr }),
+      ),
+    );
+    expect(answer.code).toBe(2);
+    expect(answer.stdout).toBe('');
+    expect(answer.stderr).toMatch(/^arcbench serve: .*arcengine.*pip install arcengine\n$/);
+  }, 60_000);
+
   it('games --games-dir lists titles, levels and baselines', async () => {
     const out = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, [ARCBENCH_BIN, 'games', '--json', '--games-dir', TOOLKIT_GAMES_DIR], { env: ENGINE_ENV, encoding: 'utf8' }, (error, stdout) =>
