@@ -22,6 +22,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   python: () => import('./python.ts'),
   llm: () => import('./llm.ts'),
   checkpoints: () => import('./checkpoints.ts'),
+  official: () => import('./officialGames.ts'),
   transcripts: () => import('./transcripts.ts'),
 };
 

@@ -14,7 +14,7 @@ HOST_PROTOCOL = 1
 
 
 def serve() -> int:
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    answers = os.dup(sys.stdout.fileno())
     sys.stdout = sys.stderr
     missing = _missing_engine()
     if missing is not None:
@@ -26,9 +26,11 @@ def serve() -> int:
     from .plays import Plays
 
     plays = Plays()
-    for line in sys.stdin:
+    # Bytes in, bytes out, one line each way per request: no text layer between a step and its pipe.
+    read = sys.stdin.buffer.readline
+    for line in iter(read, b""):
         if line.strip():
-            _send(answers, _answer(plays, line))
+            _send(answers, _answer(plays, line.decode("utf-8")))
     return 0
 
 
@@ -55,7 +57,16 @@ def _missing_engine() -> str | None:
     return None
 
 
-def _send(answers, message: dict) -> None:
-    answers.write(json.dumps(message, separators=(",", ":")))
-    answers.write("\n")
-    answers.flush()
+def _send(answers: int, message: dict) -> None:
+    data = memoryview(_encoded(message))
+    while data:
+        data = data[os.write(answers, data) :]
+
+
+def _encoded(message: dict) -> bytes:
+    # A frame is hex digits: spliced in as is, json.dumps would scan every one of its 4096 characters.
+    frames = message.pop("frames", None)
+    head = json.dumps(message, separators=(",", ":"))
+    if frames is not None:
+        head = head[:-1] + ',"frames":["' + '","'.join(frames) + '"]}'
+    return (head + "\n").encode("ascii")

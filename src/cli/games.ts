@@ -1,23 +1,40 @@
-/** `arcbench games`: the catalog of original games, as a table or as JSON. */
+/** `arcbench games`: the catalog of original games, or a folder's official games, as a table or as JSON. */
 import Table from 'cli-table3';
 import type { Command } from 'commander';
+import type { GameInfo } from '../games/types.ts';
 import { actionName } from '../protocol/index.ts';
 import { puzzleCatalog } from '../games/puzzleCatalog.ts';
 import { colourWanted } from './colour.ts';
+import { type GamesDirOptions, gameHostsOption, gamesDirOption, loadGamesDirOrExit } from './gamesDir.ts';
+
+interface GamesOptions extends GamesDirOptions {
+  json?: boolean;
+}
+
+/** A game as listed: its description, and the step budgets our own games know of. */
+interface Listed {
+  readonly info: GameInfo;
+  readonly stepBudgets?: unknown;
+}
 
 export function register(program: Command): void {
   program
     .command('games')
-    .description('List the original games of the reference service: id, title, input kind, levels, actions.')
+    .description('List the original games of the reference service (or, with --games-dir, official ones): id, title, input kind, levels, actions.')
     .option('--json', "print the game descriptors as JSON (the field names of the service's game list, with levels and step budgets added) instead of a table")
+    .addOption(gamesDirOption())
+    .addOption(gameHostsOption().default(1))
     .addHelpText('after', '\nThe table has a coloured header on a terminal; piped, or with NO_COLOR set, it is plain text.')
-    .action((options: { json?: boolean }) => {
-      process.stdout.write(options.json === true ? `${gamesAsJson()}\n` : `${gamesAsTable()}\n`);
+    .action(async (options: GamesOptions) => {
+      const official = await loadGamesDirOrExit('games', options);
+      const listed: readonly Listed[] = official === undefined ? puzzleCatalog() : official.games.map((game) => ({ info: game.info }));
+      official?.close();
+      process.stdout.write(options.json === true ? `${gamesAsJson(listed)}\n` : `${gamesAsTable(listed)}\n`);
     });
 }
 
-function gamesAsJson(): string {
-  const descriptors = puzzleCatalog().map(({ info, stepBudgets }) => ({
+function gamesAsJson(listed: readonly Listed[]): string {
+  const descriptors = listed.map(({ info, stepBudgets }) => ({
     game_id: info.id,
     title: info.title,
     tags: info.tags,
@@ -25,16 +42,16 @@ function gamesAsJson(): string {
     available_actions: info.availableActions,
     baseline_actions: info.baselineActions,
     levels: info.baselineActions.length,
-    step_budgets: stepBudgets,
+    ...(stepBudgets === undefined ? {} : { step_budgets: stepBudgets }),
   }));
   return JSON.stringify(descriptors, null, 2);
 }
 
-function gamesAsTable(): string {
+function gamesAsTable(listed: readonly Listed[]): string {
   // cli-table3 colours its header and borders unless told to use no style.
   const style = colourWanted(process.stdout) ? {} : { head: [], border: [] };
   const table = new Table({ head: ['id', 'title', 'tags', 'levels', 'actions', 'baselines'], style });
-  for (const { info } of puzzleCatalog()) {
+  for (const { info } of listed) {
     table.push([
       info.id,
       info.title,

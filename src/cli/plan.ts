@@ -10,7 +10,7 @@ import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
-import { openTarget, referenceTransport } from '../runner/targets.ts';
+import { openTarget, openTargetGames, referenceTransport } from '../runner/targets.ts';
 
 interface PlanOptions {
   json?: boolean;
@@ -39,7 +39,9 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     const experiment = await loadExperiment(configPath, { overrides: { seed: options.seed }, keysNotNeeded: true });
     const { config } = experiment;
     const remote = typeof config.target === 'object' && 'url' in config.target;
-    const target = remote ? await openTarget(config) : { transport: referenceTransport(config.seed), close: async () => {} };
+    // games_dir's official games are offered as a run would offer them (their hosts closed once listed).
+    const offered = remote ? undefined : await openTargetGames(config);
+    const target = remote ? await openTarget(config) : { transport: referenceTransport(config.seed, offered?.games), close: async () => {} };
     // Only the game list is read: no scorecard is opened, nothing is played.
     let plan: Plan;
     try {
@@ -47,6 +49,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     } finally {
       if (remote) await target.close();
       else await target.transport.close();
+      offered?.close();
     }
     if (options.from !== undefined && options.estimate !== true) {
       process.stderr.write('arcbench plan: --from goes with --estimate, e.g. arcbench plan exp.yaml --estimate --from results/last-run\n');

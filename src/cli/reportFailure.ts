@@ -29,6 +29,12 @@ export function reportFailure(command: string, error: unknown): number {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);
     return 0;
   }
+  // Official games that cannot be played (no arcengine, a game that does not import, a malformed
+  // metadata.json): found before anything is played, and the user's to fix.
+  if (isArcbenchError(error) && (error.code === 'GAMES_ENGINE_MISSING' || error.code === 'GAMES_LOAD')) {
+    process.stderr.write(`arcbench ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
   // A plan over its dollar budget: refused before a single call, as a run that could not start.
   if (isArcbenchError(error) && error.code === 'ESTIMATE_OVER_BUDGET') {
     process.stderr.write(`arcbench ${command}: ${error.message}\n`);

@@ -11,8 +11,10 @@ import type { UserIdentity } from '../reference/referenceService.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../protocol/limits.ts';
 import { EXIT_FAILED, EXIT_USAGE, integerOption } from './commandSupport.ts';
 import { durationMs } from './duration.ts';
+import { type GamesDirOptions, gameHostsOption, gamesDirOption, loadGamesDirOrExit } from './gamesDir.ts';
+import type { OfficialGames } from '../games/official/index.ts';
 
-interface ServeOptions {
+interface ServeOptions extends GamesDirOptions {
   port: number;
   host: string;
   keys?: string;
@@ -122,6 +124,8 @@ export function register(program: Command): void {
     .addOption(
       new Option('--log-level <level>', 'how much to log on stderr').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     )
+    .addOption(gamesDirOption())
+    .addOption(gameHostsOption())
     .addHelpText(
       'after',
       '\nPrints its URL alone on one stdout line. Exit codes: 0 stopped with Ctrl+C or SIGTERM; 1 cannot listen; 2 a port in use, or bad usage.',
@@ -150,8 +154,9 @@ async function serve(options: ServeOptions): Promise<void> {
     process.exit(2);
   }
 
+  const official = await loadGamesDirOrExit('serve', options);
   const logger = createServeLogger(options.logLevel, process.stderr);
-  const server = await listenOrExit(options, keys, logger);
+  const server = await listenOrExit(options, keys, logger, official);
   logger.info({ url: server.url, backends: options.backends, dialect: options.dialect, keys: keys?.size ?? 'any' }, 'serving');
   // The URL alone on stdout, as `view` prints its own: a script reads it with one line and no parsing.
   process.stdout.write(`${server.url}\n`);
@@ -170,6 +175,7 @@ async function listenOrExit(
   options: ServeOptions,
   keys: ReadonlyMap<string, UserIdentity> | undefined,
   logger: ReturnType<typeof createServeLogger>,
+  official: OfficialGames | undefined,
 ): Promise<RunningServer> {
   try {
     return await startServer({
@@ -180,6 +186,7 @@ async function listenOrExit(
         ...(options.idleClose !== undefined ? { idleCloseMs: Math.round(options.idleClose * 60_000) } : {}),
         ...(options.retainClosed !== undefined ? { closedRetentionMs: options.retainClosed } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        ...(official === undefined ? {} : { games: official.games }),
       },
       keys,
       dialect: options.dialect,

@@ -10,7 +10,7 @@ import { EXIT_OK } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 import { resolvePlan } from '../runner/plan.ts';
 import { EstimateOverBudgetError, estimatePlan, type PlanEstimate, refuseOverBudget } from '../runner/planEstimate.ts';
-import { referenceTransport } from '../runner/targets.ts';
+import { openTargetGames, referenceTransport } from '../runner/targets.ts';
 import { basename } from 'node:path';
 
 export function register(program: Command): void {
@@ -41,8 +41,10 @@ async function validateCommand(configPath: string): Promise<number> {
     let games = 'games not checked (remote target: `arcbench plan` lists them)';
     // Our own targets offer the reference catalog, so the selection can be checked without a network.
     if (typeof config.target !== 'object' || !('url' in config.target)) {
-      const transport = referenceTransport(config.seed);
-      const plan = await resolvePlan(experiment, transport);
+      // games_dir's games are loaded as a run would (each imported), so a broken one is named here.
+      const offered = await openTargetGames(config);
+      const transport = referenceTransport(config.seed, offered.games);
+      const plan = await resolvePlan(experiment, transport).finally(() => offered.close());
       await transport.close();
       refuseBeforeRun(experiment, estimatePlan(experiment, plan));
       games = `${plan.games.length} game(s), ${plan.episodes.length} episode(s)`;

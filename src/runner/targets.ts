@@ -6,7 +6,9 @@
 import { InProcessTransport } from '../client/inProcessTransport.ts';
 import type { TransportLogger } from '../client/httpTransport.ts';
 import type { Transport } from '../client/transport.ts';
+import type { AnyGame } from '../games/types.ts';
 import { ReferenceService } from '../reference/referenceService.ts';
+import { ConfigError } from './config/loader.ts';
 import { rateBudget, shareOfBudget } from './rateBudget.ts';
 import type { Shard } from './shard.ts';
 import type { ExperimentConfig } from './config/schema.ts';
@@ -24,9 +26,34 @@ export interface OpenTarget {
 /** The key our own services see; any non-empty key is accepted by them. */
 export const LOCAL_KEY = 'arcbench-local';
 
-/** The in-process reference; seeded so ids (guids, card ids) repeat with the run seed (unseeded: ids from the OS). */
-export function referenceTransport(seed: number | undefined): InProcessTransport {
-  return new InProcessTransport(new ReferenceService({ seed }), { key: LOCAL_KEY });
+/**
+ * The in-process reference; seeded so ids (guids, card ids) repeat with the run seed (unseeded: ids from
+ * the OS). `games`: what it offers instead of our own (the official games of a games_dir).
+ */
+export function referenceTransport(seed: number | undefined, games?: readonly AnyGame[]): InProcessTransport {
+  return new InProcessTransport(new ReferenceService({ seed, ...(games === undefined ? {} : { games }) }), { key: LOCAL_KEY });
+}
+
+/** The games our own services offer for this experiment: games_dir's official games, or (undefined) our own. */
+export interface TargetGames {
+  readonly games: readonly AnyGame[] | undefined;
+  close(): void;
+}
+
+/**
+ * Loads games_dir's official games on a pool of game_hosts Python hosts: a missing arcengine, a game that
+ * does not import or a malformed metadata.json stops here, before anything is played.
+ */
+export async function openTargetGames(config: ExperimentConfig): Promise<TargetGames> {
+  if (config.games_dir === undefined) return { games: undefined, close: () => {} };
+  if (typeof config.target === 'object' && 'url' in config.target) {
+    throw new ConfigError(
+      'games_dir: the official games are played on our own service (target: reference, or target: { server: … }); a service URL offers its own games, so remove games_dir or the url',
+    );
+  }
+  const { loadOfficialGames } = await import('../games/official/index.ts');
+  const official = await loadOfficialGames(config.games_dir, config.game_hosts === undefined ? {} : { hosts: config.game_hosts });
+  return { games: official.games, close: () => official.close() };
 }
 
 /** The HttpTransport options an experiment asks for (timeouts, retries, rate limit, connections). */
@@ -61,9 +88,33 @@ function serviceSeed(seed: number, attempt: number, shard: Shard | undefined): n
  * once it exists).
  */
 export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: Shard, log?: TransportLogger): Promise<OpenTarget> {
+  const games = await openTargetGames(config);
+  const opened = await openTransport(config, games.games, serviceSeed(config.seed, attempt, shard), shard, log).catch((error: unknown) => {
+    games.close();
+    throw error;
+  });
+  if (games.games === undefined) return opened;
+  const where = `${games.games.length} official game(s) of ${config.games_dir}`;
+  return {
+    ...opened,
+    description: `${opened.description}, ${where}`,
+    close: async () => {
+      await opened.close();
+      games.close();
+    },
+  };
+}
+
+async function openTransport(
+  config: ExperimentConfig,
+  games: readonly AnyGame[] | undefined,
+  seed: number,
+  shard: Shard | undefined,
+  log: TransportLogger | undefined,
+): Promise<OpenTarget> {
   const target = config.target;
   if (target === 'reference') {
-    const transport = referenceTransport(serviceSeed(config.seed, attempt, shard));
+    const transport = referenceTransport(seed, games);
     return { transport, description: 'in-process', pageRoot: config.scorecard.page_root, close: () => transport.close() };
   }
   // HTTP pieces load only when a run needs them: agents import this package's entry, and should not
@@ -75,7 +126,7 @@ export async function openTarget(config: ExperimentConfig, attempt = 1, shard?: 
     const server = await startServer({
       backendCount: backends,
       dialect,
-      serviceOptions: { seed: serviceSeed(config.seed, attempt, shard) },
+      serviceOptions: { seed, ...(games === undefined ? {} : { games }) },
       ...(rotate_affinity === false ? {} : { rotateAffinity: rotate_affinity === true ? 1 : rotate_affinity }),
       ...(rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: rate_limit_per_minute }),
       ...(inject_429_every === undefined ? {} : { inject429Every: inject_429_every }),

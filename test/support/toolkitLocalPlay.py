@@ -1,6 +1,7 @@
 """Plays action lists through the official toolkit's own local environment (arc_agi.Arcade, offline), to
 compare arcbench's frames and scores with. Reads {"dir", "seed", "plays": [{"game", "actions": [[id, x, y]…]}]}
-on stdin (id 0 is RESET); writes {"frames": {game: [frame…]}, "scorecard": …} on stdout."""
+on stdin (id 0 is RESET); writes {"frames": {game: [frame…]}, "scorecard": …} on stdout. With "url" in the
+request, the same Arcade plays as a client of that service instead (ONLINE mode), as a user of the toolkit would."""
 
 import json
 import logging
@@ -30,7 +31,10 @@ def main():
     request = json.load(sys.stdin)
     quiet = logging.getLogger("toolkit-play")
     quiet.setLevel(logging.CRITICAL)
-    arc = Arcade(operation_mode=OperationMode.OFFLINE, environments_dir=request["dir"], logger=quiet)
+    if "url" in request:
+        arc = Arcade(arc_api_key="toolkit-client", arc_base_url=request["url"], operation_mode=OperationMode.ONLINE, logger=quiet)
+    else:
+        arc = Arcade(operation_mode=OperationMode.OFFLINE, environments_dir=request["dir"], logger=quiet)
     card = arc.open_scorecard()
     frames = {}
     for play in request["plays"]:

@@ -36,6 +36,7 @@ export class GameHost {
   private pendingText = '';
   private stderrTail = '';
   private hello: ((error?: Error) => void) | undefined;
+  private kept = true;
 
   constructor(options: GameHostOptions = {}, onEnd?: (host: GameHost) => void) {
     const env = options.env ?? process.env;
@@ -61,9 +62,12 @@ export class GameHost {
       this.end(new GameHostDiedError(`the game host (${python}, pid ${this.child.pid}) ended (${signal ?? `exit code ${code}`})${this.lastWords()}`));
       onEnd?.(this);
     });
-    // A host never keeps arcbench alive: it ends on its own when our end of its stdin closes.
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+    // An idle host never keeps arcbench alive (it ends on its own when our end of its stdin closes); one
+    // that owes an answer does, or a CLI awaiting only that answer would exit under it.
+    this.ready.then(
+      () => this.keepAlive(this.waiting.size > 0),
+      () => this.keepAlive(false),
+    );
   }
 
   /** Sends one request; the answer's fields, or the error it names (GameLoadError, GameFaultError, GameHostDiedError). */
@@ -73,6 +77,7 @@ export class GameHost {
     const id = this.nextId++;
     const answer = await new Promise<Answer>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
+      this.keepAlive(true);
       this.child.stdin.write(`${JSON.stringify({ ...message, id })}\n`);
     });
     if (answer.ok) return answer;
@@ -100,6 +105,7 @@ export class GameHost {
     }
     const waiter = this.waiting.get(answer.id);
     this.waiting.delete(answer.id);
+    if (this.waiting.size === 0) this.keepAlive(false);
     waiter?.resolve(answer);
   }
 
@@ -109,6 +115,15 @@ export class GameHost {
     this.hello?.(error);
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
+  }
+
+  private keepAlive(on: boolean): void {
+    if (this.kept === on) return;
+    this.kept = on;
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as unknown as { ref(): void; unref(): void }[]) {
+      if (on) handle.ref();
+      else handle.unref();
+    }
   }
 
   private lastWords(): string {

@@ -108,6 +108,8 @@ async function resolveExperiment(
   const parsed = experimentSchema.safeParse(raw, ISSUE_OPTIONS);
   if (!parsed.success) fail(issueLines(parsed.error.issues));
   const config = parsed.data as ExperimentConfig;
+  // The games' folder is the file's, as an agent's path is: the same config plays from any working directory.
+  if (config.games_dir !== undefined) config.games_dir = resolve(options.baseDir, config.games_dir);
 
   const problems: string[] = competitionProblems(config);
   const agents: ResolvedAgent[] = [];

@@ -118,6 +118,14 @@ export const experimentSchema = z
       .union([z.literal('all'), z.array(z.string().min(1)).min(1, { error: 'list at least one game, or write `all`' })])
       .default('all')
       .describe('`all`, or a list of game ids, slug prefixes (e.g. `ls20`) and game tags (keyboard, click, keyboard_click).'),
+    games_dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A folder of official ARC-AGI-3 games (Kaggle's environment_files/<game>/<version>/, or the toolkit's flat folders), relative to this file: the target offers them instead of arcbench's own games. Needs python3 with arcengine.",
+      ),
+    game_hosts: positiveInt('game_hosts').max(256).optional().describe("Python processes stepping games_dir's games; default one per core."),
     agents: z.array(agentEntrySchema).min(1, { error: 'list at least one agent' }),
     episodes: positiveInt('episodes').max(100_000).default(1).describe('Episodes per (agent, game).'),
     seed: z.int().min(0).max(0xffffffff).default(0).describe('The run seed; episode seeds derive from it.'),
