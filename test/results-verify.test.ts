@@ -62,6 +62,8 @@ describe('arcbench verify', () => {
     const cli = await runArcbench(['verify', original], folder.path);
     expect(cli.stdout).toContain('everything agrees');
     expect(cli.code).toBe(0);
+    // A folder named with a trailing slash, as shells complete it, is the same folder.
+    expect((await verifyRunFolder(`${original}/`)).problems).toEqual([]);
   });
 
   it('catches a recording whose answer was edited: its runs no longer match episodes.jsonl', async () => {

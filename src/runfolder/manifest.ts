@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { packageManifest } from '../packageFiles.ts';
 import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
@@ -33,12 +33,8 @@ export type ManifestFile = RunManifest['files'][number];
 export function folderFiles(runDir: string): string[] {
   return readdirSync(runDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) =>
-      join(entry.parentPath, entry.name)
-        .slice(runDir.length + 1)
-        .split(sep)
-        .join('/'),
-    )
+    // relative(), not slicing: a folder given as `run/` (a trailing slash) lost each name's first letter.
+    .map((entry) => relative(runDir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((path) => path !== MANIFEST_FILE)
     .sort();
 }
