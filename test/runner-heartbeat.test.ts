@@ -51,8 +51,8 @@ describe('a run that waits on its agent', () => {
     expect(timeSpentSentence('first_action_seconds', { max_actions: 80 })).toBe(
       'the agent sent no first action within budgets.first_action_seconds (600 s, the default)',
     );
-    expect(timeSpentSentence('episode_seconds', { max_actions: 80, episode_seconds: 30 })).toBe(
-      "the episode's time (budgets.episode_seconds (30 s)) ran out; the episode ends and the run goes on",
+    expect(timeSpentSentence('episode_seconds', { max_actions: 80 })).toBe(
+      "the episode's time (budgets.episode_seconds, 14400 s by default) ran out; the episode ends and the run goes on",
     );
   });
 });

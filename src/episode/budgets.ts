@@ -69,7 +69,8 @@ export function timeSpentSentence(budget: TimeBudget, budgets: Budgets): string 
     return `the agent sent no first action within budgets.first_action_seconds ${stated(firstActionSeconds(budgets), budgets.first_action_seconds)}`;
   }
   if (budget === 'episode_seconds') {
-    return `the episode's time (budgets.episode_seconds ${stated(episodeSeconds(budgets), budgets.episode_seconds)}) ran out; the episode ends and the run goes on`;
+    const byDefault = budgets.episode_seconds === undefined ? `, ${DEFAULT_EPISODE_SECONDS} s by default` : '';
+    return `the episode's time (budgets.episode_seconds${byDefault}) ran out; the episode ends and the run goes on`;
   }
   return "the run's wall time (budgets.run_seconds) ran out";
 }
