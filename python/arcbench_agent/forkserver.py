@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -61,6 +62,10 @@ def serve(agent_class: type, answer_fd: int) -> int:
     finally:
         for pid in children:
             _kill_group(pid)
+        # The socket's folder is arcbench's, but arcbench may be gone (kill -9) and never remove it.
+        folder = os.environ.get("ARCBENCH_FORK_DIR")
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _fork(agent_class: type, request: dict[str, Any], children: set[int], answer_fd: int, wake: tuple[int, int]) -> None:
