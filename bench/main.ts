@@ -20,6 +20,7 @@ const suiteModules: Record<string, () => Promise<{ default: BenchSuite }>> = {
   scale: () => import('./scale.ts'),
   resume: () => import('./resume.ts'),
   python: () => import('./python.ts'),
+  'python-start': () => import('./pythonStart.ts'),
   llm: () => import('./llm.ts'),
   checkpoints: () => import('./checkpoints.ts'),
   official: () => import('./officialGames.ts'),

@@ -22,6 +22,11 @@ export interface AgentDefinition<S extends z.ZodType = z.ZodType> {
    * calls a model, its calls' cost, its longest decision. Without it the agent is not estimated.
    */
   describe?(params: z.output<S>): AgentDescription;
+  /**
+   * Releases what the definition keeps between episodes (a Python agent's fork server), called when a
+   * run ends; an episode after it starts them anew. Resolves once they are gone.
+   */
+  close?(): Promise<void>;
 }
 
 /** What a plugin passes: `params` may be left out by an agent that takes none. */
@@ -41,6 +46,7 @@ export function defineAgent<S extends z.ZodType = typeof NO_PARAMS>(declaration:
     throw new TypeError(`defineAgent(${name}): params must be a zod schema, e.g. z.strictObject({ depth: z.int().default(3) }), or left out`);
   }
   if (typeof declaration.create !== 'function') throw new TypeError(`defineAgent(${name}): create must be a function`);
+  if (declaration.close !== undefined && typeof declaration.close !== 'function') throw new TypeError(`defineAgent(${name}): close must be a function`);
   if (declaration.describe !== undefined && typeof declaration.describe !== 'function') {
     throw new TypeError(`defineAgent(${name}): describe must be a function of the params, e.g. describe: () => ({ callsModel: false })`);
   }

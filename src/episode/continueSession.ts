@@ -17,6 +17,7 @@ import { type RecordingEntry, readRecording } from '../recording/recordingReader
 import { RecordingWriter } from '../recording/recordingWriter.ts';
 import type { EpisodeCheckpoint, PendingAction } from '../runfolder/checkpointFile.ts';
 import { agentContext, type EpisodePlay } from './runEpisode.ts';
+import { continueTranscript } from './episodeTranscript.ts';
 
 /** Where play starts: a session's frame, the step to ask next, and maybe an action to send before asking. */
 export interface SessionStart {
@@ -53,6 +54,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
   await restoreAgent(play, start.snapshot);
   await continueRecording(play, checkpoint, entries.slice(0, start.step + 1));
   restoreRecord(play, checkpoint, start.step);
+  await continueTranscript(play, start.step);
   await play.checkpoints.continued(checkpoint, start.step, start.frame, start.snapshot);
   return { frame: start.frame, step: start.step, ...(start.pending === undefined ? {} : { pending: start.pending }) };
 }

@@ -11,7 +11,8 @@ import type { GameDescriptor } from '../protocol/index.ts';
 import { recordingFileName } from '../recording/recordingWriter.ts';
 import type { Redactor } from '../redaction.ts';
 import { transcriptPath } from '../runfolder/layout.ts';
-import { transcriptFileName, TranscriptWriter } from '../runfolder/transcriptFile.ts';
+import { existsSync, rmSync } from 'node:fs';
+import { readTranscript, transcriptFileName, TranscriptWriter } from '../runfolder/transcriptFile.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 
 /** Where an episode's transcripts go: the run's transcripts/ folder, and the run's secrets. */
@@ -57,6 +58,23 @@ export function keepTranscript(episode: TranscribedEpisode, call: ModelCallTrans
     response,
     usage,
   });
+}
+
+/**
+ * A continued episode's transcript: the calls of the steps before `step` that the killed attempt wrote
+ * are written back into the same file (a killed gzip stream cannot be appended to), and the episode's
+ * next calls follow them.
+ */
+export async function continueTranscript(episode: TranscribedEpisode, step: number): Promise<void> {
+  const where = episode.env.transcripts;
+  const path = where === undefined ? undefined : join(where.dir, fileNameOf(episode));
+  if (path === undefined || !existsSync(path)) return;
+  const kept = (await readTranscript(path)).filter((call) => call.step < step);
+  rmSync(path, { force: true });
+  if (kept.length === 0) return;
+  episode.transcript = { writer: new TranscriptWriter(path) };
+  episode.record.transcript = transcriptPath(fileNameOf(episode));
+  for (const { call: _call, ...call } of kept) episode.transcript.writer.write(call);
 }
 
 /** Named as the episode's recording (even when recordings are off). */

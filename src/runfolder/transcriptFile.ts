@@ -86,6 +86,8 @@ export class TranscriptWriter {
       tools: call.tools === null ? null : this.#piece(call.tools),
     };
     this.#gzip.write(`${JSON.stringify(line)}\n`);
+    // On disk call by call: a run killed mid-episode keeps the calls it paid for, and a resume carries them on.
+    this.#gzip.flush(zlibConstants.Z_SYNC_FLUSH);
   }
 
   /** Ends the file; resolves once it is on disk. */

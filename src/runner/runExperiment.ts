@@ -33,6 +33,7 @@ import { type OpenTarget, openTarget, sessionsEndWithProcess } from './targets.t
 import { TransportLog } from './transportLog.ts';
 import { idleCloseWarnings } from './idleCloseWarning.ts';
 import { describeAgent } from './agentDescription.ts';
+import { closeAgents } from '../agent/closeAgents.ts';
 import type { Shard } from './shard.ts';
 
 export { RUN_FORMAT } from '../runfolder/runReport.ts';
@@ -101,7 +102,13 @@ export interface RunResult {
 export async function runExperiment(experiment: Experiment, options: RunOptions = {}): Promise<RunResult> {
   const opened = await openAttempt(experiment, options);
   const live = startAttempt(experiment, opened, options);
-  const outcome = await playAttempt(experiment, opened, live, options);
+  let outcome: ScheduleOutcome;
+  try {
+    outcome = await playAttempt(experiment, opened, live, options);
+  } finally {
+    // No process of the run outlives it (a Python agent's fork server); before the results, which end run.log.
+    await closeAgents(experiment.agents, (sentence) => opened.setup.logger.warn(sentence));
+  }
   return finishAttempt(experiment, opened, live, outcome, options);
 }
 

@@ -33,6 +33,8 @@ interface PendingFork {
 export class ForkServer {
   /** Undefined once the server forks; else why it will not (episodes then start a process each). */
   readonly ready: Promise<string | undefined>;
+  /** Settles once the server's process has exited and its streams are closed. */
+  readonly exited: Promise<void>;
   #closed = false;
   readonly #endpoints: AgentEndpoints;
   readonly #dir = mkdtempSync(join(tmpdir(), 'arcbench-fork-'));
@@ -44,15 +46,19 @@ export class ForkServer {
   #idle: NodeJS.Timeout | undefined;
   #onClose: () => void;
 
-  constructor(command: AgentCommand, onClose: () => void) {
+  /** `logLine` takes what the server prints (its module's import: a note of which Agent stands in, say). */
+  constructor(command: AgentCommand, onClose: () => void, logLine: OutputLine) {
     this.#onClose = onClose;
     const [host, ...rest] = command.args;
-    this.#endpoints = spawnedAgent({ ...command, args: [host!, '--fork-server', ...rest] });
+    // The server removes the socket's folder as it exits, also when arcbench was killed and cannot.
+    const env = { ...command.env, ARCBENCH_FORK_DIR: this.#dir };
+    this.#endpoints = spawnedAgent({ ...command, env, args: [host!, '--fork-server', ...rest] });
+    this.exited = this.#endpoints.closed;
     trackGroup(this.#endpoints.pid);
     this.#sockets = createServer({ allowHalfOpen: true }, (socket) => this.#adopt(socket)).listen(this.#socketPath);
     this.#sockets.unref();
-    this.#endpoints.stdout.resume();
-    this.#endpoints.stderr.resume();
+    logLines(this.#endpoints.stdout, (line) => logLine('stdout', line));
+    logLines(this.#endpoints.stderr, (line) => logLine('stderr', line));
     this.ready = new Promise((resolve) => {
       this.#endpoints.onStartError((sentence) => resolve(`the fork server ${sentence}`));
       this.#endpoints.onExit(() => {
@@ -130,7 +136,11 @@ export class ForkServer {
     this.#forks.delete(token);
     const pid = fork.pid;
     const exited = new Promise<void>((resolve) => this.#exits.set(pid, () => resolve()));
-    const streamsClosed = [answers, stdout, stderr].map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())));
+    const streamsClosed = [answers, stdout, stderr].map((socket) => {
+      // The child gone (exited, or killed after a failure, when nobody ends our side): the socket closes.
+      socket.once('end', () => socket.end());
+      return new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    });
     fork.resolve({
       pid,
       stdin: answers,
@@ -152,22 +162,26 @@ export class ForkServer {
   #idleCheck(): void {
     if (this.#exits.size > 0 || this.#forks.size > 0 || this.#closed) return;
     clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => this.close(), IDLE_MS);
+    this.#idle = setTimeout(() => void this.close(), IDLE_MS);
     this.#idle.unref();
   }
 
-  /** Ends the server; children still playing go with it. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#onClose();
-    this.#endpoints.stdin.end();
-    const kill = setTimeout(() => killGroup(this.#endpoints.pid), 500);
-    kill.unref();
+  /** Ends the server; children still playing go with it. Resolves once it has exited. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      clearTimeout(this.#idle);
+      this.#onClose();
+      this.#endpoints.stdin.end();
+      const kill = setTimeout(() => killGroup(this.#endpoints.pid), 500);
+      kill.unref();
+      void this.#endpoints.closed.then(() => clearTimeout(kill));
+    }
+    return this.#endpoints.closed;
   }
 
   #gone(): void {
-    this.close();
+    void this.close();
     forgetGroup(this.#endpoints.pid);
     this.#sockets.close();
     rmSync(this.#dir, { recursive: true, force: true });
@@ -179,28 +193,46 @@ export class ForkServer {
   }
 }
 
+/** Each whole line of a stream, as it comes (a server prints little: its module's import). */
+function logLines(stream: NodeJS.ReadableStream, take: (line: string) => void): void {
+  let partial = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) take(line);
+  });
+  stream.on('end', () => partial !== '' && take(partial));
+}
+
 /** The fork server of one agent definition, started at its first episode and again after it went idle. */
 export class ForkServers {
   #server: ForkServer | undefined;
+  /** Every server not yet exited, the one closing after its idle time included. */
+  readonly #live = new Set<ForkServer>();
   /** Why this agent's episodes start a process each (said once), when its server will not fork. */
   #unforkable: string | undefined;
 
   /** A forked child for one episode, or undefined: start a process for it (and `warn` says why, once). */
   async child(command: AgentCommand, logLine: OutputLine, warn: (sentence: string) => void): Promise<AgentProcess | undefined> {
-    // Opt-in (ARCBENCH_FORK=1) until the runner closes a definition's server when its run ends: an idle
-    // server lingers IDLE_MS after the run.
-    if ((command.env?.ARCBENCH_FORK ?? process.env.ARCBENCH_FORK) !== '1' || this.#unforkable !== undefined) return undefined;
+    // On unless ARCBENCH_FORK=0: the runner closes the server when its run ends (close()).
+    if ((command.env?.ARCBENCH_FORK ?? process.env.ARCBENCH_FORK) === '0' || this.#unforkable !== undefined) return undefined;
     if (this.#server === undefined) {
-      const made: ForkServer = new ForkServer(command, () => {
-        if (this.#server === made) this.#server = undefined;
-      });
+      const made: ForkServer = new ForkServer(
+        command,
+        () => {
+          if (this.#server === made) this.#server = undefined;
+        },
+        logLine,
+      );
       this.#server = made;
+      this.#live.add(made);
+      void made.exited.then(() => this.#live.delete(made));
     }
     const server = this.#server;
     const why = await server.ready;
     if (why !== undefined) {
       this.#unforkable = why;
-      server.close();
+      void server.close();
       warn(`agent process ${command.describe}: each episode starts a process of its own (slower): ${why}`);
       return undefined;
     }
@@ -209,5 +241,10 @@ export class ForkServers {
     } catch {
       return undefined; // the server went meanwhile: a process of its own plays the episode
     }
+  }
+
+  /** Ends the server, if one runs, and resolves once it is gone; a later episode starts another. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#live].map((server) => server.close()));
   }
 }

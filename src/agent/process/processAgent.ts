@@ -52,6 +52,7 @@ export function processAgentDefinition(command: AgentCommand, name: string, desc
     params: anyParams,
     create: (context) => createProcessAgent(command, context, forks, gateway),
     describe: () => described,
+    ...(forks === undefined ? {} : { close: () => forks.close() }),
   });
 }
 

@@ -30,6 +30,7 @@ import { BULL_PREFIX, type RunKeys, runKeys } from './runKeys.ts';
 import { parseRunMeta, QueueRunError, type RunMeta } from './runMeta.ts';
 import { readRunState } from './runState.ts';
 import { WorkerCards } from './workerCards.ts';
+import { closeAgents } from '../../agent/closeAgents.ts';
 import { openWorkerTarget, type WorkerTransport } from './workerTarget.ts';
 
 /** How often a worker says it is alive (and looks at the run's state). */
@@ -248,6 +249,7 @@ export class WorkerSession {
     clearInterval(this.#heartbeat);
     await this.#bull?.close();
     await this.#cards.closeAll();
+    await closeAgents(this.#parts.experiment.agents, (sentence) => settings.logger.warn(sentence));
     await redis.hset(keys.stats, identity.id, JSON.stringify(target.transport.stats()));
     await redis.hdel(keys.workers, identity.id);
     await redis.del(keys.alive(identity.id));
