@@ -29,11 +29,13 @@ const manifestSchema = z.looseObject({
 export type RunManifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = RunManifest['files'][number];
 
-/** The folder's files (not the manifest), as paths relative to it with `/`, sorted. */
+/**
+ * The folder's files (not the manifest), as paths relative to it with `/`, sorted. By relative(), not
+ * by slicing: a folder given as `run/` (a trailing slash) lost each name's first letter.
+ */
 export function folderFiles(runDir: string): string[] {
   return readdirSync(runDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    // relative(), not slicing: a folder given as `run/` (a trailing slash) lost each name's first letter.
     .map((entry) => relative(runDir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((path) => path !== MANIFEST_FILE)
     .sort();
