@@ -23,10 +23,15 @@ export interface Plan {
   readonly shard?: Shard;
 }
 
+/**
+ * Repeat r of episode i is episode index r × episodes + i: keys and seeds stay unique with no new key
+ * field, so resume, shards, merge and the worker pool need nothing new, and a plan of one repeat is the
+ * plan it always was. Which repeat an index belongs to is `repeatOfEpisode`.
+ */
 export function planEpisodes(experiment: Experiment, games: readonly GameDescriptor[]): EpisodeSpec[] {
   const { config } = experiment;
   const episodes: EpisodeSpec[] = [];
-  for (let index = 0; index < config.episodes; index++) {
+  for (let index = 0; index < config.episodes * config.repeats; index++) {
     for (const game of games) {
       for (const agent of experiment.agents) {
         episodes.push({ agent, game, index, seed: episodeSeed(config.seed, agent.label, game.game_id, index) });
@@ -34,6 +39,11 @@ export function planEpisodes(experiment: Experiment, games: readonly GameDescrip
     }
   }
   return episodes;
+}
+
+/** The repeat (0-based) an episode index belongs to, in a plan of `episodesPerRepeat` episodes per (agent, game). */
+export function repeatOfEpisode(index: number, episodesPerRepeat: number): number {
+  return Math.floor(index / episodesPerRepeat);
 }
 
 /** Lists the target's games, applies the experiment's selection, and lays out the episodes (of one shard, when given). */
