@@ -24,6 +24,11 @@ export interface RepeatedScore {
   readonly score: number;
 }
 
+/** The repeat (0-based) of an episode index: repeat r of episode i is index r × episodes + i, as runner/plan.ts lays a plan out. */
+export function repeatOfEpisode(index: number, episodesPerRepeat: number): number {
+  return Math.floor(index / episodesPerRepeat);
+}
+
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 /** Per repeat, the mean over its games of their mean scores. Null when there is no episode. */

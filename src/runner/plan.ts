@@ -11,6 +11,7 @@ import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import { selectGames } from './gameSelection.ts';
 import { episodeSeed } from '../agent/rng.ts';
 import { basename } from 'node:path';
+export { repeatOfEpisode } from '../analysis/repeatSpread.ts';
 import { type Shard, episodesOfShard } from './shard.ts';
 
 export interface Plan {
@@ -39,11 +40,6 @@ export function planEpisodes(experiment: Experiment, games: readonly GameDescrip
     }
   }
   return episodes;
-}
-
-/** The repeat (0-based) an episode index belongs to, in a plan of `episodesPerRepeat` episodes per (agent, game). */
-export function repeatOfEpisode(index: number, episodesPerRepeat: number): number {
-  return Math.floor(index / episodesPerRepeat);
 }
 
 /** Lists the target's games, applies the experiment's selection, and lays out the episodes (of one shard, when given). */
