@@ -9,8 +9,10 @@ import { agentChangeNotes } from './agentChanges.ts';
 import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimate, stratumEstimate } from './bootstrap.ts';
 import { episodesByAgentAndGame, type RunEpisodes, type ScoredEpisode, TOTAL } from './episodeSample.ts';
 import { type GamePairing, pairGame } from './pairing.ts';
+import { judgeTotal, type TotalJudgement, tooCloseToCall } from './totalJudgement.ts';
 
-export type Verdict = 'better' | 'worse' | 'no significant change' | 'identical';
+/** `too close to call`: the interval leaves zero, but the difference is under what the run can detect (totals only). */
+export type Verdict = 'better' | 'worse' | 'no significant change' | 'identical' | 'too close to call';
 
 export interface SideSummary {
   readonly mean: number;
@@ -31,8 +33,10 @@ export interface ComparisonRow {
   /** Why episodes did not pair, when they did not. */
   readonly note: string | null;
   readonly verdict: Verdict;
-  /** Worse, with the whole interval below −threshold. */
+  /** Worse by its interval, with the whole interval below −threshold (the gate's reading, even when too close to call). */
   readonly regression: boolean;
+  /** Total rows: the interval clustered by game, the spread across repeats and the minimum detectable difference. */
+  readonly judgement?: TotalJudgement;
 }
 
 export interface RunComparison {
@@ -95,10 +99,18 @@ function row(agent: string, game: string, inputs: readonly GameInput[], threshol
     options,
   );
   const paired = inputs.filter((input) => input.pairing.paired).length;
-  const verdict = verdictOf(
+  const byInterval = verdictOf(
     inputs.every((input) => input.pairing.identical),
     difference.interval,
   );
+  const judgement =
+    game === TOTAL
+      ? judgeTotal(inputs.map((input) => ({ baseline: input.baseline, candidate: input.candidate, difference: stratumEstimate(input.pairing.stratum) })))
+      : undefined;
+  const called = byInterval === 'better' || byInterval === 'worse';
+  const regression = byInterval === 'worse' && difference.interval !== null && difference.interval.high < -threshold;
+  // A regression the gate counts keeps its `worse`, so the table never disagrees with the exit code; its note says it is under the MDD.
+  const verdict = called && !regression && judgement !== undefined && tooCloseToCall(difference.value, judgement) ? 'too close to call' : byInterval;
   const notes = inputs
     .filter((input) => input.pairing.note !== null)
     .map((input) => (inputs.length > 1 ? `${input.game}: ${input.pairing.note}` : input.pairing.note));
@@ -111,7 +123,8 @@ function row(agent: string, game: string, inputs: readonly GameInput[], threshol
     pairing: paired === inputs.length ? 'paired' : paired === 0 ? 'unpaired' : 'partly paired',
     note: notes.length === 0 ? null : notes.join('; '),
     verdict,
-    regression: verdict === 'worse' && difference.interval !== null && difference.interval.high < -threshold,
+    regression,
+    ...(judgement === undefined ? {} : { judgement }),
   };
 }
 

@@ -8,6 +8,7 @@ import { regressions } from './gate.ts';
 import { TOTAL } from './episodeSample.ts';
 import { formatCost, formatInterval, formatScore, formatSigned, formatSignedCost, formatSignedCount } from './format.ts';
 import type { UsageTotals } from '../agent/usage.ts';
+import { judgementNotes } from './totalJudgement.ts';
 
 const HEADER = ['agent', 'game', 'episodes', 'baseline', 'candidate', 'difference', '95% CI', 'verdict'];
 const NUMERIC = [false, false, true, true, true, true, true, false];
@@ -87,7 +88,10 @@ function withinThresholdNotes(comparison: RunComparison, view: ComparisonView): 
 
 /** Sentences under the table: unpaired rows, what was left out, and the gate's reading. */
 export function comparisonNotes(comparison: RunComparison, view: ComparisonView = {}): string[] {
-  const notes = [...unpairedNotes(comparison), ...comparison.notes, ...withinThresholdNotes(comparison, view)];
+  const judged = comparison.rows.flatMap((row) =>
+    row.judgement === undefined ? [] : judgementNotes(row.agent, row.difference.value, row.verdict, row.judgement),
+  );
+  const notes = [...judged, ...unpairedNotes(comparison), ...comparison.notes, ...withinThresholdNotes(comparison, view)];
   const failing = regressions(comparison, view);
   const scope = view.perGame === true ? 'agent totals and games' : 'agent totals';
   notes.push(

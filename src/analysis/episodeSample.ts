@@ -10,6 +10,8 @@ export interface ScoredEpisode {
   readonly game: string;
   readonly episode: number;
   readonly seed: number;
+  /** The repeat (full draw of the plan) it belongs to; absent means 0 (runs of one repeat). */
+  readonly repeat?: number;
   /** The episode's own score: its best run, scored with the service's scoring code (0..115). */
   readonly score: number;
   /** Model usage the agent reported; absent for agents and runs without it. */

@@ -87,7 +87,8 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
     ].filter(Boolean);
     process.stdout.write(
-      `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}; ` +
+      `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}` +
+        `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
         `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
     );
     if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);

@@ -167,6 +167,8 @@ export const planFingerprintSchema = z.looseObject({
   hash: z.string(),
   seed: z.number(),
   episodes: count,
+  /** Full draws of the plan (runner/plan.ts); absent means 1. */
+  repeats: count.optional(),
   /** The per-episode budgets; run_seconds is not among them (it decides when a run stops, not what an episode is). */
   budgets: z.record(z.string(), z.unknown()),
   agents: z.array(z.looseObject({ label: z.string(), use: z.string(), params: z.unknown() })),

@@ -11,6 +11,7 @@ import type { EpisodeSpec } from '../episode/runEpisode.ts';
 import { selectGames } from './gameSelection.ts';
 import { episodeSeed } from '../agent/rng.ts';
 import { basename } from 'node:path';
+export { repeatOfEpisode } from '../analysis/repeatSpread.ts';
 import { type Shard, episodesOfShard } from './shard.ts';
 
 export interface Plan {
@@ -23,10 +24,15 @@ export interface Plan {
   readonly shard?: Shard;
 }
 
+/**
+ * Repeat r of episode i is episode index r × episodes + i: keys and seeds stay unique with no new key
+ * field, so resume, shards, merge and the worker pool need nothing new, and a plan of one repeat is the
+ * plan it always was. Which repeat an index belongs to is `repeatOfEpisode`.
+ */
 export function planEpisodes(experiment: Experiment, games: readonly GameDescriptor[]): EpisodeSpec[] {
   const { config } = experiment;
   const episodes: EpisodeSpec[] = [];
-  for (let index = 0; index < config.episodes; index++) {
+  for (let index = 0; index < config.episodes * config.repeats; index++) {
     for (const game of games) {
       for (const agent of experiment.agents) {
         episodes.push({ agent, game, index, seed: episodeSeed(config.seed, agent.label, game.game_id, index) });

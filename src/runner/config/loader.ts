@@ -179,6 +179,11 @@ function competitionProblems(config: ExperimentConfig): string[] {
   if (config.episodes > 1) {
     problems.push(`scorecard.competition_mode: a competition card takes one session per game, so episodes must be 1, not ${config.episodes}`);
   }
+  if (config.repeats > 1) {
+    problems.push(
+      `scorecard.competition_mode: a competition card takes one session per game, so repeats must be 1, not ${config.repeats}; run the config again for another draw`,
+    );
+  }
   return problems;
 }
 

@@ -127,7 +127,13 @@ export const experimentSchema = z
       ),
     game_hosts: positiveInt('game_hosts').max(256).optional().describe("Python processes stepping games_dir's games; default one per core."),
     agents: z.array(agentEntrySchema).min(1, { error: 'list at least one agent' }),
-    episodes: positiveInt('episodes').max(100_000).default(1).describe('Episodes per (agent, game).'),
+    episodes: positiveInt('episodes').max(100_000).default(1).describe('Episodes per (agent, game) in each repeat.'),
+    repeats: positiveInt('repeats')
+      .max(1000)
+      .default(1)
+      .describe(
+        'Full draws of the plan, each with its own episode seeds: repeat r of episode i is episode index r × episodes + i. Tables show the spread across repeats; compare states the smallest difference they can tell from noise.',
+      ),
     seed: z.int().min(0).max(0xffffffff).default(0).describe('The run seed; episode seeds derive from it.'),
     budgets: budgetsSchema.default({ max_actions: 80 }),
     concurrency: positiveInt('concurrency').max(1024).default(4).describe('Episodes in flight at once.'),

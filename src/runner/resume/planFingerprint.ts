@@ -34,6 +34,8 @@ export function planFingerprint(experiment: Experiment, plan: Plan): PlanFingerp
   const inputs = {
     seed: config.seed,
     episodes: config.episodes,
+    // Only when there are several, so a run of one repeat keeps the fingerprint it had before repeats existed.
+    ...(config.repeats > 1 ? { repeats: config.repeats } : {}),
     budgets: JSON.parse(canonicalJson(budgets)) as Record<string, unknown>,
     agents: experiment.agents.map((a) => ({ label: a.label, use: a.use, params: redactSecretFields(a.params) })).sort((a, b) => byText(a.label, b.label)),
     games: plan.games.map((g) => g.game_id).sort(byText),
@@ -56,6 +58,7 @@ export function fingerprintDifferences(run: PlanFingerprint, now: PlanFingerprin
   };
   compare('seed', run.seed, now.seed);
   compare('episodes', run.episodes, now.episodes);
+  compare('repeats', run.repeats ?? 1, now.repeats ?? 1);
   for (const key of new Set([...Object.keys(run.budgets), ...Object.keys(now.budgets)])) compare(`budgets.${key}`, run.budgets[key], now.budgets[key]);
   const gone = run.games.filter((g) => !now.games.includes(g));
   const added = now.games.filter((g) => !run.games.includes(g));
