@@ -107,7 +107,7 @@ function spentDollars(budgets: Budgets, usage: UsageTotals): boolean {
   if (budgets.max_cost_usd === undefined && budgets.max_run_cost_usd === undefined) return false;
   if (usage.cost_usd === null) {
     throw new AgentContractError(
-      'the agent reported a model call without its cost, so the dollar budget (budgets.max_cost_usd / max_run_cost_usd) cannot be kept; give the agent its prices (llm: params.pricing; a Python agent: model_gateway.pricing) or report cost_usd',
+      'the agent reported a model call without its cost, so the dollar budget (budgets.max_cost_usd / max_run_cost_usd) cannot be kept; give the agent its prices (llm: params.pricing), a Python agent its model_gateway.pricing, or report cost_usd',
     );
   }
   return budgets.max_cost_usd !== undefined && usage.cost_usd >= budgets.max_cost_usd;
