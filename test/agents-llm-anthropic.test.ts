@@ -184,6 +184,11 @@ describe('the Anthropic Messages API', () => {
     const first = firstOf(compactionCalls, 'compaction call');
     expect(calls.filter((c) => c.step === first.step).map((c) => c.kind)).toEqual(['compaction', 'action']);
     const usage = fake.server.usages.find((u) => u.kind === 'compaction')!.usage;
+    // The compaction request reads the conversation from the cache the call before it wrote, not at full price.
+    expect(usage.cache_read_input_tokens).toBeGreaterThan(usage.input_tokens);
+    // Every later request carries the beta's block, so it names the beta too (the GA API refuses the block).
+    const later = fake.server.requests.slice(fake.server.requests.indexOf(firstOf(compactions, 'compaction request')) + 1);
+    for (const request of later) expect(request.headers['anthropic-beta']).toContain('compact-2026-09-04');
     expect(first.input_tokens).toBe(usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens);
     // The next request starts with the block as it was issued, then the new turn.
     const next = fake.server.request(fake.server.requests.indexOf(firstOf(compactions, 'compaction request')) + 1).body;
