@@ -103,7 +103,7 @@ export function chatConversationProblem(messages: readonly Message[]): string | 
   let open = new Set<string>();
   for (const [i, m] of messages.entries()) {
     if (m.role === 'assistant') {
-      const hasContent = m.content !== undefined && m.content !== null && m.content.length > 0;
+      const hasContent = m.content !== undefined && m.content !== null;
       const calls = m.tool_calls ?? [];
       if (!hasContent && calls.length === 0 && !m.function_call)
         return `Invalid value for 'messages[${i}].content': an assistant message needs content unless tool_calls is given.`;

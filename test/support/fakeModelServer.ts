@@ -33,7 +33,7 @@ export interface FakeToolCall {
 
 export type FakeReply =
   /** An assistant message: text, tool calls or both. */
-  | { text?: string; toolCalls?: FakeToolCall[]; usage?: FakeUsage; model?: string; delayMs?: number }
+  | { text?: string; toolCalls?: FakeToolCall[]; refusal?: string; usage?: FakeUsage; model?: string; delayMs?: number }
   /** An error status, with an optional Retry-After (seconds) or retry-after-ms header. */
   | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number }
   /** A 200 whose body is this text, as is (not JSON, or JSON of the wrong shape). */
@@ -89,7 +89,12 @@ function completionBody(reply: Extract<FakeReply, { text?: string }>, requestedM
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          refusal: reply.refusal ?? null,
+          ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls && toolCalls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
