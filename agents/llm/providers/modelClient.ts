@@ -5,6 +5,12 @@
  * runner. Each provider gives it a Wire: how to send a body with its SDK, how to check an answer,
  * and how to read the answer's usage.
  *
+ * An attempt that failed late is paid (providers bill the model's work, not our use of it): a timeout,
+ * a server error other than an overload, an answer we could not use. Each is reported as a call of its
+ * own, at the figures its answer carried, else with zero tokens and its cost unknown (null), so cost
+ * totals and dollar budgets say "unknown" rather than undercount. A 429, a 503/529 (overloaded) and a
+ * connection that never opened did no work and are not reported.
+ *
  * The SDKs' own retries are off: they would retry past the episode's deadline and outside our count.
  * Waiting is cut by the signal, which the runner aborts at the deadline, so no retry outlives it.
  */
@@ -102,6 +108,29 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** Statuses a provider answers before any work: too many requests, overloaded. */
+const UNBILLED_STATUSES = new Set([429, 503, 529]);
+
+/** Whether a failed attempt may have made the model work (and so be billed). */
+function mayHaveBilled(error: unknown, errors: SdkErrors): boolean {
+  if (error instanceof MalformedAnswer || error instanceof SyntaxError) return true;
+  if (error instanceof errors.APIConnectionTimeoutError || undiciTimeoutCode(error) !== undefined) return true;
+  if (error instanceof errors.APIError) return (error.status ?? 0) >= 500 && !UNBILLED_STATUSES.has(error.status ?? 0);
+  return false;
+}
+
+/** The figures of an unusable answer that still carried its usage (a body of the wrong shape, a failed response). */
+function readableUsage<Body, Answer>(raw: unknown, body: Body, wire: Wire<Body, Answer>): UsageFigures | undefined {
+  const usage = (raw as { usage?: unknown } | null | undefined)?.usage;
+  if (usage === null || typeof usage !== 'object') return undefined;
+  try {
+    const figures = wire.usage(raw as Answer, body);
+    return figures.counted === false ? undefined : figures;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ModelClient<Body, Answer> {
   constructor(
     private readonly wire: Wire<Body, Answer>,
@@ -118,7 +147,7 @@ export class ModelClient<Body, Answer> {
       this.keep(body, answer, this.report(this.wire.usage(answer, body), kind, true));
       return answer;
     }
-    const raw = await this.withRetries(body);
+    const raw = await this.withRetries(body, kind);
     if (key !== undefined) cache!.put(key, raw.raw);
     this.keep(body, raw.answer, this.report(this.wire.usage(raw.answer, body), kind, false));
     return raw.answer;
@@ -141,20 +170,30 @@ export class ModelClient<Body, Answer> {
     keepTranscript({ ...this.wire.transcript(body, answer), usage });
   }
 
-  private async withRetries(body: Body): Promise<{ raw: unknown; answer: Answer }> {
+  private async withRetries(body: Body, kind: CallKind): Promise<{ raw: unknown; answer: Answer }> {
     const { signal, maxRetries } = this.options;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      let raw: unknown;
       try {
-        const raw = await this.request(body);
+        raw = await this.request(body);
         return { raw, answer: this.wire.check(raw) };
       } catch (error) {
         if (signal.aborted) throw error;
+        this.reportFailedAttempt(error, raw, body, kind);
         const delay = this.retryDelay(error, attempt);
         if (delay === undefined || attempt >= maxRetries) throw this.failure(error, attempt + 1, performance.now() - started);
         await sleep(delay, undefined, { signal });
       }
     }
+  }
+
+  /** A failed attempt the provider may have billed, as a call: its answer's figures, or its cost unknown. */
+  private reportFailedAttempt(error: unknown, raw: unknown, body: Body, kind: CallKind): void {
+    if (!mayHaveBilled(error, this.wire.errors)) return;
+    const model = String((body as { model?: unknown }).model ?? '');
+    const unknown: UsageFigures = { model, input_tokens: 0, cached_input_tokens: 0, reasoning_tokens: 0, output_tokens: 0, counted: false };
+    this.report(readableUsage(raw, body, this.wire) ?? unknown, kind, false);
   }
 
   /**
