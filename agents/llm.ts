@@ -51,8 +51,12 @@ const params = z
       .positive()
       .optional()
       .describe('Cap on each reply, reasoning included (anthropic: max_tokens, default 4096 plus the thinking budget).'),
+    max_tokens_field: z
+      .enum(['max_completion_tokens', 'max_tokens'])
+      .default('max_completion_tokens')
+      .describe('chat: the field max_output_tokens is sent as; max_tokens for servers that know only that (llama.cpp, older Ollama).'),
     reasoning_effort: z
-      .enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])
+      .enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
       .optional()
       .describe('chat and responses: for reasoning models that take it.'),
     thinking_budget: z.int().min(1_024).optional().describe("anthropic: extended thinking's budget_tokens per reply (at least 1,024); off when absent."),
@@ -128,6 +132,7 @@ export default defineAgent({
       apiKey: p.api_key,
       temperature: p.temperature,
       maxOutputTokens: p.max_output_tokens,
+      maxTokensField: p.max_tokens_field,
       reasoningEffort: p.reasoning_effort,
       thinkingBudget: p.thinking_budget,
       state: p.state,

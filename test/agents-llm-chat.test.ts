@@ -29,4 +29,19 @@ describe('Chat Completions', () => {
     const replayed = fake.server.request(1).body.messages.find((m: { role: string }) => m.role === 'assistant');
     expect(replayed).toEqual({ role: 'assistant', content: 'I cannot help with that.' });
   });
+
+  // llama.cpp's server and older Ollama know only max_tokens: max_completion_tokens would not cap them.
+  it('sends max_output_tokens as max_tokens when max_tokens_field asks, for servers that know only that', async () => {
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
+    await play({ max_output_tokens: 300, max_tokens_field: 'max_tokens' });
+    expect(fake.server.request(0).body.max_tokens).toBe(300);
+    expect(fake.server.request(0).body).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('takes reasoning_effort: max, which the SDK offers', async () => {
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')] }));
+    const episode = await play({ reasoning_effort: 'max' });
+    expect(episode.actions).toBe(1);
+    expect(fake.server.request(0).body.reasoning_effort).toBe('max');
+  });
 });

@@ -98,7 +98,7 @@ export function createChatProvider(settings: ProviderSettings): Provider {
   const sampling: Partial<Body> = {
     ...(settings.seed === undefined ? {} : { seed: settings.seed }),
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-    ...(settings.maxOutputTokens === undefined ? {} : { max_completion_tokens: settings.maxOutputTokens }),
+    ...(settings.maxOutputTokens === undefined ? {} : { [settings.maxTokensField]: settings.maxOutputTokens }),
     ...(settings.reasoningEffort === undefined ? {} : { reasoning_effort: settings.reasoningEffort }),
   };
   return {
