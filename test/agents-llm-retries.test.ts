@@ -37,4 +37,23 @@ describe('retried model calls', () => {
     // One attempt's cost is unknown, so the episode's is too.
     expect(episode.usage.cost_usd).toBeNull();
   });
+
+  // OpenAI's 429 says when the limit resets (x-ratelimit-reset-requests / -tokens, as 1s, 6m0s or 20ms);
+  // our own backoff (0.5–1 s first) would retry into the same limit.
+  it('waits out a 429 until the x-ratelimit-reset the server sent, when it sent no Retry-After', async () => {
+    const arrivals: number[] = [];
+    fake.server.setFallback((_request, index) => {
+      arrivals.push(performance.now());
+      if (index > 0) return { toolCalls: [toolCall('ACTION1')] };
+      return { status: 429, headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '1.8s', 'x-ratelimit-reset-requests': '20ms' } };
+    });
+    const run = await runLlmExperiment(fake.newFolder(), {
+      name: 'reset',
+      games: [crat],
+      params: { model: 'fake-model', base_url: fake.server.baseUrl, api_key: SECRET_KEY },
+      budgets: { max_actions: 1 },
+    });
+    expect(firstOf(run.episodesFromFile, 'episode').actions).toBe(1);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(1_800);
+  });
 });

@@ -35,7 +35,7 @@ export type FakeReply =
   /** An assistant message: text, tool calls or both. */
   | { text?: string; toolCalls?: FakeToolCall[]; refusal?: string; usage?: FakeUsage; model?: string; delayMs?: number }
   /** An error status, with an optional Retry-After (seconds) or retry-after-ms header. */
-  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number }
+  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number; headers?: Record<string, string> }
   /** A 200 whose body is this text, as is (not JSON, or JSON of the wrong shape). */
   | { rawBody: string; delayMs?: number }
   /** Never answers; the request stays open until the client gives up or the server closes. */
@@ -160,6 +160,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
     if ('status' in planned) {
       if (planned.retryAfter !== undefined) reply.header('retry-after', String(planned.retryAfter));
       if (planned.retryAfterMs !== undefined) reply.header('retry-after-ms', String(planned.retryAfterMs));
+      for (const [name, value] of Object.entries(planned.headers ?? {})) reply.header(name, value);
       // The official SDK honours x-should-retry over its own rules; the agent under test decides itself.
       reply.header('x-should-retry', 'false');
       return reply.code(planned.status).send({ error: { message: planned.message ?? `scripted status ${planned.status}`, type: 'fake_error' } });

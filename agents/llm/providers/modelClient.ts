@@ -1,6 +1,6 @@
 /**
  * One model call, done properly, whatever the API: the answer checked, 429 and 5xx retried with
- * backoff (the server's Retry-After first), a timeout per request, the episode's signal aborting a
+ * backoff (the server's Retry-After first, then a 429's rate-limit reset), a timeout per request, the episode's signal aborting a
  * call in flight, the optional response cache, and the call's tokens and dollars reported to the
  * runner. Each provider gives it a Wire: how to send a body with its SDK, how to check an answer,
  * and how to read the answer's usage.
@@ -17,6 +17,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ArcbenchError, type ModelCallTranscript, type ModelCallUsage } from 'arcbench';
 import type { ResponseCache } from '../responseCache.ts';
+import { rateLimitResetMs } from './rateLimitReset.ts';
 import { type AgentPricing, dollarsOf, type UsageFigures } from './usage.ts';
 
 /** Longest Retry-After honoured; a provider that asks for more is out of quota, not busy. */
@@ -221,7 +222,7 @@ export class ModelClient<Body, Answer> {
     if (error instanceof MalformedAnswer || error instanceof SyntaxError) return backoff;
     if (error instanceof errors.APIConnectionError || undiciTimeoutCode(error) !== undefined) return backoff; // timeouts and refused connections
     if (error instanceof errors.APIError && (error.status === 429 || (error.status ?? 0) >= 500)) {
-      const asked = retryAfterMs(error.headers);
+      const asked = retryAfterMs(error.headers) ?? (error.status === 429 ? rateLimitResetMs(error.headers) : undefined);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return undefined;
       return asked ?? backoff;
     }
