@@ -197,6 +197,16 @@ describe('the Anthropic Messages API', () => {
     expect(next.messages[0].content[1].text).toMatch(/^Game: Crate Yard/);
   });
 
+  // Newer models think adaptively (no budget) and deprecate `enabled`; the earlier thinking goes back as ever.
+  it('thinks adaptively with thinking: adaptive, sending the thinking blocks back unchanged', async () => {
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], thinking: 'probe' }));
+    const { episode } = await play({ thinking: 'adaptive' }, 2);
+    expect(fake.server.refused).toEqual([]);
+    expect(episode.actions).toBe(2);
+    for (const request of fake.server.requests) expect(request.body.thinking).toEqual({ type: 'adaptive' });
+    expect(fake.server.request(1).body.messages[1].content[0]).toEqual(fake.server.thinkingIssued.at(-2));
+  });
+
   it("turns the SDK's OpenTelemetry spans off unless ANTHROPIC_OPEN_TELEMETRY asks for them, as the SDK reads it", () => {
     const tracing = () => new Anthropic({ apiKey: 'key', openTelemetry: openTelemetryOption() }).openTelemetry.traces.enabled;
     const before = process.env.ANTHROPIC_OPEN_TELEMETRY;

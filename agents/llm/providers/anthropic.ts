@@ -244,6 +244,11 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     model: settings.model,
     max_tokens: settings.maxOutputTokens ?? DEFAULT_MAX_TOKENS + (budget ?? 0),
   };
+  const thinking: Pick<Body, 'thinking'> = settings.adaptiveThinking
+    ? { thinking: { type: 'adaptive' } }
+    : budget === undefined
+      ? {}
+      : { thinking: { type: 'enabled', budget_tokens: budget } };
   /** The request's tools, system and messages, with the cache breakpoints. */
   const conversation = (request: ModelRequest): Body => {
     const messages = messagesOf(request.entries);
@@ -252,7 +257,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
   };
   return {
     async ask(request: ModelRequest): Promise<ModelReply> {
-      const body: Body = { ...conversation(request), ...(budget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budget } }) };
+      const body: Body = { ...conversation(request), ...thinking };
       if (!carriesCompaction(request)) return replyOf(await client.complete(body, 'action'));
       // The beta's own Message has the GA fields and the beta's blocks; the reply is read the same way.
       return replyOf((await compactions.complete(body as BetaCreateParams, 'action')) as unknown as Message);

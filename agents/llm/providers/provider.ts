@@ -43,6 +43,8 @@ export interface ProviderSettings extends Omit<ModelClientOptions, 'apiKey'> {
   readonly reasoningEffort: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | undefined;
   /** Anthropic's extended thinking: tokens the model may think for, per reply. */
   readonly thinkingBudget: number | undefined;
+  /** Anthropic's adaptive thinking (the model decides how long to think), instead of a budget. */
+  readonly adaptiveThinking?: boolean;
   /** The Responses API's conversation state. */
   readonly state: 'provider' | 'stateless' | 'harness';
   readonly seed: number | undefined;
