@@ -207,6 +207,11 @@ describe('the Anthropic Messages API', () => {
     expect(fake.server.request(1).body.messages[1].content[0]).toEqual(fake.server.thinkingIssued.at(-2));
   });
 
+  it('says which thinking field to change when adaptive has a budget, or enabled has none', async () => {
+    await expect(play({ thinking: 'adaptive', thinking_budget: 2_048 }, 1)).rejects.toThrow(/params\.thinking_budget: adaptive thinking takes no budget/);
+    await expect(play({ thinking: 'enabled' }, 1)).rejects.toThrow(/params\.thinking_budget: thinking: enabled needs its budget/);
+  });
+
   it("turns the SDK's OpenTelemetry spans off unless ANTHROPIC_OPEN_TELEMETRY asks for them, as the SDK reads it", () => {
     const tracing = () => new Anthropic({ apiKey: 'key', openTelemetry: openTelemetryOption() }).openTelemetry.traces.enabled;
     const before = process.env.ANTHROPIC_OPEN_TELEMETRY;
