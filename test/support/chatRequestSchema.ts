@@ -37,6 +37,8 @@ const message = z.discriminatedUnion('role', [
     function_call: anything,
   }),
   z.strictObject({ role: z.literal('tool'), content: texts, tool_call_id: z.string() }),
+  /** ChatCompletionFunctionMessageParam: deprecated, still in the type, and what the official LLM template sends. */
+  z.strictObject({ role: z.literal('function'), content: z.string().nullable(), name: z.string() }),
 ]);
 const tool = z.strictObject({
   type: z.literal('function'),
