@@ -44,4 +44,21 @@ describe('Chat Completions', () => {
     expect(episode.actions).toBe(1);
     expect(fake.server.request(0).body.reasoning_effort).toBe('max');
   });
+
+  // The agent's estimate (4 characters a token) can fall short of the server's tokenizer: the server
+  // refuses the request as too long, and the episode goes on with older turns summarised.
+  it('summarises older turns and asks again when the server refuses a request as longer than the model’s context', async () => {
+    const tooLong = "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.";
+    fake.server.setFallback((request) => {
+      if (request.body.tools === undefined) return { text: 'ACTION2 probes.' };
+      return request.body.messages.length > 6 ? { status: 400, message: tooLong } : { toolCalls: [toolCall('ACTION2')] };
+    });
+    const episode = await play({ context_tokens: 100_000, recent_turns: 1 }, 4);
+    expect(episode.outcome).toBe('budget');
+    expect(episode.actions).toBe(4);
+    const refusedAt = fake.server.requests.findIndex((r) => r.body.messages.length > 6);
+    expect(fake.server.request(refusedAt + 1).body.tools).toBeUndefined();
+    expect(fake.server.request(refusedAt + 2).body.messages[0].content).toContain('ACTION2 probes.');
+    expect(episode.model_calls!.filter((call) => call.kind === 'compaction').length).toBeGreaterThanOrEqual(1);
+  });
 });
