@@ -51,11 +51,19 @@ const params = z
       .positive()
       .optional()
       .describe('Cap on each reply, reasoning included (anthropic: max_tokens, default 4096 plus the thinking budget).'),
+    max_tokens_field: z
+      .enum(['max_completion_tokens', 'max_tokens'])
+      .default('max_completion_tokens')
+      .describe('chat: the field max_output_tokens is sent as; max_tokens for servers that know only that (llama.cpp, older Ollama).'),
     reasoning_effort: z
-      .enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])
+      .enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
       .optional()
       .describe('chat and responses: for reasoning models that take it.'),
     thinking_budget: z.int().min(1_024).optional().describe("anthropic: extended thinking's budget_tokens per reply (at least 1,024); off when absent."),
+    thinking: z
+      .enum(['enabled', 'adaptive'])
+      .optional()
+      .describe('anthropic: enabled (with thinking_budget, the default when it is given) or adaptive (the model decides how long to think; newer models).'),
     pricing: z
       .strictObject({
         input: dollarsPerMillion,
@@ -108,6 +116,16 @@ const params = z
     if (value.temperature !== undefined && api === 'anthropic') {
       context.addIssue({ code: 'custom', path: ['temperature'], message: 'the Messages API (api: anthropic) takes no temperature: remove it' });
     }
+    if (value.thinking === 'adaptive' && value.thinking_budget !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['thinking_budget'],
+        message: 'adaptive thinking takes no budget: remove thinking_budget, or set thinking: enabled',
+      });
+    }
+    if (value.thinking === 'enabled' && value.thinking_budget === undefined) {
+      context.addIssue({ code: 'custom', path: ['thinking_budget'], message: 'thinking: enabled needs its budget: set thinking_budget (at least 1024)' });
+    }
     const budget = value.thinking_budget;
     if (budget !== undefined && value.max_output_tokens !== undefined && value.max_output_tokens <= budget) {
       const message = 'max_output_tokens must be more than thinking_budget (the thinking is part of the reply)';
@@ -128,8 +146,10 @@ export default defineAgent({
       apiKey: p.api_key,
       temperature: p.temperature,
       maxOutputTokens: p.max_output_tokens,
+      maxTokensField: p.max_tokens_field,
       reasoningEffort: p.reasoning_effort,
       thinkingBudget: p.thinking_budget,
+      adaptiveThinking: p.thinking === 'adaptive',
       state: p.state,
       seed: p.send_seed ? seed : undefined,
       pricing: p.pricing,

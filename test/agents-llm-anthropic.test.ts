@@ -184,12 +184,32 @@ describe('the Anthropic Messages API', () => {
     const first = firstOf(compactionCalls, 'compaction call');
     expect(calls.filter((c) => c.step === first.step).map((c) => c.kind)).toEqual(['compaction', 'action']);
     const usage = fake.server.usages.find((u) => u.kind === 'compaction')!.usage;
+    // The compaction request reads the conversation from the cache the call before it wrote, not at full price.
+    expect(usage.cache_read_input_tokens).toBeGreaterThan(usage.input_tokens);
+    // Every later request carries the beta's block, so it names the beta too (the GA API refuses the block).
+    const later = fake.server.requests.slice(fake.server.requests.indexOf(firstOf(compactions, 'compaction request')) + 1);
+    for (const request of later) expect(request.headers['anthropic-beta']).toContain('compact-2026-09-04');
     expect(first.input_tokens).toBe(usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens);
     // The next request starts with the block as it was issued, then the new turn.
     const next = fake.server.request(fake.server.requests.indexOf(firstOf(compactions, 'compaction request')) + 1).body;
     expect(next.messages[0].role).toBe('user');
     expect(next.messages[0].content[0]).toEqual(fake.server.compactionsIssued[0]);
     expect(next.messages[0].content[1].text).toMatch(/^Game: Crate Yard/);
+  });
+
+  // Newer models think adaptively (no budget) and deprecate `enabled`; the earlier thinking goes back as ever.
+  it('thinks adaptively with thinking: adaptive, sending the thinking blocks back unchanged', async () => {
+    fake.server.setFallback(() => ({ toolCalls: [toolCall('ACTION2')], thinking: 'probe' }));
+    const { episode } = await play({ thinking: 'adaptive' }, 2);
+    expect(fake.server.refused).toEqual([]);
+    expect(episode.actions).toBe(2);
+    for (const request of fake.server.requests) expect(request.body.thinking).toEqual({ type: 'adaptive' });
+    expect(fake.server.request(1).body.messages[1].content[0]).toEqual(fake.server.thinkingIssued.at(-2));
+  });
+
+  it('says which thinking field to change when adaptive has a budget, or enabled has none', async () => {
+    await expect(play({ thinking: 'adaptive', thinking_budget: 2_048 }, 1)).rejects.toThrow(/params\.thinking_budget: adaptive thinking takes no budget/);
+    await expect(play({ thinking: 'enabled' }, 1)).rejects.toThrow(/params\.thinking_budget: thinking: enabled needs its budget/);
   });
 
   it("turns the SDK's OpenTelemetry spans off unless ANTHROPIC_OPEN_TELEMETRY asks for them, as the SDK reads it", () => {

@@ -31,6 +31,7 @@ async function chatProvider(baseUrl: string, requestTimeoutSeconds: number, sign
     apiKey: SECRET_KEY,
     temperature: undefined,
     maxOutputTokens: undefined,
+    maxTokensField: 'max_completion_tokens',
     reasoningEffort: undefined,
     thinkingBudget: undefined,
     state: 'harness',

@@ -3,7 +3,9 @@
 // conversation state; `provider` chains responses without resending history, `stateless` replays
 // the encrypted reasoning with store: false, `harness` is the agent's own memory; native compaction
 // is one labelled call; tokens and dollars in run.json are the server's figures times the prices.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readTranscript } from '../src/runfolder/transcriptFile.ts';
 import { toolCall } from './support/fakeModelServer.ts';
 import { type ResponsesUsage, startFakeResponsesServer } from './support/fakeResponsesServer.ts';
 import { firstOf, lastOf } from './support/lists.ts';
@@ -121,10 +123,13 @@ describe('the Responses API', () => {
     expect(fake.server.refused).toEqual([]);
   });
 
-  it('state: harness resends the kept turns without reasoning items', async () => {
+  // A reasoning model's function_call is refused without the reasoning item it came with (400): the kept
+  // turns go back with their reasoning items, which the server kept (store is on), named by id.
+  it('state: harness resends the kept turns with the reasoning items their tool calls came with', async () => {
     fake.server.script({ toolCalls: [toolCall('ACTION1')], reasoning: 'a' }, { toolCalls: [toolCall('ACTION2')], reasoning: 'b' });
     await play({ state: 'harness' }, 2);
-    expect(inputTypes(1)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
+    expect(fake.server.refused).toEqual([]);
+    expect(inputTypes(1)).toEqual(['message', 'reasoning', 'function_call', 'function_call_output', 'message']);
     expect(fake.server.request(1).body.previous_response_id).toBeUndefined();
   });
 
@@ -183,8 +188,10 @@ describe('the Responses API', () => {
     expect(episode.usage.calls).toBe(1);
   });
 
-  it('state: provider starts a new chain after a summary: the kept turn and the summary sent, no previous id', async () => {
-    fake.server.setFallback((request) => (request.body.tools === undefined ? { text: 'ACTION2 probes.' } : { toolCalls: [toolCall('ACTION2')] }));
+  it('state: provider starts a new chain after a summary: the kept turn, its reasoning and the summary sent, no previous id', async () => {
+    fake.server.setFallback((request) =>
+      request.body.tools === undefined ? { text: 'ACTION2 probes.' } : { toolCalls: [toolCall('ACTION2')], reasoning: 'probe again' },
+    );
     const { episode } = await play({ state: 'provider', context_tokens: 1_000, recent_turns: 1 }, 4);
     expect(fake.server.refused).toEqual([]);
     const bodies = fake.server.requests.map((r) => r.body);
@@ -193,9 +200,20 @@ describe('the Responses API', () => {
     const restart = bodies[summary + 1];
     expect(restart.previous_response_id).toBeUndefined();
     expect(restart.instructions).toContain('Summary of the earlier turns (written by you):\nACTION2 probes.');
-    expect(restart.input.map((item: { type: string }) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
+    expect(restart.input.map((item: { type: string }) => item.type)).toEqual(['message', 'reasoning', 'function_call', 'function_call_output', 'message']);
     // The server's context shrank with the summary: no compaction every turn after the first.
     expect(episode.model_calls!.filter((c) => c.kind === 'compaction').length).toBeLessThan(3);
+  });
+
+  // Summaries come only when asked for (reasoning.summary), and models before gpt-5.6 drop the reasoning
+  // of earlier turns unless reasoning.context says all_turns (the SDK's Reasoning.context): every step is a new turn.
+  it('with reasoning_effort asks for reasoning summaries and for the reasoning of earlier turns, and keeps the summaries in the transcript', async () => {
+    fake.server.script({ toolCalls: [toolCall('ACTION1')], reasoning: 'first thought' }, { toolCalls: [toolCall('ACTION2')], reasoning: 'second' });
+    const { run, episode } = await play({ state: 'provider', reasoning_effort: 'medium' }, 2);
+    expect(fake.server.refused).toEqual([]);
+    for (const request of fake.server.requests) expect(request.body.reasoning).toEqual({ effort: 'medium', summary: 'auto', context: 'all_turns' });
+    const calls = await readTranscript(join(run.out, episode.transcript!));
+    expect(calls.map((call) => call.response.reasoning)).toEqual(['first thought', 'second']);
   });
 
   it('replays a state: provider run from the response cache without a call, the chain of ids included', async () => {

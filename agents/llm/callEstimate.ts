@@ -35,7 +35,7 @@ const IMAGE_TOKENS = 765;
 const DIFF_SHARE = 1 / 3;
 /** A reply: a tool call and a sentence or two of rationale. */
 const OUTPUT_TOKENS = 120;
-const REASONING_TOKENS: Record<string, number> = { none: 0, minimal: 200, low: 800, medium: 2_500, high: 8_000, xhigh: 16_000 };
+const REASONING_TOKENS: Record<string, number> = { none: 0, minimal: 200, low: 800, medium: 2_500, high: 8_000, xhigh: 16_000, max: 32_000 };
 
 /**
  * How much of each call's repeated prefix the API's prompt cache serves, and whether writing to it is

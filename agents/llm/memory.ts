@@ -135,6 +135,11 @@ export class Memory {
     this.measured = inputTokens === undefined || inputTokens <= 0 ? undefined : { tokens: inputTokens, entries: requestEntries };
   }
 
+  /** True when there are more than `keep` turns, so a compaction has something to fold. */
+  hasTurnsBeyond(keep: number = this.options.recentTurns): boolean {
+    return this.turns.length > keep;
+  }
+
   /** True when the request for `current` would pass the context budget and older turns can be folded. */
   needsCompaction(current: CurrentTurn, keep: number = this.options.recentTurns): boolean {
     return this.turns.length > keep && this.expectedTokens(current) > this.options.contextTokens;

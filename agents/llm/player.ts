@@ -8,6 +8,7 @@
  */
 import { actionOfId, reset, type AgentAction, type FrameResponse, type GameDescriptor, type Grid, latestGrid } from 'arcbench';
 import { Batch } from './batch.ts';
+import { isContextOverflow } from './contextOverflow.ts';
 import { type FrameFormat, frameParts } from './frameFormats.ts';
 import { type CurrentTurn, Memory } from './memory.ts';
 import type { Provider } from './providers/provider.ts';
@@ -104,9 +105,14 @@ export class Player {
     const turn = (): CurrentTurn => ({ text, frame: frameParts(this.#options.frameFormat, grid, this.#memory.lastGrid()), ...instructions });
     const inView = this.#memory.lastGrid();
     const current = turn();
-    await this.#compactIfNeeded(current, allowed);
+    await this.#compactIfNeeded(current, allowed, false);
     // The frame is drawn again only when a compaction took the frame it was diffed against out of view.
-    const { choice, then } = await this.#choose(this.#memory.lastGrid() === inView ? current : turn(), grid, allowed);
+    const ask = () => this.#choose(this.#memory.lastGrid() === inView ? current : turn(), grid, allowed);
+    // A request the server refused as longer than the model's window is compacted and asked once more.
+    const { choice, then } = await ask().catch(async (error: unknown) => {
+      if (!isContextOverflow(error) || !(await this.#compactIfNeeded(current, allowed, true))) throw error;
+      return ask();
+    });
     this.#remember(frame, grid, choice, false);
     if (then === undefined) return decision(choice, choice.rationale);
     this.#batch = new Batch(++this.#batches, [choice, ...then]);
@@ -162,19 +168,25 @@ export class Player {
     this.#autoReset = autoReset;
   }
 
-  async #compactIfNeeded(current: CurrentTurn, allowed: readonly number[]): Promise<void> {
+  /**
+   * Compacts when the request for `current` would pass context_tokens, or, `forced` (the server refused
+   * the request as too long), whenever there are turns to fold. True when it compacted.
+   */
+  async #compactIfNeeded(current: CurrentTurn, allowed: readonly number[], forced: boolean): Promise<boolean> {
     const { compaction, provider } = this.#options;
-    if (compaction === 'off') return;
+    if (compaction === 'off') return false;
+    const memory = this.#memory;
     if (compaction === 'native' && provider.compact !== undefined) {
       // Native compaction keeps every user message, so it runs at most once per recent_turns turns.
-      if (!this.#memory.needsCompaction(current)) return;
-      const request = { system: this.#memory.system(), entries: this.#memory.history(), tools: this.#tools(allowed) };
-      this.#memory.applyNative(await provider.compact(request));
-      return;
+      if (forced ? !memory.hasTurnsBeyond(0) : !memory.needsCompaction(current)) return false;
+      const request = { system: memory.system(), entries: memory.history(), tools: this.#tools(allowed) };
+      memory.applyNative(await provider.compact(request));
+      return true;
     }
-    if (!this.#memory.needsCompaction(current)) return;
-    const { system, text, fold } = this.#memory.compactionPrompt();
-    this.#memory.applySummary(await provider.summarize(system, text), fold);
+    if (forced ? !memory.hasTurnsBeyond() : !memory.needsCompaction(current)) return false;
+    const { system, text, fold } = memory.compactionPrompt();
+    memory.applySummary(await provider.summarize(system, text), fold);
+    return true;
   }
 
   #tools(allowed: readonly number[]) {

@@ -5,7 +5,9 @@
  * signature it gave them, unchanged; with thinking on, a final assistant turn that used a tool starts
  * with its thinking; every tool_use is answered by a tool_result at the start of the next user
  * message; at most 4 cache breakpoints; a compaction block (the beta `compaction` parameter's answer,
- * signed) only first in the conversation and unchanged. Tokens are 4 characters each, block by block in the order the
+ * signed) only first in the conversation and unchanged, and both the `compaction` parameter and a
+ * compaction block only with the beta named in the `anthropic-beta` header (a beta feature is asked for
+ * by that header, the SDK's `betas` option; without it the API refuses the field as an extra input). Tokens are 4 characters each, block by block in the order the
  * API reads them (tools, system, messages), and cached as Anthropic documents: a prefix is written at
  * each `cache_control` breakpoint (from 1,024 tokens on) and read back at a later request's
  * breakpoint, or within the 20 blocks before it.
@@ -143,6 +145,24 @@ function cacheOrder(body: Body): Block[] {
   ];
 }
 
+/** The beta the compaction parameter and block belong to. */
+const COMPACTION_BETA = 'compact-2026-09-04';
+
+/** A beta field sent without its beta header: the GA API does not know it. */
+function betaProblem(body: Body, headers: Record<string, string | string[] | undefined>): string | undefined {
+  const betas = String(headers['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim());
+  if (betas.includes(COMPACTION_BETA)) return undefined;
+  if (body.compaction) return `compaction: Extra inputs are not permitted (the \`${COMPACTION_BETA}\` beta is not in the anthropic-beta header).`;
+  for (const [i, m] of body.messages.entries()) {
+    const blocks = blocksOfContent(m.content as string | Block[]);
+    const j = blocks.findIndex((b) => b.type === 'compaction');
+    if (j >= 0) return `messages.${i}.content.${j}: a \`compaction\` block needs the \`${COMPACTION_BETA}\` beta in the anthropic-beta header.`;
+  }
+  return undefined;
+}
+
 /** What the real API refuses in a conversation that is well formed field by field. */
 function conversationProblem(body: Body, signed: Map<string, string>): string | undefined {
   const breakpoints = cacheOrder(body).filter((b) => b.cache_control).length;
@@ -256,7 +276,7 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       {
         path: '/v1/messages',
         schema: createSchema,
-        check: (body) => conversationProblem(body, signed),
+        check: (body, headers) => betaProblem(body, headers) ?? conversationProblem(body, signed),
         scripted: true,
         answer(body: Body, answer, index) {
           const n = ++counter;

@@ -23,8 +23,8 @@ export type Scripted<Answer> =
 export interface Route<Answer> {
   readonly path: string;
   readonly schema: z.ZodType;
-  /** Checks beyond the schema (ids the server knows, signatures); a sentence for the 400, or undefined. */
-  readonly check?: (body: any) => string | undefined;
+  /** Checks beyond the schema (ids the server knows, signatures, beta headers); a sentence for the 400, or undefined. */
+  readonly check?: (body: any, headers: RecordedRequest['headers']) => string | undefined;
   /** Whether this route takes its reply from the script (else it always answers with `answer`). */
   readonly scripted: boolean;
   answer(body: any, planned: Answer, index: number): unknown;
@@ -79,7 +79,7 @@ export async function startFakeApi<Answer extends object>(options: {
       const index = requests.length;
       requests.push(recorded);
       const parsed = route.schema.safeParse(request.body);
-      const problem = parsed.success ? route.check?.(request.body) : schemaProblem(parsed.error);
+      const problem = parsed.success ? route.check?.(request.body, request.headers) : schemaProblem(parsed.error);
       if (problem !== undefined) {
         refused.push({ index, message: problem });
         return reply.code(400).header('x-should-retry', 'false').send(options.errorBody(400, problem));

@@ -4,11 +4,15 @@
  * Retry-After, 5xx, slow or no answer at all, an answer that stops half-way) and reads back every
  * request the server got, headers included, so it can check what the agent sent.
  *
+ * Every request is first checked as the real API checks it (chatRequestSchema.ts): a body the SDK's
+ * types or the API's rules refuse is answered 400, naming the field, and kept in `refused`.
+ *
  * Replies come from a queue (`script(...)`) and, once it is empty, from the `fallback` responder; with
  * neither, the server answers 500 and says the script ran out, so a test that miscounts fails loudly.
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { AutomaticPrefixCache, tokensOf } from './fakeApiServer.ts';
+import { chatConversationProblem, chatCreateSchema } from './chatRequestSchema.ts';
+import { AutomaticPrefixCache, schemaProblem, tokensOf } from './fakeApiServer.ts';
 import { HangingRequests } from './hangingRequests.ts';
 import { itemAt } from './lists.ts';
 
@@ -29,9 +33,9 @@ export interface FakeToolCall {
 
 export type FakeReply =
   /** An assistant message: text, tool calls or both. */
-  | { text?: string; toolCalls?: FakeToolCall[]; usage?: FakeUsage; model?: string; delayMs?: number }
+  | { text?: string; toolCalls?: FakeToolCall[]; refusal?: string; usage?: FakeUsage; model?: string; delayMs?: number }
   /** An error status, with an optional Retry-After (seconds) or retry-after-ms header. */
-  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number }
+  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string; delayMs?: number; headers?: Record<string, string> }
   /** A 200 whose body is this text, as is (not JSON, or JSON of the wrong shape). */
   | { rawBody: string; delayMs?: number }
   /** Never answers; the request stays open until the client gives up or the server closes. */
@@ -53,6 +57,8 @@ export interface FakeModelServer {
   readonly baseUrl: string;
   /** Every request received, in order (also those answered with an error). */
   readonly requests: RecordedRequest[];
+  /** Requests refused with a 400, with the server's sentence. */
+  readonly refused: Array<{ index: number; message: string }>;
   /** The request at `index`; fails with a sentence when fewer came. */
   request(index: number): RecordedRequest;
   /** Queues replies, answered in order before the fallback. */
@@ -83,7 +89,12 @@ function completionBody(reply: Extract<FakeReply, { text?: string }>, requestedM
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          refusal: reply.refusal ?? null,
+          ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls && toolCalls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
@@ -111,6 +122,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
   const handlingMs: number[] = [];
+  const refused: Array<{ index: number; message: string }> = [];
   let fallback = options.fallback;
   // Hanging requests end when the server closes (forceCloseConnections drops their sockets).
   const hangingRequests = new HangingRequests();
@@ -120,6 +132,14 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
     const recorded: RecordedRequest = { method: request.method, path: request.url, headers: { ...request.headers }, body: request.body };
     const index = requests.length;
     requests.push(recorded);
+    const problem = requestProblem(request.body);
+    if (problem !== undefined) {
+      refused.push({ index, message: problem });
+      return reply
+        .code(400)
+        .header('x-should-retry', 'false')
+        .send({ error: { message: problem, type: 'invalid_request_error', param: null, code: null } });
+    }
     const started = performance.now();
     reply.raw.once('finish', () => handlingMs.push(performance.now() - started));
     const planned: FakeReply | undefined = queue.shift() ?? fallback?.(recorded, index);
@@ -140,6 +160,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
     if ('status' in planned) {
       if (planned.retryAfter !== undefined) reply.header('retry-after', String(planned.retryAfter));
       if (planned.retryAfterMs !== undefined) reply.header('retry-after-ms', String(planned.retryAfterMs));
+      for (const [name, value] of Object.entries(planned.headers ?? {})) reply.header(name, value);
       // The official SDK honours x-should-retry over its own rules; the agent under test decides itself.
       reply.header('x-should-retry', 'false');
       return reply.code(planned.status).send({ error: { message: planned.message ?? `scripted status ${planned.status}`, type: 'fake_error' } });
@@ -157,6 +178,7 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
   return {
     baseUrl: `${address}/v1`,
     requests,
+    refused,
     request: (index) => itemAt(requests, index, 'model request'),
     script: (...replies) => void queue.push(...replies),
     setFallback: (responder) => {
@@ -169,6 +191,12 @@ export async function startFakeModelServer(options: { fallback?: Responder; coun
       await app.close();
     },
   };
+}
+
+/** Why the real API would refuse this body, or undefined. */
+function requestProblem(body: unknown): string | undefined {
+  const parsed = chatCreateSchema.safeParse(body);
+  return parsed.success ? chatConversationProblem(parsed.data.messages) : schemaProblem(parsed.error);
 }
 
 /**

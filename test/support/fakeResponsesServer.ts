@@ -4,7 +4,13 @@
  * unknown or malformed field is a 400 naming it. It keeps what the real service keeps: stored
  * responses for `previous_response_id` (none with `store: false`), the encrypted reasoning it issued
  * (a replayed item must come back with it unchanged), and the tool calls each function_call_output
- * answers. Input tokens are counted as 4 characters a token over the whole context (tools and
+ * answers, and the reasoning item each function_call it issued came with: replaying such a call without
+ * that reasoning item is the 400 OpenAI gives reasoning models ("Item 'fc_…' of type 'function_call' was
+ * provided without its required 'reasoning' item: 'rs_…'.", hit by many clients: mastra-ai/mastra#8738,
+ * 0xPlaygrounds/rig#751, laravel/ai#1052). It answers only what was asked: a reasoning item's summary is
+ * empty unless the request set `reasoning.summary` ("This output will not be included unless you
+ * explicitly opt in to including reasoning summaries", platform.openai.com/docs/guides/reasoning#reasoning-summaries).
+ * Input tokens are counted as 4 characters a token over the whole context (tools and
  * instructions first, then every item), and cached as OpenAI documents its automatic prompt cache:
  * the longest prefix seen before, from 1,024 tokens on, in steps of 128.
  */
@@ -162,6 +168,8 @@ type Item = { type?: string; [key: string]: unknown };
 export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
   const stored = new Map<string, Item[]>();
   const issuedReasoning = new Map<string, string>();
+  /** The reasoning item each function_call item (by id) was issued after. */
+  const reasoningOfCall = new Map<string, string>();
   const prefixCache = new AutomaticPrefixCache();
   const usages: FakeResponsesServer['usages'] = [];
   let counter = 0;
@@ -176,9 +184,24 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
     return prefixCache.measure(JSON.stringify(head) + items.map((item) => JSON.stringify(item)).join(''));
   };
 
+  /** A function_call replayed without the reasoning item it was issued with, or undefined. */
+  const orphanCall = (items: readonly Item[]): string | undefined => {
+    const seen = new Set<unknown>();
+    for (const item of items) {
+      if (item.type === 'reasoning') seen.add(item.id);
+      if (item.type !== 'function_call') continue;
+      const needed = reasoningOfCall.get(String(item.id));
+      if (needed !== undefined && !seen.has(needed))
+        return `Item '${String(item.id)}' of type 'function_call' was provided without its required 'reasoning' item: '${needed}'.`;
+    }
+    return undefined;
+  };
+
   const check = (body: { previous_response_id?: string | null; input?: string | Item[] }): string | undefined => {
     if (body.previous_response_id && !stored.has(body.previous_response_id)) return `Previous response with id '${body.previous_response_id}' not found.`;
     const items = itemsOf(body);
+    const orphan = orphanCall(items);
+    if (orphan !== undefined) return orphan;
     const calls = new Set(items.filter((item) => item.type === 'function_call').map((item) => item.call_id));
     const storedIds = new Set([...stored.values()].flat().map((item) => item.id));
     for (const item of Array.isArray(body.input) ? body.input : []) {
@@ -192,10 +215,12 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
     return undefined;
   };
 
-  const outputOf = (answer: ResponsesAnswer, encrypted: boolean, n: number): Item[] => {
+  const outputOf = (answer: ResponsesAnswer, asked: { encrypted: boolean; summary: boolean }, n: number): Item[] => {
     const output: Item[] = [];
+    const { encrypted } = asked;
     if (answer.reasoning !== undefined) {
-      const item: Item = { type: 'reasoning', id: `rs_${n}`, summary: [{ type: 'summary_text', text: answer.reasoning }] };
+      const summary = asked.summary ? [{ type: 'summary_text', text: answer.reasoning }] : [];
+      const item: Item = { type: 'reasoning', id: `rs_${n}`, summary };
       if (encrypted) {
         item.encrypted_content = `gAAAA${createHash('sha256').update(`${n}:${answer.reasoning}`).digest('base64')}`.repeat(8);
         issuedReasoning.set(`rs_${n}`, item.encrypted_content as string);
@@ -209,6 +234,7 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
     if (content.length > 0) output.push({ type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content });
     (answer.toolCalls ?? []).forEach((call, i) => {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+      if (answer.reasoning !== undefined) reasoningOfCall.set(`fc_${n}_${i}`, `rs_${n}`);
       output.push({ type: 'function_call', id: `fc_${n}_${i}`, call_id: `call_${n}_${i}`, name: call.name, arguments: args, status: 'completed' });
     });
     return output;
@@ -237,7 +263,8 @@ export async function startFakeResponsesServer(): Promise<FakeResponsesServer> {
           const n = ++counter;
           const items = itemsOf(body);
           const input = inputUsage({ tools: body.tools ?? [], instructions: body.instructions ?? null }, items);
-          const output = outputOf(answer, (body.include ?? []).includes('reasoning.encrypted_content'), n);
+          const asked = { encrypted: (body.include ?? []).includes('reasoning.encrypted_content'), summary: Boolean(body.reasoning?.summary) };
+          const output = outputOf(answer, asked, n);
           const reasoningTokens = answer.reasoningTokens ?? (answer.reasoning === undefined ? 0 : tokensOf(answer.reasoning) * 10);
           const outputTokens = answer.outputTokens ?? tokensOf(JSON.stringify(output.filter((item) => item.type !== 'reasoning'))) + reasoningTokens;
           const usage = usageOf(input, outputTokens, reasoningTokens);

@@ -57,6 +57,7 @@ export function useFakeModelServer(): { readonly server: FakeModelServer; newFol
   afterEach(() => {
     for (const folder of folders.splice(0)) folder.remove();
     server?.requests.splice(0);
+    server?.refused.splice(0);
     server?.setFallback(undefined);
   });
   return {

@@ -7,7 +7,9 @@
  *
  * `compaction: native` sends the conversation with the `compaction` parameter (the compact-2026-09-04
  * beta): the answer is one signed compaction block, which goes first in every later request, unchanged,
- * in place of the turns it summarises.
+ * in place of the turns it summarises. Those later requests go through the SDK's beta endpoint with the
+ * beta named (the `anthropic-beta` header): the GA API does not know the block. The compaction request
+ * carries the same breakpoints as an answer's, so it reads the conversation from the cache.
  *
  * Anthropic caches only at marked breakpoints (at most 4): the last tool and the system prompt (the
  * stable prefix), the previous turn's last block (read back from the cache written by the call
@@ -232,6 +234,9 @@ function anthropicClients(settings: ProviderSettings) {
   return { client, compactions, close: transport.close };
 }
 
+/** Whether a request carries the compaction beta's block, which only the beta endpoint takes. */
+const carriesCompaction = (request: ModelRequest) => request.entries.some((entry) => entry.kind === 'compacted');
+
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
   const { client, compactions, close } = anthropicClients(settings);
   const budget = settings.thinkingBudget;
@@ -239,27 +244,26 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     model: settings.model,
     max_tokens: settings.maxOutputTokens ?? DEFAULT_MAX_TOKENS + (budget ?? 0),
   };
+  const thinking: Pick<Body, 'thinking'> = settings.adaptiveThinking
+    ? { thinking: { type: 'adaptive' } }
+    : budget === undefined
+      ? {}
+      : { thinking: { type: 'enabled', budget_tokens: budget } };
+  /** The request's tools, system and messages, with the cache breakpoints. */
+  const conversation = (request: ModelRequest): Body => {
+    const messages = messagesOf(request.entries);
+    markBreakpoints(messages);
+    return { ...sampling, ...toolsOf(request), system: [{ type: 'text', text: request.system, cache_control: BREAKPOINT }], messages };
+  };
   return {
     async ask(request: ModelRequest): Promise<ModelReply> {
-      const messages = messagesOf(request.entries);
-      markBreakpoints(messages);
-      const body: Body = {
-        ...sampling,
-        ...toolsOf(request),
-        system: [{ type: 'text', text: request.system, cache_control: BREAKPOINT }],
-        messages,
-        ...(budget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budget } }),
-      };
-      return replyOf(await client.complete(body, 'action'));
+      const body: Body = { ...conversation(request), ...thinking };
+      if (!carriesCompaction(request)) return replyOf(await client.complete(body, 'action'));
+      // The beta's own Message has the GA fields and the beta's blocks; the reply is read the same way.
+      return replyOf((await compactions.complete(body as BetaCreateParams, 'action')) as unknown as Message);
     },
     async compact(request: ModelRequest): Promise<unknown> {
-      const body = {
-        ...sampling,
-        ...toolsOf(request),
-        system: request.system,
-        messages: messagesOf(request.entries),
-        compaction: { type: 'summarize' as const },
-      };
+      const body = { ...(conversation(request) as BetaCreateParams), compaction: { type: 'summarize' as const } };
       const message = await compactions.complete(body, 'compaction');
       const block = message.content.find((item): item is BetaCompactionBlock => item.type === 'compaction');
       if (block === undefined || !block.content) throw new Error(`the compaction request returned no compaction block (stop_reason ${message.stop_reason})`);

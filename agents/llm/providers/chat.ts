@@ -38,12 +38,16 @@ function usageOf(completion: Completion, body: Body): UsageFigures {
   };
 }
 
-/** The model's reply as the conversation keeps it. */
+/**
+ * The model's reply as the conversation keeps it. An assistant message's content is required unless it
+ * has tool calls (the SDK's ChatCompletionAssistantMessageParam): a refusal goes back as its text (the
+ * `refusal` field is OpenAI's own; compatible servers know only content), an empty reply as ''.
+ */
 function assistantMessage(reply: OpenAI.Chat.ChatCompletionMessage): OpenAI.Chat.ChatCompletionAssistantMessageParam {
   const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
   return {
     role: 'assistant',
-    content: reply.content ?? null,
+    content: reply.content ?? reply.refusal ?? (calls.length > 0 ? null : ''),
     ...(calls.length > 0
       ? {
           tool_calls: calls.map((call) => ({
@@ -94,7 +98,7 @@ export function createChatProvider(settings: ProviderSettings): Provider {
   const sampling: Partial<Body> = {
     ...(settings.seed === undefined ? {} : { seed: settings.seed }),
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-    ...(settings.maxOutputTokens === undefined ? {} : { max_completion_tokens: settings.maxOutputTokens }),
+    ...(settings.maxOutputTokens === undefined ? {} : { [settings.maxTokensField]: settings.maxOutputTokens }),
     ...(settings.reasoningEffort === undefined ? {} : { reasoning_effort: settings.reasoningEffort }),
   };
   return {

@@ -1,9 +1,15 @@
 /**
  * One model call, done properly, whatever the API: the answer checked, 429 and 5xx retried with
- * backoff (the server's Retry-After first), a timeout per request, the episode's signal aborting a
+ * backoff (the server's Retry-After first, then a 429's rate-limit reset), a timeout per request, the episode's signal aborting a
  * call in flight, the optional response cache, and the call's tokens and dollars reported to the
  * runner. Each provider gives it a Wire: how to send a body with its SDK, how to check an answer,
  * and how to read the answer's usage.
+ *
+ * An attempt that failed late is paid (providers bill the model's work, not our use of it): a timeout,
+ * a server error other than an overload, an answer we could not use. Each is reported as a call of its
+ * own, at the figures its answer carried, else with zero tokens and its cost unknown (null), so cost
+ * totals and dollar budgets say "unknown" rather than undercount. A 429, a 503/529 (overloaded) and a
+ * connection that never opened did no work and are not reported.
  *
  * The SDKs' own retries are off: they would retry past the episode's deadline and outside our count.
  * Waiting is cut by the signal, which the runner aborts at the deadline, so no retry outlives it.
@@ -11,6 +17,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ArcbenchError, type ModelCallTranscript, type ModelCallUsage } from 'arcbench';
 import type { ResponseCache } from '../responseCache.ts';
+import { rateLimitResetMs } from './rateLimitReset.ts';
 import { type AgentPricing, dollarsOf, type UsageFigures } from './usage.ts';
 
 /** Longest Retry-After honoured; a provider that asks for more is out of quota, not busy. */
@@ -102,6 +109,29 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** Statuses a provider answers before any work: too many requests, overloaded. */
+const UNBILLED_STATUSES = new Set([429, 503, 529]);
+
+/** Whether a failed attempt may have made the model work (and so be billed). */
+function mayHaveBilled(error: unknown, errors: SdkErrors): boolean {
+  if (error instanceof MalformedAnswer || error instanceof SyntaxError) return true;
+  if (error instanceof errors.APIConnectionTimeoutError || undiciTimeoutCode(error) !== undefined) return true;
+  if (error instanceof errors.APIError) return (error.status ?? 0) >= 500 && !UNBILLED_STATUSES.has(error.status ?? 0);
+  return false;
+}
+
+/** The figures of an unusable answer that still carried its usage (a body of the wrong shape, a failed response). */
+function readableUsage<Body, Answer>(raw: unknown, body: Body, wire: Wire<Body, Answer>): UsageFigures | undefined {
+  const usage = (raw as { usage?: unknown } | null | undefined)?.usage;
+  if (usage === null || typeof usage !== 'object') return undefined;
+  try {
+    const figures = wire.usage(raw as Answer, body);
+    return figures.counted === false ? undefined : figures;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ModelClient<Body, Answer> {
   constructor(
     private readonly wire: Wire<Body, Answer>,
@@ -118,7 +148,7 @@ export class ModelClient<Body, Answer> {
       this.keep(body, answer, this.report(this.wire.usage(answer, body), kind, true));
       return answer;
     }
-    const raw = await this.withRetries(body);
+    const raw = await this.withRetries(body, kind);
     if (key !== undefined) cache!.put(key, raw.raw);
     this.keep(body, raw.answer, this.report(this.wire.usage(raw.answer, body), kind, false));
     return raw.answer;
@@ -141,20 +171,30 @@ export class ModelClient<Body, Answer> {
     keepTranscript({ ...this.wire.transcript(body, answer), usage });
   }
 
-  private async withRetries(body: Body): Promise<{ raw: unknown; answer: Answer }> {
+  private async withRetries(body: Body, kind: CallKind): Promise<{ raw: unknown; answer: Answer }> {
     const { signal, maxRetries } = this.options;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      let raw: unknown;
       try {
-        const raw = await this.request(body);
+        raw = await this.request(body);
         return { raw, answer: this.wire.check(raw) };
       } catch (error) {
         if (signal.aborted) throw error;
+        this.reportFailedAttempt(error, raw, body, kind);
         const delay = this.retryDelay(error, attempt);
         if (delay === undefined || attempt >= maxRetries) throw this.failure(error, attempt + 1, performance.now() - started);
         await sleep(delay, undefined, { signal });
       }
     }
+  }
+
+  /** A failed attempt the provider may have billed, as a call: its answer's figures, or its cost unknown. */
+  private reportFailedAttempt(error: unknown, raw: unknown, body: Body, kind: CallKind): void {
+    if (!mayHaveBilled(error, this.wire.errors)) return;
+    const model = String((body as { model?: unknown }).model ?? '');
+    const unknown: UsageFigures = { model, input_tokens: 0, cached_input_tokens: 0, reasoning_tokens: 0, output_tokens: 0, counted: false };
+    this.report(readableUsage(raw, body, this.wire) ?? unknown, kind, false);
   }
 
   /**
@@ -182,7 +222,7 @@ export class ModelClient<Body, Answer> {
     if (error instanceof MalformedAnswer || error instanceof SyntaxError) return backoff;
     if (error instanceof errors.APIConnectionError || undiciTimeoutCode(error) !== undefined) return backoff; // timeouts and refused connections
     if (error instanceof errors.APIError && (error.status === 429 || (error.status ?? 0) >= 500)) {
-      const asked = retryAfterMs(error.headers);
+      const asked = retryAfterMs(error.headers) ?? (error.status === 429 ? rateLimitResetMs(error.headers) : undefined);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return undefined;
       return asked ?? backoff;
     }

@@ -38,9 +38,13 @@ export interface ProviderSettings extends Omit<ModelClientOptions, 'apiKey'> {
   readonly apiKey: string | undefined;
   readonly temperature: number | undefined;
   readonly maxOutputTokens: number | undefined;
-  readonly reasoningEffort: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | undefined;
+  /** Chat Completions: the field maxOutputTokens goes in (servers such as llama.cpp know only max_tokens). */
+  readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
+  readonly reasoningEffort: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | undefined;
   /** Anthropic's extended thinking: tokens the model may think for, per reply. */
   readonly thinkingBudget: number | undefined;
+  /** Anthropic's adaptive thinking (the model decides how long to think), instead of a budget. */
+  readonly adaptiveThinking?: boolean;
   /** The Responses API's conversation state. */
   readonly state: 'provider' | 'stateless' | 'harness';
   readonly seed: number | undefined;

@@ -8,7 +8,14 @@
  *              every request carries the kept turns with the model's reasoning items as returned,
  *              encrypted (`include: ["reasoning.encrypted_content"]`); turns folded by a compaction
  *              take their reasoning with them.
- *   harness    the agent's own memory, reasoning not replayed (as with Chat Completions).
+ *   harness    the agent's own memory, sent whole every call.
+ * Every state sends a reply's reasoning items back with its tool calls: a reasoning model's
+ * function_call item without the reasoning item it came with is refused (400, "provided without its
+ * required 'reasoning' item"). With store on (provider, harness) the server kept them and the item's id
+ * names them; stateless sends them with their encrypted content.
+ * With reasoning_effort set, each request asks for reasoning summaries (`reasoning.summary`: the API
+ * sends none unless asked) and for the reasoning of earlier turns (`reasoning.context: all_turns`:
+ * models before gpt-5.6 keep only the current turn's by default, and each step is a new turn).
  * `compaction: native` calls the API's compact endpoint: the whole conversation becomes the items it
  * returns (the user messages and one encrypted compaction item), sent first from then on.
  */
@@ -72,15 +79,14 @@ function inputContent(part: ContentPart): ResponseInputContent {
   return { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' };
 }
 
-/** An entry as input items; `reasoning` says whether the reply's reasoning items go back too. */
-function itemsOf(entry: Entry, reasoning: boolean): ResponseInputItem[] {
+/** An entry as input items: a reply's messages, tool calls and the reasoning items they came with. */
+function itemsOf(entry: Entry): ResponseInputItem[] {
   switch (entry.kind) {
     case 'user':
       return [{ type: 'message', role: 'user', content: joinedParts(entry.parts).map(inputContent) }];
     case 'reply':
       return (entry.reply.native as ResponseOutputItem[]).filter(
-        (item): item is ResponseOutputItem & ResponseInputItem =>
-          item.type === 'message' || item.type === 'function_call' || (reasoning && item.type === 'reasoning'),
+        (item): item is ResponseOutputItem & ResponseInputItem => item.type === 'message' || item.type === 'function_call' || item.type === 'reasoning',
       );
     case 'tool_results':
       return entry.results.map((result): ResponseInputItem => ({ type: 'function_call_output', call_id: result.id, output: result.content }));
@@ -193,7 +199,7 @@ function samplingOf(settings: ProviderSettings): Partial<Body> {
   return {
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxOutputTokens === undefined ? {} : { max_output_tokens: settings.maxOutputTokens }),
-    ...(settings.reasoningEffort === undefined ? {} : { reasoning: { effort: settings.reasoningEffort } }),
+    ...(settings.reasoningEffort === undefined ? {} : { reasoning: { effort: settings.reasoningEffort, summary: 'auto', context: 'all_turns' } }),
     ...(settings.state === 'stateless' ? { store: false, include: ['reasoning.encrypted_content' as const] } : {}),
   };
 }
@@ -201,9 +207,8 @@ function samplingOf(settings: ProviderSettings): Partial<Body> {
 export function createResponsesProvider(settings: ProviderSettings): Provider {
   const { responses, compactions, close } = responsesClients(settings);
   const { state, model } = settings;
-  const stateless = state === 'stateless';
   const sampling = samplingOf(settings);
-  const inputOf = oncePerObject((entry: Entry) => itemsOf(entry, stateless));
+  const inputOf = oncePerObject(itemsOf);
   let chainEnd: ChainEnd | undefined;
 
   /**
