@@ -28,7 +28,10 @@ export function register(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('--out <file>', 'write here instead of stdout')
-    .addHelpText('after', '\nAn --out inside the run folder is listed in its manifest.json, so `arcbench verify` still passes.\nExit codes: 0 written; 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.')
+    .addHelpText(
+      'after',
+      '\nAn --out inside the run folder is listed in its manifest.json, so `arcbench verify` still passes.\nExit codes: 0 written; 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.',
+    )
     .action(async (run: string, options: ExportOptions) => {
       process.exit(await exportCommand(run, options));
     });
