@@ -34,6 +34,25 @@ export function looksLikeSecretValue(value: string): boolean {
   return text.length >= 20 && /^[A-Za-z0-9_\-.+/=]+$/.test(text) && /[0-9]/.test(text) && /[A-Za-z]/.test(text);
 }
 
+/**
+ * Free text (a name, a label, a tag, a description, a link) holding a key-shaped word: a key pasted there
+ * would be echoed and stored (the terminal, run.json, run.log, the report, the folder's name, the
+ * service's card tags). Stricter about words than looksLikeSecretValue is about whole values, since
+ * names are long too: `arc-agi-3-explorer-baseline-2024` is no key, its parts are short words.
+ */
+export function holdsSecretValue(text: string): boolean {
+  return text.split(/[\s"'`,;:()<>[\]{}?&#@/=]+/).some(keyShapedWord);
+}
+
+/** A service key (a UUID, as the ARC service issues), a provider's prefix on a long word, or a long letters-and-digits run. */
+function keyShapedWord(word: string): boolean {
+  if (UUID.test(word) || (word.length >= 20 && KEY_PREFIX.test(word))) return true;
+  // A git commit hash is a common tag, and no key any provider issues has its shape.
+  return word.split(/[-_.+]+/).some((part) => part.length >= 20 && /[0-9]/.test(part) && /[A-Za-z]/.test(part) && !/^[0-9a-f]{40}$/.test(part));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** How an error sentence shows a string it found: quoted, or, when it looks like a key, not at all. */
 export function shownValue(value: string): string {
   return looksLikeSecretValue(value) ? 'a value that looks like a key (not shown)' : JSON.stringify(value);

@@ -59,6 +59,15 @@ async function expectWholeAndVerified(run: Awaited<ReturnType<typeof play>>, ser
   expect((await verifyRunFolder(run.run.out)).problems).toEqual([]);
 }
 
+/** Tools in the Chat Completions shape, whichever API offered them: one schema for the whole export. */
+function expectChatTools(tools: unknown[] | undefined, offered: number): void {
+  expect(tools).toHaveLength(offered);
+  for (const tool of tools!) {
+    expect(Object.keys(tool as object).sort()).toEqual(['function', 'type']);
+    expect(tool).toMatchObject({ type: 'function', function: { name: expect.any(String), parameters: { type: 'object' } } });
+  }
+}
+
 describe('transcripts of the Responses API', () => {
   it('state: provider: each call holds only the input it sent, the instructions, tools and params, the tool call and the reasoning summary', async () => {
     responses.server.script(...crat.calls.slice(0, 3).map((call, i) => ({ toolCalls: [call], reasoning: `summary ${i}` })));
@@ -83,6 +92,7 @@ describe('transcripts of the Responses API', () => {
     expect(roles).toEqual(['system', 'user', 'reasoning', 'assistant', 'tool', 'user', 'assistant']);
     expect(conversation!.messages[1]).toMatchObject({ role: 'user', content: [{ type: 'text', text: expect.stringMatching(/^Game: /) }] });
     expect(conversation!.messages[3]).toMatchObject({ tool_calls: [{ type: 'function', function: { name: crat.calls[0]!.name } }] });
+    expectChatTools(conversation!.tools, responses.server.request(0).body.tools.length);
   });
 
   it('export --format messages follows a state: provider chain back: the whole conversation, not only what the last call sent', async () => {
@@ -124,6 +134,8 @@ describe('transcripts of the Anthropic Messages API', () => {
     expect(first.tools).toEqual(anthropic.server.request(0).body.tools);
     expect(first.params).toMatchObject({ model: 'fake-model', thinking: { type: 'enabled', budget_tokens: 1_024 } });
     expect(first.response).toMatchObject({ reasoning: 'thought 0', tool_calls: [{ type: 'function', function: { name: crat.calls[0]!.name } }] });
+    const [conversation] = await conversations(readRunFolder(run.run.out));
+    expectChatTools(conversation!.tools, anthropic.server.request(0).body.tools.length);
   });
 
   it('a native compaction call is marked, its block is the reply, and verify agrees', async () => {

@@ -1,13 +1,13 @@
 // report.html from the command line: `arcbench run` writes it into the run folder, `arcbench report`
 // writes it again; a report that cannot be written is logged and never costs the run its results.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
+import { ARCBENCH_BIN, runArcbench } from './support/arcbenchProcess.ts';
 import { pageEntry } from '../src/report/pageBundle.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
@@ -45,6 +45,18 @@ describe('report.html from the command line', () => {
     const elsewhere = await arcbench('report', out, '--out', join(dir, 'copy.html'));
     expect(elsewhere.code).toBe(0);
     expect(existsSync(join(dir, 'copy.html'))).toBe(true);
+  });
+
+  it("report.html holds no absolute local path: the config, the run folder and argv are relative to the experiment's folder", async () => {
+    const here = join(dir, 'relative');
+    mkdirSync(here);
+    writeFileSync(join(here, 'exp.yaml'), 'name: rel\ngames: [slid]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\n');
+    const run = await runArcbench(['run', join(here, 'exp.yaml'), '--out', join(here, 'out')], here);
+    expect(run.code, run.stderr).toBe(0);
+    const page = readFileSync(join(here, 'out', 'report.html'), 'utf8');
+    for (const local of [here, realpathSync(here), tmpdir()]) expect(page).not.toContain(local);
+    expect(page).toContain('"config_file":"exp.yaml"');
+    expect(page).toContain('"folder":"out"');
   });
 
   it('arcbench report exits 2 with a sentence for a folder that is not a run folder', async () => {

@@ -78,6 +78,8 @@ describe('cost in report.html', () => {
     const [cheapX, dearX] = await Promise.all(['cheap', 'dear'].map((agent) => chart.locator(`g[data-agent=${agent}] circle`).getAttribute('cx')));
     expect(Number(dearX)).toBeGreaterThan(Number(cheapX));
     expect(await chart.locator('g[data-agent=cheap] circle').isVisible()).toBe(true);
+    // The dear agent's $1.22 puts the axis at $2: its ticks say so without a table's four decimals.
+    expect(await chart.locator('text[data-axis=cost]').allTextContents()).toEqual(['$0', '$1', '$2']);
 
     const episodeRow = page.locator('tr[data-agent=dear][data-game^=crat][data-episode="0"]');
     expect(await episodeRow.innerText()).toContain(`$${(5 * callCost(DEAR)).toFixed(4)}`);

@@ -246,4 +246,25 @@ describe('compare --html under a threshold', () => {
     expect(watch.errors).toEqual([]);
     await page.close();
   });
+
+  it('a regression the gate was not asked to fail on is in a warning badge, not a green one', async () => {
+    const scores = [12, 30, 0, 45, 8, 22, 17, 3];
+    const episodes = (shift: number) =>
+      scores.map((score, episode) => ({ agent: 'explorer', game: 'crat-1', episode, seed: 1000 + episode, score: score + shift }));
+    const comparison = compareRuns(
+      { name: 'base', agents: ['explorer'], episodes: episodes(0) },
+      { name: 'cand', agents: ['explorer'], episodes: episodes(-5) },
+    );
+    const path = join(dir, 'ungated.html');
+    await writeComparisonPage(comparisonDocument(comparison, { failOnRegression: false }), path);
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    await page.goto(pathToFileURL(path).href);
+    const gate = page.getByTestId('gate');
+    expect(await gate.innerText()).toBe('2 regression(s); the gate was not asked for');
+    expect(await gate.getAttribute('class')).toBe('badge status-partial');
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('[data-testid=gate]')).backgroundColor`)).toBe('rgb(255, 243, 223)');
+    expect(watch.errors).toEqual([]);
+    await page.close();
+  });
 });

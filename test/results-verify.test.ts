@@ -140,4 +140,19 @@ describe('arcbench verify', () => {
     expect(verified.problems).toEqual([]);
     expect(verified.checked.recordings).toBe(verified.checked.episodes);
   }, 120_000);
+
+  it('arcbench report and export --out into the folder list what they wrote: verify still passes, and still names an edit made before', async () => {
+    const dir = copyOfRun();
+    const report = await runArcbench(['report', dir], folder.path);
+    expect(report.code, report.stderr).toBe(0);
+    const exported = await runArcbench(['export', dir, '--format', 'messages', '--out', join(dir, 'messages.jsonl')], folder.path);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect((await verifyRunFolder(dir)).problems).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.files.map((file: { path: string }) => file.path)).toContain('messages.jsonl');
+
+    writeFileSync(join(dir, 'table.md'), 'edited\n');
+    expect((await runArcbench(['report', dir], folder.path)).code).toBe(0);
+    expect((await verifyRunFolder(dir)).problems).toEqual([expect.stringContaining('table.md: changed since manifest.json was written')]);
+  });
 });

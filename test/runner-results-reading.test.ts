@@ -9,6 +9,7 @@ import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import { RunFolderError } from '../src/runfolder/runReport.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { itemAt } from './support/lists.ts';
+import { runArcbench } from './support/arcbenchProcess.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-reading-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,4 +66,22 @@ describe('readable log lines (stderr without a TTY)', () => {
     expect(long).toMatch(/provenance=\{"git".*…\n$/);
     expect(readableLine('not json')).toBe('not json\n');
   });
+
+  it('shows a score as a reader reads it (3.56), where run.log keeps it whole', async () => {
+    const folder = join(dir, 'scores');
+    writeFileSync(
+      join(dir, 'scores.yaml'),
+      'name: scores\ngames: all\nagents: [{ use: explorer }]\nepisodes: 2\nbudgets: { max_actions: 60 }\nrecordings: false\n',
+    );
+    const result = await runArcbench(['run', 'scores.yaml', '--out', folder], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const closed = readFileSync(join(folder, 'run.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'scorecard closed');
+    expect(String(closed.score)).toMatch(/^\d+\.\d{5,}$/);
+    expect(result.stderr).toContain(`score=${Number(closed.score.toFixed(2))}`);
+    expect(result.stderr).not.toMatch(/=\d+\.\d{5,}/);
+  }, 60_000);
 });

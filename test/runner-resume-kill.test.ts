@@ -257,6 +257,8 @@ describe('resume after kill -9', () => {
         expect(card.state).toBe('lost');
         expect(card.close_error).toMatch(/in-process service, which ended with that attempt's process/);
         expect(stderr).toContain(card.card_id);
+        // Said once (the log's warning), not again in the closing lines.
+        expect(stderr.split(card.close_error!).length - 1, stderr).toBe(1);
       } else {
         expect(card.state).toBe('closed');
       }

@@ -5,6 +5,13 @@
 import type { ComparisonRow, RunComparison } from './compareRuns.ts';
 import { TOTAL } from './episodeSample.ts';
 
+/**
+ * Score points (of a 0–100 score) a regression must exceed when no --threshold is given. Not 0: with
+ * paired seeds a deterministic agent's interval shrinks to its difference, so a −0.01 drift (a changed
+ * prompt, a rounding) fails CI; one point is below what anyone acts on and above that noise.
+ */
+export const DEFAULT_THRESHOLD = 1;
+
 /** Version of the comparison document's layout; bumped when a field changes meaning. */
 export const COMPARISON_FORMAT = 'arcbench.comparison/1';
 

@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { renderComparisonMarkdown, renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
-import { comparisonDocument } from '../analysis/gate.ts';
+import { comparisonDocument, DEFAULT_THRESHOLD } from '../analysis/gate.ts';
 import { runEpisodesOfFolder } from '../analysis/runEpisodes.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
@@ -67,7 +67,7 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
       baseline = oneAgentAs(baseline, options.baselineAgent, label);
       candidate = oneAgentAs(candidate, options.candidateAgent, label);
     }
-    const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? 0 });
+    const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? DEFAULT_THRESHOLD });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
     if (options.json === true) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

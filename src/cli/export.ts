@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { conversations, noConversations } from '../runner/export/messagesExport.ts';
 import { leaderboardSubmission } from '../runner/export/leaderboardExport.ts';
+import { recordWrittenFile } from '../runfolder/manifest.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
@@ -29,7 +30,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'write here instead of stdout')
     .addHelpText(
       'after',
-      '\nExit codes: 0 written; 1 (messages) a run without transcripts, nothing written (it says why); 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.',
+      '\nAn --out inside the run folder is listed in its manifest.json, so `arcbench verify` still passes.\nExit codes: 0 written; 1 (messages) a run without transcripts, nothing written (it says why); 2 not a run folder, or (leaderboard) a run whose scorecards are not on the hosted service.',
     )
     .action(async (run: string, options: ExportOptions) => {
       process.exit(await exportCommand(run, options));
@@ -49,7 +50,11 @@ async function exportCommand(run: string, options: ExportOptions): Promise<numbe
         ? records.map((record) => `${JSON.stringify(record)}\n`).join('')
         : `${JSON.stringify(leaderboardSubmission(folder), null, 2)}\n`;
     if (options.out === undefined) process.stdout.write(text);
-    else writeFileSync(options.out, text);
+    else {
+      writeFileSync(options.out, text);
+      // A file written into the run folder joins its manifest, so `verify` does not call it foreign.
+      recordWrittenFile(run, options.out);
+    }
     return EXIT_OK;
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'RUN_NOT_SUBMITTABLE') {

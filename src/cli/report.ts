@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { checkOutputPath, OutputPathError } from './outputPath.ts';
 import { RunFolderError } from '../runfolder/folderSnapshot.ts';
+import { recordWrittenFile } from '../runfolder/manifest.ts';
 import { writeReport } from '../report/writeReport.ts';
 
 export function register(program: Command): void {
@@ -13,7 +14,7 @@ export function register(program: Command): void {
     .addOption(new Option('--out <file>', 'where to write the page (default: <run-dir>/report.html)'))
     .addHelpText(
       'after',
-      '\nBig runs embed the best and the worst episode of every agent on every game and as many others as fit;\n`arcbench view <run-dir>` replays every recording.\nExit codes: 0 written; 1 writing failed; 2 not a run folder, an --out in a folder that does not exist, or bad usage.',
+      '\nBig runs embed the best and the worst episode of every agent on every game and as many others as fit;\n`arcbench view <run-dir>` replays every recording.\nA page written into the run folder is listed in its manifest.json anew, so `arcbench verify` still passes.\nExit codes: 0 written; 1 writing failed; 2 not a run folder, an --out in a folder that does not exist, or bad usage.',
     )
     .action(async (runDir: string, options: { out?: string }) => {
       process.exit(await reportCommand(runDir, options));
@@ -24,6 +25,8 @@ async function reportCommand(runDir: string, options: { out?: string }): Promise
   try {
     if (options.out !== undefined) checkOutputPath('--out', options.out);
     const written = await writeReport(runDir, { out: options.out });
+    // A page written into the folder is listed anew, so `verify` agrees with the folder as it now is.
+    recordWrittenFile(runDir, written.path);
     const embedded = written.recordings === 0 ? 'no recordings' : `${written.embedded} of ${written.recordings} recordings embedded`;
     process.stdout.write(`${written.path}: ${(written.bytes / 2 ** 20).toFixed(1)} MB, ${embedded}\n`);
     return EXIT_OK;

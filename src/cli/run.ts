@@ -144,7 +144,7 @@ export async function runCommand(command: string, configPath: string | undefined
       ...(options.queue ? { scheduler: await loadQueueScheduler(options.queue) } : {}),
     });
     const exitCode = exitCodeOf(result, firstSignal);
-    report(command, result, options, exitCode);
+    report(command, result, options, exitCode, !tty);
     return exitCode;
   } catch (error) {
     return reportFailure(command, error);
@@ -167,7 +167,8 @@ function exitCodeOf(result: RunResult, signal: string | undefined): number {
 }
 
 /** The results on stdout (the table, or with --json one summary and nothing else), problems on stderr. */
-function report(command: string, result: RunResult, options: RunCommandOptions, exitCode: number): void {
+/** `logShown`: the log's readable lines went to stderr (not a terminal), the resume's notes among them as warnings. */
+function report(command: string, result: RunResult, options: RunCommandOptions, exitCode: number, logShown: boolean): void {
   const { totals, status } = result.report;
   const comparison = result.baseline?.document ?? null;
   if (options.json === true) {
@@ -191,7 +192,8 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
     for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
   }
   const say = (sentence: string) => process.stderr.write(`arcbench ${command}: ${sentence}\n`);
-  for (const note of result.notes) say(note);
+  // Said once: on a terminal the log is not shown, so here; otherwise its warning lines have said them.
+  if (!logShown) for (const note of result.notes) say(note);
   if (totals.errors > 0 || totals.close_errors > 0) {
     say(`${totals.errors} episode(s) failed, ${totals.close_errors} scorecard close(s) failed; see episodes.jsonl and run.log`);
   }

@@ -2,6 +2,7 @@
  * A run folder digested into what the page shows: the run's header, agents, games, results table and
  * episodes (finished ones from episodes.jsonl, and recordings of episodes still being played).
  */
+import { isAbsolute, relative } from 'node:path';
 import { gameCatalog } from '../games/catalog.ts';
 import { DEFAULT_FPS } from '../protocol/index.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
@@ -43,18 +44,30 @@ export function buildReportData(folder: RunFolderSnapshot, recordings: Recording
 
 function runHeader(folder: RunFolderSnapshot): RunHeader {
   const run = folder.run;
+  const local = localPaths(run?.provenance.experiment_git.folder);
   return {
     name: runName(folder),
     status: folderStatus(folder),
     started_at: run?.started_at ?? folder.episodes[0]?.started_at ?? null,
     finished_at: run?.finished_at ?? null,
-    config_file: run?.config_file ?? null,
+    config_file: run?.config_file == null ? null : local(run.config_file),
     target: run?.provenance.target ?? null,
-    folder: folder.dir,
-    provenance: run?.provenance ?? null,
+    folder: local(folder.dir),
+    provenance:
+      run == null ? null : { ...run.provenance, experiment_git: { ...run.provenance.experiment_git, folder: '.' }, argv: run.provenance.argv.map(local) },
     config: run?.config ?? null,
     totals: run?.totals ?? null,
   };
+}
+
+/**
+ * Paths as the page shows them: relative to the experiment's folder, where the user ran from. A report is
+ * shared (attached to an issue, uploaded by CI), and `/home/alice/…` or a runner's work folder is
+ * nobody else's business nor any use to them. Without the folder (no run.json), paths stay as they are.
+ */
+function localPaths(experimentFolder: string | undefined): (path: string) => string {
+  if (experimentFolder === undefined) return (path) => path;
+  return (path) => (isAbsolute(path) ? relative(experimentFolder, path) || '.' : path);
 }
 
 /** Agents in run.json's order, then any seen only in episodes (a run without run.json yet). */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { packageManifest } from '../packageFiles.ts';
 import { ISSUE_OPTIONS, issueLines } from '../protocol/index.ts';
@@ -61,10 +61,32 @@ export function buildManifest(runDir: string, report: RunReport): RunManifest {
 /** Writes manifest.json atomically (a reader never sees half of it). */
 export function writeManifest(runDir: string, report: RunReport): RunManifest {
   const manifest = buildManifest(runDir, report);
+  saveManifest(runDir, manifest);
+  return manifest;
+}
+
+/**
+ * After a command wrote `path` (report, export --out) into a finished run folder: its entry in the
+ * manifest replaced (or added), every other entry kept as it was, so `verify` still finds what changed
+ * before. Returns the path as listed, or null when `path` is outside the folder or the folder has no
+ * manifest yet (a run that has not ended gets one when it does).
+ */
+export function recordWrittenFile(runDir: string, path: string): string | null {
+  const listed = relative(resolve(runDir), resolve(path)).split(sep).join('/');
+  if (listed === '' || listed.startsWith('..') || listed === MANIFEST_FILE) return null;
+  const manifest = readManifest(runDir);
+  if (manifest === undefined) return null;
+  const files = manifest.files.filter((file) => file.path !== listed);
+  files.push({ path: listed, ...hashFile(resolve(path)) });
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  saveManifest(runDir, { ...manifest, files });
+  return listed;
+}
+
+function saveManifest(runDir: string, manifest: RunManifest): void {
   const path = join(runDir, MANIFEST_FILE);
   writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
-  return manifest;
 }
 
 /** The folder's manifest, or undefined when it has none (a run folder from before manifests). */

@@ -22,7 +22,7 @@ export function mountComparison(root: HTMLElement, data: ComparisonData, generat
         'h1',
         { 'data-testid': 'comparison-title' },
         'Comparison ',
-        el('span', { class: `badge status-${data.failed ? 'failed' : 'completed'}`, 'data-testid': 'gate' }, gate),
+        el('span', { class: `badge status-${gateStatus(data, regressions)}`, 'data-testid': 'gate' }, gate),
       ),
       el(
         'p',
@@ -48,6 +48,12 @@ export function mountComparison(root: HTMLElement, data: ComparisonData, generat
       ),
     ),
   );
+}
+
+/** Green only when nothing regressed: a regression the gate was not asked to fail on is a warning, not a pass. */
+function gateStatus(data: ComparisonData, regressions: number): 'failed' | 'partial' | 'completed' {
+  if (data.failed) return 'failed';
+  return regressions > 0 ? 'partial' : 'completed';
 }
 
 function agentsOf(rows: readonly ComparisonRow[]): string[] {

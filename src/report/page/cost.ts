@@ -89,7 +89,9 @@ function scoreAgainstCost(totals: readonly ResultRow[], agents: readonly string[
   const axes = [
     svg('line', { x1: LEFT, x2: WIDTH - RIGHT, y1: HEIGHT - BOTTOM, y2: HEIGHT - BOTTOM, class: 'grid-line' }),
     svg('line', { x1: LEFT, x2: LEFT, y1: TOP, y2: HEIGHT - BOTTOM, class: 'grid-line' }),
-    ...[0, maxCost / 2, maxCost].map((v) => svg('text', { x: x(v), y: HEIGHT - BOTTOM + 14, 'text-anchor': 'middle', class: 'tick' }, dollars(v))),
+    ...[0, maxCost / 2, maxCost].map((v) =>
+      svg('text', { x: x(v), y: HEIGHT - BOTTOM + 14, 'text-anchor': 'middle', class: 'tick', 'data-axis': 'cost' }, axisDollars(v, maxCost)),
+    ),
     ...[0, maxScore / 2, maxScore].map((v) =>
       svg('text', { x: LEFT - 6, y: y(v), 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'tick' }, String(v)),
     ),
@@ -107,6 +109,16 @@ function scoreAgainstCost(totals: readonly ResultRow[], agents: readonly string[
     ),
     el('p', { class: 'note' }, 'Each agent: its mean episode score (the line: its 95% interval) against what its model calls cost.'),
   );
+}
+
+/**
+ * A tick of the dollars axis with the digits its scale needs and no more: `$0`, `$0.025`, `$1`, `$250`
+ * (the table's four decimals read `$0.0000`, `$1.0000` on an axis).
+ */
+function axisDollars(value: number, max: number): string {
+  if (value === 0) return '$0';
+  const decimals = Math.max(0, 2 - Math.floor(Math.log10(max)));
+  return `$${Number(value.toFixed(decimals))}`;
 }
 
 /** 1, 2, 5 × a power of ten at or above `value` (a positive number). */

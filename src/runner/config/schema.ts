@@ -8,6 +8,17 @@ import { budgetsSchema } from '../../episode/budgets.ts';
 import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 import { DIALECTS } from '../../reference/server/dialect.ts';
 import { modelGatewaySchema } from '../../agent/gateway/gatewaySettings.ts';
+import { holdsSecretValue, looksSecret } from '../../redaction.ts';
+
+/**
+ * The free-text fields are echoed and stored everywhere (terminal, run.json, run.log, the report, the
+ * folder's name, the service's card tags), and none is redacted: a key pasted into one is refused.
+ */
+const NOT_A_KEY = {
+  error:
+    'this looks like an API key, and it would be printed and stored in the results; keys belong in a target or agent `api_key` (e.g. api_key: ${OPENAI_API_KEY}), where they are redacted',
+};
+const freeText = () => z.string().refine((text) => !holdsSecretValue(text), NOT_A_KEY);
 
 /** Labels are capped: they name files (recordings) and scorecard tags. */
 export const MAX_LABEL_LENGTH = 64;
@@ -25,6 +36,7 @@ const agentEntrySchema = z
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a label is letters, digits, ".", "-" or "_" (it names files and scorecard tags)' })
         .max(MAX_LABEL_LENGTH, { error: `a label is at most ${MAX_LABEL_LENGTH} characters (it names files and scorecard tags)` })
+        .refine((text) => !holdsSecretValue(text), NOT_A_KEY)
         .optional()
         .describe('Name of this entry in tables, file names and scorecard tags; defaults to the agent name. Unique per experiment.'),
       params: z.record(z.string(), z.unknown()).optional().describe("The agent's parameters, validated by the agent's own schema."),
@@ -85,8 +97,16 @@ const rateLimitSchema = z
   .describe(`Client-side rate limit for HTTP targets (hosted default: ${HOSTED_RATE_LIMIT_PER_MINUTE} per 60000 ms); false turns it off.`);
 
 const scorecardOptionsSchema = z.strictObject({
-  tags: z.array(z.string()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
-  source_url: z.string().optional().describe('Link to the code or write-up.'),
+  tags: z.array(freeText()).default([]).describe('Tags for every scorecard; `agent` and the agent label are added.'),
+  source_url: z
+    .url({ protocol: /^https?$/, error: 'expected a link, e.g. https://github.com/you/your-agent', abort: true })
+    .refine((url) => !holdsSecretValue(url), NOT_A_KEY)
+    .refine((url) => !hasCredentials(url), {
+      error:
+        'this link carries a user and password or a key-named query field (e.g. ?token=), which would be stored in the results and sent as a card field; link without them',
+    })
+    .optional()
+    .describe('Link to the code or write-up (http or https).'),
   opaque: z.unknown().optional().describe('Any JSON (at most 16 KiB), echoed by the service.'),
   competition_mode: z
     .boolean()
@@ -101,6 +121,13 @@ const scorecardOptionsSchema = z.strictObject({
     .describe("Where each card's page lives, as <page_root>/scorecards/<card_id>; default: the target URL."),
 });
 
+/** A link carrying a user and password, or a query field named like a key (`?token=…`). */
+function hasCredentials(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '' || [...parsed.searchParams.keys()].some(looksSecret);
+}
+
 const timeoutsSchema = z.strictObject({
   connect_ms: positiveInt('connect_ms').optional(),
   request_ms: positiveInt('request_ms').optional(),
@@ -111,8 +138,9 @@ export const experimentSchema = z
   .strictObject({
     name: z
       .string({ error: 'expected a name for the experiment' })
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a name is letters, digits, ".", "-" or "_" (it names the results folder)' }),
-    description: z.string().optional(),
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'a name is letters, digits, ".", "-" or "_" (it names the results folder)' })
+      .refine((text) => !holdsSecretValue(text), NOT_A_KEY),
+    description: freeText().optional(),
     target: targetSchema,
     games: z
       .union([z.literal('all'), z.array(z.string().min(1)).min(1, { error: 'list at least one game, or write `all`' })])

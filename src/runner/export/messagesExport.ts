@@ -2,7 +2,9 @@
  * `arcbench export --format messages`: each episode's model conversation as one chat-format record
  * (JSONL), for fine-tuning and for other viewers. The conversation is what the episode's last action
  * call sent (its system prompt, the turns the model still had in view, a summary where older turns
- * were compacted) followed by the model's reply, with the tools it was offered.
+ * were compacted) followed by the model's reply, with the tools it was offered. The tools are always in
+ * the Chat Completions shape (`{type: 'function', function: {name, description, parameters}}`), whichever
+ * API the run called, so one file holds one schema a fine-tuning job can read.
  */
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
 import { episodeTranscript } from '../../runfolder/episodeFiles.ts';
@@ -29,7 +31,7 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
       episode: episode.episode,
       model: last.model,
       messages: [...instructionsOf(last), ...conversationOf(last, calls), replyMessage(last)],
-      ...(last.tools === null ? {} : { tools: last.tools }),
+      ...(last.tools === null ? {} : { tools: last.tools.map(chatToolOf) }),
     });
   }
   return records;
@@ -88,6 +90,20 @@ function chatMessageOf(item: unknown): unknown {
     part.type === 'input_text' || part.type === 'output_text' ? { type: 'text', text: part.text } : part,
   );
   return { role: it.role, content: parts };
+}
+
+/**
+ * A tool as offered to any of the three APIs, in the Chat Completions shape: Responses puts name,
+ * description and parameters at the top (with `strict`), Anthropic calls the parameters `input_schema`.
+ */
+function chatToolOf(tool: unknown): unknown {
+  const it = tool as { type?: string; function?: unknown; name?: string; description?: string; parameters?: unknown; input_schema?: unknown };
+  if (it.function !== undefined || typeof it.name !== 'string') return tool;
+  const parameters = it.parameters ?? it.input_schema;
+  return {
+    type: 'function',
+    function: { name: it.name, ...(it.description === undefined ? {} : { description: it.description }), ...(parameters === undefined ? {} : { parameters }) },
+  };
 }
 
 function replyMessage(call: TranscriptCall): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * so a wrong path fails at once), and what the gate makes of it.
  */
 import { compareRuns, RunsNotComparableError } from '../../analysis/compareRuns.ts';
-import { type ComparisonDocument, comparisonDocument } from '../../analysis/gate.ts';
+import { type ComparisonDocument, comparisonDocument, DEFAULT_THRESHOLD } from '../../analysis/gate.ts';
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { AgentSetup } from '../../analysis/episodeSample.ts';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
@@ -13,7 +13,7 @@ export interface BaselineOptions {
   readonly folder: RunFolder;
   /** How the baseline is named in output (the path the user gave). */
   readonly name: string;
-  /** Score points (default 0). */
+  /** Score points (default DEFAULT_THRESHOLD). */
   readonly threshold?: number;
   readonly perGame?: boolean;
   readonly failOnRegression?: boolean;
@@ -29,7 +29,7 @@ export function compareWithBaseline(
   try {
     const candidateRun = { ...runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), setups: candidate.setups };
     const comparison = compareRuns(runEpisodesOfFolder(baseline.folder, baseline.name), candidateRun, {
-      threshold: baseline.threshold ?? 0,
+      threshold: baseline.threshold ?? DEFAULT_THRESHOLD,
     });
     return {
       document: comparisonDocument(comparison, { perGame: baseline.perGame === true, failOnRegression: baseline.failOnRegression === true }),

@@ -16,6 +16,7 @@ function clockTime(epochMs: unknown): string {
 }
 
 function fieldValue(value: unknown): string {
+  if (typeof value === 'number') return shortNumber(value);
   if (typeof value === 'string') return /\s/.test(value) || value === '' ? JSON.stringify(value) : value;
   if (value !== null && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') {
     const { kind, message } = value as { kind?: unknown; message: string };
@@ -23,6 +24,15 @@ function fieldValue(value: unknown): string {
   }
   const text = JSON.stringify(value) ?? String(value);
   return text.length > NESTED_LIMIT ? `${text.slice(0, NESTED_LIMIT - 1)}…` : text;
+}
+
+/**
+ * A fraction as a person reads it: two decimals from 1 up (a score of 3.5606361521389354 is 3.56), three
+ * significant digits below (a cost of $0.00123 keeps its digits); whole numbers as they are.
+ */
+function shortNumber(value: number): string {
+  if (Number.isInteger(value) || !Number.isFinite(value)) return String(value);
+  return String(Math.abs(value) >= 1 ? Number(value.toFixed(2)) : Number(value.toPrecision(3)));
 }
 
 /** One pino JSON line as a readable line; a line that is not JSON passes as it is. */

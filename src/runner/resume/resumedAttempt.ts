@@ -171,7 +171,12 @@ export async function resumedAttempt(
     logger,
   );
   notes.push(...continuations.notes);
-  if (folder.tornTail) notes.push('the last line of episodes.jsonl was cut off mid-write; that episode is played again');
+  if (folder.tornTail) {
+    // Logged as the other notes are: the CLI says them at the end only when the log is not on stderr.
+    const torn = 'the last line of episodes.jsonl was cut off mid-write; that episode is played again';
+    logger.warn(torn);
+    notes.push(torn);
+  }
   return {
     runDir: dir,
     logger,
