@@ -30,16 +30,35 @@ const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outco
 /** Per agent label, every card the service returned for it (one per attempt or shard). */
 export type ServiceCards = ReadonlyMap<string, readonly ScorecardAnswer[]>;
 
-/** The service cards of run.json's agents, from every card of every attempt. */
+/**
+ * The service cards of run.json's agents, from every card of every attempt. An agent with a card lost
+ * with its process (a resumed in-process run) has none: no card of the service covers all its episodes,
+ * and a service score beside a card score of them all would not agree with it (serviceScoreNote says so).
+ */
 export function serviceCardsOf(report: Pick<RunReport, 'cards'>): ServiceCards {
   const byAgent = new Map<string, ScorecardAnswer[]>();
+  const partial = new Set(agentsWithLostCards(report));
   for (const card of report.cards) {
-    if (card.scorecard === null) continue;
+    if (card.scorecard === null || partial.has(card.agent)) continue;
     const list = byAgent.get(card.agent);
     if (list === undefined) byAgent.set(card.agent, [card.scorecard]);
     else list.push(card.scorecard);
   }
   return byAgent;
+}
+
+function agentsWithLostCards(report: Pick<RunReport, 'cards'>): string[] {
+  return [...new Set(report.cards.filter((card) => card.state === 'lost').map((card) => card.agent))];
+}
+
+/** Said under the table when some agent's service score is left out, and why; undefined when none is. */
+export function serviceScoreNote(report: Pick<RunReport, 'cards'>): string | undefined {
+  const agents = agentsWithLostCards(report);
+  if (agents.length === 0) return undefined;
+  return (
+    `service score: not shown for ${agents.join(', ')}: a card of an earlier attempt was lost with its process, ` +
+    "so no card of the service covers all its episodes; the card score (scored here with the service's code) covers them all"
+  );
 }
 
 /**

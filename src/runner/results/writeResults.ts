@@ -12,7 +12,7 @@ import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { type BaselineOptions, type BaselineOutcome, compareWithBaseline } from './baselineComparison.ts';
 import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
-import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, type TableRow, tableRows } from './resultsTable.ts';
+import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, serviceScoreNote, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
 import { agentSetups } from '../../analysis/runEpisodes.ts';
 import { type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
@@ -52,8 +52,8 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const report: RunReport = { ...input.report, table: rows };
   writeRunReport(runDir, report);
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
-  const unplayed = unplayedSentence(report, runDir);
-  const tableMarkdown = renderMarkdownTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}\n`);
+  const notes = [unplayedSentence(report, runDir), serviceScoreNote(report)].filter((note) => note !== undefined);
+  const tableMarkdown = renderMarkdownTable(rows) + notes.map((note) => `\n${note}\n`).join('');
   writeFileSync(runFolderLayout(runDir).table, `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
@@ -82,7 +82,7 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   if (input.stepSummary !== undefined) appendFileSync(input.stepSummary, stepSummaryMarkdown(report, tableMarkdown, baseline, view, runDir));
   logger.info({ status: report.status, totals: report.totals }, 'run finished');
   logger.flush();
-  return { report, table: renderTerminalTable(rows) + (unplayed === undefined ? '' : `\n${unplayed}`), baseline };
+  return { report, table: renderTerminalTable(rows) + notes.map((note) => `\n${note}`).join(''), baseline };
 }
 
 /** What the run's model calls cost, for the step summary; nothing when no agent called a model. */
