@@ -11,6 +11,7 @@ import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
 import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
+import { renderCompactTable, tableWidth } from '../runner/results/resultsTable.ts';
 import { unplayedSentence } from '../runner/results/runCompleteness.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
@@ -187,7 +188,7 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
-    process.stdout.write(`${result.table}\n${compared}results: ${result.runDir}\n`);
+    process.stdout.write(`${tableForTerminal(result)}\n${compared}results: ${result.runDir}\n`);
     // Each card's page on the service's site, as the official harness prints it.
     for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);
   }
@@ -201,4 +202,15 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
   if (unplayed !== undefined) say(unplayed);
   if (result.baseline?.error) say(result.baseline.error);
   if (comparison?.failed) say(`regression against ${options.baseline}; see comparison.md in the results folder`);
+}
+
+/**
+ * The results table as wide as the terminal allows: the full one when it fits (or when stdout is no
+ * terminal: a log or a pipe keeps every column), else the compact one, with where the full one is.
+ */
+function tableForTerminal(result: RunResult): string {
+  const columns = process.stdout.isTTY === true ? process.stdout.columns : undefined;
+  if (columns === undefined || tableWidth(result.table) <= columns) return result.table;
+  const compact = renderCompactTable(result.report.table ?? []);
+  return `${compact}\n(the table is narrowed to the terminal's ${columns} columns; table.md holds every column)`;
 }

@@ -179,6 +179,38 @@ export function renderTerminalTable(rows: readonly TableRow[]): string {
   return table.toString() + note(rows);
 }
 
+/** The columns a narrow terminal keeps: who, where, the scores, the levels and the dollars when a model was called. */
+const COMPACT_HEADER = ['agent', 'game', 'card', 'mean', '95% CI', 'levels'];
+
+/**
+ * The table for a terminal narrower than the full one (133 columns, 200 and more with a model's): the
+ * scores and levels only, without borders between rows; table.md and run.json keep every column.
+ */
+export function renderCompactTable(rows: readonly TableRow[]): string {
+  const usage = showsUsage(rows);
+  const head = [...COMPACT_HEADER, ...(usage ? ['cost $'] : [])];
+  const table = new Table({
+    head,
+    colAligns: head.map((_, i) => (i >= 2 ? 'right' : 'left')),
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of rows) {
+    table.push([
+      row.agent,
+      row.game,
+      scoreCell(row.card_score),
+      scoreCell(row.mean_score),
+      row.mean_score === null ? 'unknown' : formatInterval(row.interval),
+      `${row.levels_completed}/${row.level_count}`,
+      ...(usage ? [formatCost(row.usage.cost_usd)] : []),
+    ]);
+  }
+  return table.toString() + note(rows);
+}
+
+/** The widest line of a rendered table, in characters. */
+export const tableWidth = (rendered: string): number => Math.max(0, ...rendered.split('\n').map((line) => [...line].length));
+
 export function renderMarkdownTable(rows: readonly TableRow[]): string {
   const { head, numeric, shown } = columns(rows);
   const lines = [`| ${head.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`];
