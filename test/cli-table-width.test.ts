@@ -22,7 +22,10 @@ describe.skipIf(!hasScript)('the results table on a terminal (util-linux script 
     const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
     expect(result.status, result.stdout).toBe(0);
     // The pseudo-terminal carries stderr too (the live line); the table is its lines drawn in boxes.
-    const table = result.stdout.split(/\r?\n/).filter((line) => /^[┌│├└]/.test(line)).join('\n');
+    const table = result.stdout
+      .split(/\r?\n/)
+      .filter((line) => /^[┌│├└]/.test(line))
+      .join('\n');
     expect(table).toContain('random');
     expect(widest(table)).toBeLessThanOrEqual(90);
     expect(result.stdout).toContain("(the table is narrowed to the terminal's 90 columns; table.md holds every column)");

@@ -301,7 +301,9 @@ describe('resume after kill -9', () => {
     const lost = [...new Set(folder.report.cards.filter((card) => card.state === 'lost').map((card) => card.agent))];
     expect(lost.length).toBeGreaterThan(0);
     expect(folder.report.table?.filter((row) => lost.includes(row.agent)).every((row) => row.service_score == null)).toBe(true);
-    expect(readFileSync(join(folder.dir, 'table.md'), 'utf8')).toContain(`service score: not shown for ${lost.join(', ')}: a card of an earlier attempt was lost`);
+    expect(readFileSync(join(folder.dir, 'table.md'), 'utf8')).toContain(
+      `service score: not shown for ${lost.join(', ')}: a card of an earlier attempt was lost`,
+    );
     // The dead attempt's recording of it stays, under its own session; the replay has a new one.
     const recordings = readdirSync(join(folder.dir, 'recordings')).filter((f) => f.startsWith(`${final.game_id}.trap.1.`));
     expect(recordings).toHaveLength(2);
