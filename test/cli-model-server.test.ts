@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
+import { startModelServer as startModelServerHere } from '../src/cli/modelServer/server.ts';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { tempDir } from './support/tempDir.ts';
 
@@ -115,5 +116,29 @@ describe('arcbench model-server', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('[0].usage.input_tokens');
     expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+// The same server as a library in this process, as the command runs it: the scripted replies and the
+// random walk of each API answer here too (and count in the coverage of src/, which a child does not).
+describe('the model server in this process', () => {
+  it.each(['chat', 'responses', 'anthropic'])('api %s: the random walk plays every step, each call with the declared usage', async (api) => {
+    const lines: string[] = [];
+    const walk = await startModelServerHere({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 3,
+      usage: { input_tokens: DECLARED.input, cached_input_tokens: DECLARED.cached, output_tokens: DECLARED.output },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const dir = tempDir(`model-server-here-${api}`);
+      const run = await runExperiment(await loadExperiment(experiment(dir, api, walk.origin)), { out: join(dir, 'run') });
+      expect(run.episodes.map((episode) => episode.outcome)).toEqual(['budget', 'budget']);
+      expect(run.report.totals.usage).toMatchObject({ calls: 10, input_tokens: 10 * DECLARED.input, output_tokens: 10 * DECLARED.output });
+      expect(lines.length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await walk.close();
+    }
   });
 });
