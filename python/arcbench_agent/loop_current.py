@@ -36,28 +36,29 @@ def resume_current(agent: Any, request: dict[str, Any], channel: Channel) -> Non
     came back with its snapshot when it could; else it is made again from the session's opening frame."""
     env = agent.arc_env if isinstance(getattr(agent, "arc_env", None), Environment) else Environment(request["game"], request["frame"])
     agent.arc_env = env
-    reply = channel.receive()
-    if reply["type"] != "frame":
-        finish(agent, channel)
-        return
-    env.observe(reply["frame"])
-    append_frame(agent, env.latest_frame())
-    agent.action_counter += 1
-    _loop(agent, env, channel)
+    if _answered(agent, env, channel):
+        _loop(agent, env, channel)
 
 
 def _loop(agent: Any, env: Environment, channel: Channel) -> None:
     sent: dict[GameAction, Any] = {}
     while not agent.is_done(agent.frames, agent.frames[-1]) and agent.action_counter <= agent.MAX_ACTIONS:
         channel.send(act(agent.choose_action(agent.frames, env.latest_frame()), sent))
-        reply = channel.receive()
-        if reply["type"] != "frame":
-            finish(agent, channel)
+        if not _answered(agent, env, channel):
             return
-        env.observe(reply["frame"])
-        append_frame(agent, env.latest_frame())
-        agent.action_counter += 1
     send_done(agent, channel, [])
+
+
+def _answered(agent: Any, env: Environment, channel: Channel) -> bool:
+    """The answer to the action sent: observed and appended (True), or the episode's end, cleaned up (False)."""
+    reply = channel.receive()
+    if reply["type"] != "frame":
+        finish(agent, channel)
+        return False
+    env.observe(reply["frame"])
+    append_frame(agent, env.latest_frame())
+    agent.action_counter += 1
+    return True
 
 
 def act(action: Any, sent: dict[GameAction, Any]) -> dict[str, Any]:

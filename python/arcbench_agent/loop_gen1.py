@@ -54,13 +54,8 @@ def play_gen1(agent_class: type, start: dict[str, Any], channel: Channel) -> Non
 def resume_gen1(agent: Any, channel: Channel) -> None:
     """A restored agent awaits the answer to the action it had decided, then plays on (the host
     watches its snapshots: their record of what __init__ made is taken before the restore)."""
-    reply = channel.receive()
-    if reply["type"] != "frame":
-        finish(agent, channel)
-        return
-    append_frame(agent, frame_data(reply["frame"]))
-    agent.action_counter += 1
-    _loop(agent, None, channel)
+    if _answered(agent, channel):
+        _loop(agent, None, channel)
 
 
 def _loop(agent: Any, opening: Optional[FrameData], channel: Channel) -> None:
@@ -77,10 +72,17 @@ def _loop(agent: Any, opening: Optional[FrameData], channel: Channel) -> None:
                 continue
         channel.send(with_calls(answer, carried))
         carried = []
-        reply = channel.receive()
-        if reply["type"] != "frame":
-            finish(agent, channel)
+        if not _answered(agent, channel):
             return
-        append_frame(agent, frame_data(reply["frame"]))
-        agent.action_counter += 1
     send_done(agent, channel, carried)
+
+
+def _answered(agent: Any, channel: Channel) -> bool:
+    """The answer to the action sent: appended (True), or the episode's end, cleaned up (False)."""
+    reply = channel.receive()
+    if reply["type"] != "frame":
+        finish(agent, channel)
+        return False
+    append_frame(agent, frame_data(reply["frame"]))
+    agent.action_counter += 1
+    return True

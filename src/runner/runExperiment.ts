@@ -277,27 +277,21 @@ async function finishAttempt(
   finished.status = built.status;
   const reported = built.attempts.at(-1);
   if (reported !== undefined) reported.status = built.status;
-  if (recorder.diskFailure !== undefined) {
-    // The disk may still take run.json (it is small); whatever it does not take, the error says.
-    tryWriting(() =>
-      writeResults({
-        runDir,
-        report: built,
-        agentLabels: experiment.agents.map((a) => a.label),
-        episodes: recorder.episodes,
-        redactor: experiment.redactor,
-        logger,
-      }),
-    );
-    throw new RunFolderWriteError(`${recorder.diskFailure} (${runDir})`);
-  }
-  const { report, table, baseline } = writeResults({
+  const results = {
     runDir,
     report: built,
     agentLabels: experiment.agents.map((a) => a.label),
     episodes: recorder.episodes,
     redactor: experiment.redactor,
     logger,
+  };
+  if (recorder.diskFailure !== undefined) {
+    // The disk may still take run.json (it is small); whatever it does not take, the error says.
+    tryWriting(() => writeResults(results));
+    throw new RunFolderWriteError(`${recorder.diskFailure} (${runDir})`);
+  }
+  const { report, table, baseline } = writeResults({
+    ...results,
     ...(options.baseline ? { baseline: options.baseline } : {}),
     ...(options.stepSummary ? { stepSummary: options.stepSummary } : {}),
   });
