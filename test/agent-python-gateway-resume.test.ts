@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentEpisodes, readRunFolder } from '../src/runfolder/readRunFolder.ts';
+import { readTranscript } from '../src/runfolder/transcriptFile.ts';
 import { type ArcbenchProcess, runArcbench, startArcbench, waitUntil } from './support/arcbenchProcess.ts';
 import { type FakeModelServer, startFakeModelServer } from './support/fakeModelServer.ts';
 import { copyPythonFixtures, processesMentioning } from './support/pythonAgents.ts';
@@ -69,8 +70,10 @@ function experimentYaml(name: string, marker: string, trap: string): string {
 }
 
 describe('a Python agent with a model gateway, killed mid-episode and resumed', () => {
-  it('counts and keeps every call the upstream billed, over both attempts, killed while deciding', async () => {
-    const trap = 'before';
+  // `before`: killed while deciding, before the step's call; `after`: once the upstream has answered
+  // (and billed) the step's call, before the agent's decision reached the runner: the resume makes that
+  // call again, and both are counted.
+  it.each(['before', 'after'])('counts and keeps every call the upstream billed, over both attempts, killed while deciding (%s its call)', async (trap) => {
     const name = `killed-${trap}`;
     const out = join(dir, name);
     const marker = join(dir, `${name}.marker`);
@@ -92,6 +95,9 @@ describe('a Python agent with a model gateway, killed mid-episode and resumed', 
     expect(record!.usage).toMatchObject({ calls, input_tokens: input, output_tokens: output });
     expect(record!.usage.cost_usd).toBeCloseTo(dollars, 12);
     expect(record!.model_calls).toHaveLength(calls);
+    const transcript = await readTranscript(join(out, record!.transcript!));
+    expect(transcript.map((call) => call.response)).toHaveLength(calls);
+    expect(transcript.reduce((sum, call) => sum + (call.usage.cost_usd ?? 0), 0)).toBeCloseTo(dollars, 12);
     const verified = spawnSync(process.execPath, [join(ROOT, 'bin', 'arcbench.js'), 'verify', out], { cwd: dir, encoding: 'utf8' });
     expect(verified.status, verified.stdout + verified.stderr).toBe(0);
   }, 120_000);

@@ -45,11 +45,11 @@ describe('checkpoints on disk', () => {
     const first = new CheckpointFile(dir, HEAD);
     expect(existsSync(join(dir, 'checkpoints'))).toBe(false);
     first.writeInFlight();
-    expect(readdirSync(join(dir, 'checkpoints'))).toHaveLength(1);
+    expect(readdirSync(join(dir, 'checkpoints')).filter((file) => file.endsWith('.json'))).toHaveLength(1);
     rmSync(join(dir, 'checkpoints'), { recursive: true });
     const second = new CheckpointFile(dir, { ...HEAD, episode: 1 });
     second.writeInFlight();
-    expect(readdirSync(join(dir, 'checkpoints'))).toHaveLength(1);
+    expect(readdirSync(join(dir, 'checkpoints')).filter((file) => file.endsWith('.json'))).toHaveLength(1);
     second.remove();
     expect(readdirSync(join(dir, 'checkpoints'))).toEqual([]);
   });

@@ -93,7 +93,7 @@ describe('resume continues an episode from its checkpoint', () => {
       run.child.kill('SIGKILL');
       expect(await run.exited).toBe('SIGKILL');
       const killedLog = [...proxy.log];
-      expect(readdirSync(join(out, 'checkpoints'))).toHaveLength(1);
+      expect(readdirSync(join(out, 'checkpoints')).filter((file) => file.endsWith('.json'))).toHaveLength(1);
       if (options.dropCheckpoints) rmSync(join(out, 'checkpoints'), { recursive: true });
       options.beforeResume?.(out, heldAnswer);
       await options.awaitBeforeResume?.();
@@ -163,7 +163,7 @@ describe('resume continues an episode from its checkpoint', () => {
       hold: (_command, _guid, index) => (index === TRAP_STEP + 1 ? 'answer' : undefined),
       beforeResume: (out, answer) => {
         const [file] = readdirSync(join(out, 'recordings'));
-        const checkpoint = readFileSync(join(out, 'checkpoints', readdirSync(join(out, 'checkpoints'))[0]!), 'utf8');
+        const checkpoint = readFileSync(join(out, 'checkpoints', readdirSync(join(out, 'checkpoints')).find((file) => file.endsWith('.json'))!), 'utf8');
         const { pending } = JSON.parse(checkpoint) as { pending: { action: { id: number; x?: number; y?: number; reasoning?: unknown } } };
         const answered = JSON.parse(answer!) as { game_id: string };
         // The line as the runner writes it: the service's answer, with the action as sent.
@@ -201,7 +201,7 @@ describe('resume continues an episode from its checkpoint', () => {
   it('its checkpoint of the wrong shape (its step as text): plays again from a new RESET, its record naming the file and field', async () => {
     const result = await killAndResume('wrong-shape', {
       beforeResume: (out) => {
-        const [file] = readdirSync(join(out, 'checkpoints'));
+        const file = readdirSync(join(out, 'checkpoints')).find((name) => name.endsWith('.json'));
         const path = join(out, 'checkpoints', file!);
         const checkpoint = JSON.parse(readFileSync(path, 'utf8')) as { step: unknown };
         writeFileSync(path, JSON.stringify({ ...checkpoint, step: String(checkpoint.step) }));

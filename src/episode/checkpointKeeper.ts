@@ -11,6 +11,7 @@
  * once it has played IN_FLIGHT_AFTER_MS, so that a resume can tell why it starts over.
  */
 import type { AgentAction } from '../agent/contract.ts';
+import type { ModelCallRecord } from '../agent/usage.ts';
 import type { FrameResponse } from '../protocol/index.ts';
 import { CheckpointFile, type CheckpointState, type EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
 import type { EpisodePlay } from './runEpisode.ts';
@@ -36,6 +37,8 @@ export interface CheckpointKeeper {
   sending(step: number, frame: FrameResponse, action: AgentAction): void;
   /** The action's answer is recorded; `step` is the next one to decide. */
   answered(step: number, frame: FrameResponse): Promise<void> | undefined;
+  /** The agent reported model call number `index` of the episode: journaled until a checkpoint holds it. */
+  called(index: number, call: ModelCallRecord): void;
   /** The episode's record is in episodes.jsonl (or its job complete): nothing will continue it, the file goes. */
   remove(): void;
 }
@@ -47,6 +50,7 @@ export const NO_CHECKPOINTS: CheckpointKeeper = Object.freeze({
   beforeStep: () => {},
   sending: () => {},
   answered: () => undefined,
+  called: () => {},
   remove: () => {},
 });
 
@@ -134,6 +138,10 @@ class EpisodeCheckpointKeeper implements CheckpointKeeper {
     if (!this.#everyStep) return undefined;
     const written = this.#play.recording?.whenOpen() ?? Promise.resolve();
     return written.then(() => this.#file!.write(this.#state(step, frame)));
+  }
+
+  called(index: number, call: ModelCallRecord): void {
+    if (this.#everyStep) this.#file!.called(index, call);
   }
 
   remove(): void {

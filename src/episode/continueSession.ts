@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import type { Agent, AgentAction } from '../agent/contract.ts';
 import { actionOfId } from '../agent/actions.ts';
 import { UnrestorableStateError } from '../agent/unrestorable.ts';
+import { addCall } from '../agent/usage.ts';
 import { ApiError, decodeFrameResponse, type FrameResponse, type ScorecardAnswer } from '../protocol/index.ts';
 import { type RecordingEntry, readRecording } from '../recording/recordingReader.ts';
 import { RecordingWriter } from '../recording/recordingWriter.ts';
@@ -54,7 +55,7 @@ async function continueSession(play: EpisodePlay, checkpoint: EpisodeCheckpoint)
   await restoreAgent(play, start.snapshot);
   await continueRecording(play, checkpoint, entries.slice(0, start.step + 1));
   restoreRecord(play, checkpoint, start.step);
-  await continueTranscript(play, start.step);
+  await continueTranscript(play);
   await play.checkpoints.continued(checkpoint, start.step, start.frame, start.snapshot);
   return { frame: start.frame, step: start.step, ...(start.pending === undefined ? {} : { pending: start.pending }) };
 }
@@ -161,9 +162,13 @@ function restoreRecord(play: EpisodePlay, checkpoint: EpisodeCheckpoint, step: n
   record.baselines_known = checkpoint.baselines_known;
   record.usage = structuredClone(checkpoint.usage);
   if (checkpoint.model_calls.length > 0) record.model_calls = structuredClone([...checkpoint.model_calls]);
+  // Billed to the killed attempt after its last checkpoint, then made again by the restored agent: both count.
+  const unsettled = checkpoint.unsettled_calls ?? [];
+  for (const call of unsettled) addCall(record.usage, call);
+  if (unsettled.length > 0) record.model_calls = [...(record.model_calls ?? []), ...structuredClone(unsettled)];
   record.recording = checkpoint.recording;
   record.started_at = checkpoint.started_at;
-  record.continued = { from_attempt: checkpoint.attempt, from_step: step };
+  record.continued = { from_attempt: checkpoint.attempt, from_step: step, ...(unsettled.length > 0 ? { calls_made_again: unsettled.length } : {}) };
 }
 
 async function restoreAgent(play: EpisodePlay, snapshot: unknown): Promise<void> {

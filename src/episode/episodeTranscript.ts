@@ -61,15 +61,15 @@ export function keepTranscript(episode: TranscribedEpisode, call: ModelCallTrans
 }
 
 /**
- * A continued episode's transcript: the calls of the steps before `step` that the killed attempt wrote
- * are written back into the same file (a killed gzip stream cannot be appended to), and the episode's
- * next calls follow them.
+ * A continued episode's transcript: every call the killed attempt wrote is written back into the same
+ * file, and the episode's next calls follow them. The calls of the step it continues from, which the
+ * restored agent makes again, stay too: they were billed, and its usage counts them (callJournal.ts).
  */
-export async function continueTranscript(episode: TranscribedEpisode, step: number): Promise<void> {
+export async function continueTranscript(episode: TranscribedEpisode): Promise<void> {
   const where = episode.env.transcripts;
   const path = where === undefined ? undefined : join(where.dir, fileNameOf(episode));
   if (path === undefined || !existsSync(path)) return;
-  const kept = (await readTranscript(path)).filter((call) => call.step < step);
+  const kept = await readTranscript(path);
   rmSync(path, { force: true });
   if (kept.length === 0) return;
   episode.transcript = { writer: new TranscriptWriter(path) };

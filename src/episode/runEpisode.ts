@@ -272,6 +272,7 @@ function recordUsage(play: EpisodePlay, call: Parameters<AgentContext<unknown>['
   addCall(play.record.usage, checked);
   play.record.model_calls ??= [];
   play.record.model_calls.push(checked);
+  play.checkpoints.called(play.record.model_calls.length - 1, checked);
   play.stepCalls.push(checked);
   play.env.onUsage?.(checked);
 }

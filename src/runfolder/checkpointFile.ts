@@ -31,6 +31,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { dirname, join } from 'node:path';
 import type { ModelCallRecord, UsageTotals } from '../agent/usage.ts';
 import { encodeFrameResponse, type FrameResponse, isGameId } from '../protocol/index.ts';
+import { CallJournal } from './callJournal.ts';
 import { CHECKPOINT_FORMAT, readCheckpointText } from './checkpointReading.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from './fileNames.ts';
 import type { RecordedRun } from './episodeRecord.ts';
@@ -96,6 +97,11 @@ export interface EpisodeCheckpoint extends CheckpointHead {
   /** Lines the recording is known to hold: `step + 1`. */
   readonly recording_lines: number;
   readonly pending?: PendingAction;
+  /**
+   * Read back only (callJournal.ts): calls the killed attempt made after this checkpoint's write, which
+   * the provider billed and `model_calls` does not hold.
+   */
+  readonly unsettled_calls?: readonly ModelCallRecord[];
   readonly written_at: string;
   /** The write's number, at the text's start and at its end: they differ in a write cut short. */
   readonly seal?: number;
@@ -116,6 +122,7 @@ function headOf(from: Omit<CheckpointHead, 'format'> | EpisodeCheckpoint): Omit<
     snapshot: _snapshot,
     recording_lines: _recordingLines,
     pending: _pending,
+    unsettled_calls: _unsettledCalls,
     written_at: _writtenAt,
     seal: _seal,
     seal_end: _sealEnd,
@@ -167,11 +174,19 @@ export class CheckpointFile {
   #writes = 0;
   /** The file's length in bytes (0 until the first write): a shorter text is padded to it. */
   #length = 0;
+  readonly #journal: CallJournal;
 
   constructor(runDir: string, head: Omit<CheckpointHead, 'format'> | EpisodeCheckpoint) {
     if (!isGameId(head.game_id)) throw new Error(`checkpoint: ${JSON.stringify(head.game_id)} is not a game id`);
     this.path = join(runDir, CHECKPOINTS_FOLDER, checkpointFileName(head.game_id, head.agent, head.episode));
     this.#head = { format: CHECKPOINT_FORMAT, ...headOf(head) };
+    this.#journal = new CallJournal(this.path);
+  }
+
+  /** A model call of the episode, call number `index`, journaled at once (callJournal.ts says why). */
+  called(index: number, call: ModelCallRecord): void {
+    if (this.#length === 0) mkdirSync(dirname(this.path), { recursive: true });
+    this.#journal.append(index, call);
   }
 
   /** Replaces the file's text; a write cut short by a kill is seen as such (the seals differ). */
@@ -238,6 +253,7 @@ export class CheckpointFile {
   }
 
   remove(): void {
+    this.#journal.remove();
     if (this.#length > 0) rmSync(this.path, { force: true });
   }
 

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { decodeFrameResponse, ISSUE_OPTIONS, isCoordinate, isGameId, issueLines } from '../protocol/index.ts';
 import type { StoredCheckpoint } from './checkpointFile.ts';
+import { callJournalPath, readUnsettledCalls } from './callJournal.ts';
 import { CHECKPOINTS_FOLDER, checkpointFileName } from './fileNames.ts';
 import { recordedRunSchema } from './readRunFolder.ts';
-import { usageSchema } from './runReport.ts';
+import { modelCallSchema, usageSchema } from './runReport.ts';
 
 /** The version of the file's shape; a resume ignores checkpoints of another (and plays those episodes again). */
 export const CHECKPOINT_FORMAT = 1;
@@ -47,18 +48,6 @@ const savedActionSchema = z.union([
   z.object({ id: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(7)]), reasoning: z.unknown().optional() }),
   z.object({ id: z.literal(6), x: coordinate, y: coordinate, reasoning: z.unknown().optional() }),
 ]);
-
-const modelCallSchema = z.object({
-  step: count,
-  model: z.string(),
-  kind: z.enum(['action', 'compaction']),
-  input_tokens: count,
-  cached_input_tokens: count,
-  reasoning_tokens: count,
-  output_tokens: count,
-  cost_usd: z.number().min(0).nullable(),
-  cached: z.boolean(),
-});
 
 /** The last answer as the service sent it: the frame a continued agent sees first. */
 const frameTextSchema = z.string().refine((text) => {
@@ -131,8 +120,12 @@ export function readCheckpointFolder(runDir: string): { checkpoints: StoredCheck
 
 /** One file of checkpoints/, by name; its reason when unreadable names the file. */
 export function readCheckpointFile(runDir: string, file: string): CheckpointReading {
-  const reading = readCheckpointText(readFileSync(join(runDir, CHECKPOINTS_FOLDER, file), 'utf8'));
-  return 'checkpoint' in reading ? reading : { unreadable: `its checkpoint ${CHECKPOINTS_FOLDER}/${file} cannot be used: ${reading.unreadable}` };
+  const path = join(runDir, CHECKPOINTS_FOLDER, file);
+  const reading = readCheckpointText(readFileSync(path, 'utf8'));
+  if (!('checkpoint' in reading)) return { unreadable: `its checkpoint ${CHECKPOINTS_FOLDER}/${file} cannot be used: ${reading.unreadable}` };
+  const { checkpoint } = reading;
+  if (!checkpoint.continuable) return reading;
+  return { checkpoint: { ...checkpoint, unsettled_calls: readUnsettledCalls(path, checkpoint.model_calls.length) } };
 }
 
 /** What names an episode's checkpoint among the folder's files (an unreadable file's `file`), for matching the two. */
@@ -149,4 +142,5 @@ export function readEpisodeCheckpoint(runDir: string, gameId: string, agentLabel
 /** Removes one file of checkpoints/ (a finished episode's, or one that cannot be used). */
 export function removeCheckpointFile(runDir: string, file: string): void {
   rmSync(join(runDir, CHECKPOINTS_FOLDER, file), { force: true });
+  rmSync(callJournalPath(join(runDir, CHECKPOINTS_FOLDER, file)), { force: true });
 }

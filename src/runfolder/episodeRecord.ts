@@ -65,7 +65,11 @@ export interface EpisodeRecord {
    */
   lost_attempts?: LostAttempt[];
   /** Continued by a resume from its checkpoint, on its own session: the attempt it began in and the first step played after the resume. */
-  continued?: { from_attempt: number; from_step: number };
+  /**
+   * Continued by a resume from its checkpoint at `from_step`; `calls_made_again`: model calls the killed
+   * attempt had made for a decision it never sent, which the resumed agent made again (both billed, both counted).
+   */
+  continued?: { from_attempt: number; from_step: number; calls_made_again?: number };
   /** Played again from a new RESET by a resume although it was in flight with a checkpoint: why it could not be continued. */
   restarted?: { reason: string };
   started_at: string;

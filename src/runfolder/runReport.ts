@@ -48,6 +48,19 @@ export const usageSchema = z.object({
   calls: count,
   cached_calls: count.default(0),
 });
+/** One model call as episodes.jsonl and checkpoints keep it (ModelCallRecord, src/agent/usage.ts). */
+export const modelCallSchema = z.object({
+  step: count,
+  model: z.string(),
+  kind: z.enum(['action', 'compaction']),
+  input_tokens: count,
+  cached_input_tokens: count,
+  reasoning_tokens: count,
+  output_tokens: count,
+  cost_usd: z.number().min(0).nullable(),
+  cached: z.boolean(),
+});
+
 /** Run folders written before usage was kept read as having used no model. */
 const usageOrNone = usageSchema.default(() => emptyUsage());
 const serviceObject = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
