@@ -73,32 +73,36 @@ describe('a Python agent with a model gateway, killed mid-episode and resumed', 
   // `before`: killed while deciding, before the step's call; `after`: once the upstream has answered
   // (and billed) the step's call, before the agent's decision reached the runner: the resume makes that
   // call again, and both are counted.
-  it.each(['before', 'after'])('counts and keeps every call the upstream billed, over both attempts, killed while deciding (%s its call)', async (trap) => {
-    const name = `killed-${trap}`;
-    const out = join(dir, name);
-    const marker = join(dir, `${name}.marker`);
-    writeFileSync(join(dir, `${name}.yaml`), experimentYaml(name, marker, trap));
-    fake.requests.length = 0;
-    const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
-    await waitUntil(() => existsSync(marker) && existsSync(join(out, 'checkpoints')), 'the trap', 60_000);
-    run.child.kill('SIGKILL');
-    await run.exited;
-    await waitUntil(() => processesMentioning(join(dir, 'gateway_checkpoint_agent.py')).length === 0, 'the agent to exit', 5000);
-    const resumed = await runArcbench(['resume', out], dir);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const [record] = currentEpisodes(readRunFolder(out).records);
-    expect(record).toMatchObject({ outcome: 'budget', continued: { from_attempt: 1 } });
-    const calls = fake.requests.length;
-    const input = calls * USAGE.prompt_tokens;
-    const output = calls * USAGE.completion_tokens;
-    const dollars = (input * PRICES.input + output * PRICES.output) / 1e6;
-    expect(record!.usage).toMatchObject({ calls, input_tokens: input, output_tokens: output });
-    expect(record!.usage.cost_usd).toBeCloseTo(dollars, 12);
-    expect(record!.model_calls).toHaveLength(calls);
-    const transcript = await readTranscript(join(out, record!.transcript!));
-    expect(transcript.map((call) => call.response)).toHaveLength(calls);
-    expect(transcript.reduce((sum, call) => sum + (call.usage.cost_usd ?? 0), 0)).toBeCloseTo(dollars, 12);
-    const verified = spawnSync(process.execPath, [join(ROOT, 'bin', 'arcbench.js'), 'verify', out], { cwd: dir, encoding: 'utf8' });
-    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
-  }, 120_000);
+  it.each(['before', 'after'])(
+    'counts and keeps every call the upstream billed, over both attempts, killed while deciding (%s its call)',
+    async (trap) => {
+      const name = `killed-${trap}`;
+      const out = join(dir, name);
+      const marker = join(dir, `${name}.marker`);
+      writeFileSync(join(dir, `${name}.yaml`), experimentYaml(name, marker, trap));
+      fake.requests.length = 0;
+      const run = startArcbench(['run', join(dir, `${name}.yaml`), '--out', out], dir);
+      await waitUntil(() => existsSync(marker) && existsSync(join(out, 'checkpoints')), 'the trap', 60_000);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      await waitUntil(() => processesMentioning(join(dir, 'gateway_checkpoint_agent.py')).length === 0, 'the agent to exit', 5000);
+      const resumed = await runArcbench(['resume', out], dir);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const [record] = currentEpisodes(readRunFolder(out).records);
+      expect(record).toMatchObject({ outcome: 'budget', continued: { from_attempt: 1 } });
+      const calls = fake.requests.length;
+      const input = calls * USAGE.prompt_tokens;
+      const output = calls * USAGE.completion_tokens;
+      const dollars = (input * PRICES.input + output * PRICES.output) / 1e6;
+      expect(record!.usage).toMatchObject({ calls, input_tokens: input, output_tokens: output });
+      expect(record!.usage.cost_usd).toBeCloseTo(dollars, 12);
+      expect(record!.model_calls).toHaveLength(calls);
+      const transcript = await readTranscript(join(out, record!.transcript!));
+      expect(transcript.map((call) => call.response)).toHaveLength(calls);
+      expect(transcript.reduce((sum, call) => sum + (call.usage.cost_usd ?? 0), 0)).toBeCloseTo(dollars, 12);
+      const verified = spawnSync(process.execPath, [join(ROOT, 'bin', 'arcbench.js'), 'verify', out], { cwd: dir, encoding: 'utf8' });
+      expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -18,7 +18,17 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function call(step: number, input: number): ModelCallRecord {
-  return { step, model: 'm', kind: 'action', input_tokens: input, cached_input_tokens: 0, reasoning_tokens: 0, output_tokens: 1, cost_usd: 0.01, cached: false };
+  return {
+    step,
+    model: 'm',
+    kind: 'action',
+    input_tokens: input,
+    cached_input_tokens: 0,
+    reasoning_tokens: 0,
+    output_tokens: 1,
+    cost_usd: 0.01,
+    cached: false,
+  };
 }
 
 describe('the call journal', () => {
@@ -35,7 +45,10 @@ describe('the call journal', () => {
     const journal = new CallJournal(checkpoint);
     journal.append(0, call(0, 1));
     journal.close();
-    appendFileSync(callJournalPath(checkpoint), `${JSON.stringify({ index: 1, call: { step: 1 } })}\nnot json\n${JSON.stringify({ index: 0, call: call(0, 1) })}\n`);
+    appendFileSync(
+      callJournalPath(checkpoint),
+      `${JSON.stringify({ index: 1, call: { step: 1 } })}\nnot json\n${JSON.stringify({ index: 0, call: call(0, 1) })}\n`,
+    );
     expect(readUnsettledCalls(checkpoint, 0)).toEqual([call(0, 1)]);
   });
 
