@@ -5,7 +5,9 @@
  */
 import type { Command } from 'commander';
 import { actionName, CLICK_ACTION_ID, makeAction } from '../protocol/index.ts';
-import { findPuzzleGame, levelIndexOf } from '../games/findGame.ts';
+import { findGameIn, findPuzzleGame, levelIndexOf } from '../games/findGame.ts';
+import type { OfficialGames } from '../games/official/index.ts';
+import { type GamesDirOptions, gameHostsOption, gamesDirOption, loadGamesDirOrExit } from './gamesDir.ts';
 import { HandSession } from './play/handSession.ts';
 import { PipedInputReader } from './play/pipedInput.ts';
 import { TerminalKeyReader, type TerminalCommand } from './play/terminalKeys.ts';
@@ -24,19 +26,34 @@ export function register(program: Command): void {
     .description('Play a game by hand in the terminal (keys, mouse, or piped stdin), counted as the service counts.')
     .argument('<game>', 'game id or slug, e.g. crat')
     .addOption(levelOption('start at this level (from 1); a full restart comes back to it'))
+    .addOption(gamesDirOption())
+    .addOption(gameHostsOption())
     .addHelpText('after', `\nKeys: ${KEYS_HELP}\n${PIPED_HELP}\n${COLOUR_HELP}`)
-    .action(async (gameName: string, options: { level: number }) => {
+    .action(async (gameName: string, options: { level: number } & GamesDirOptions) => {
+      const official = await loadGamesDirOrExit('play', { ...options, gameHosts: options.gameHosts ?? 1 });
       let session: HandSession;
       try {
-        const game = findPuzzleGame(gameName);
-        session = new HandSession(game, levelIndexOf(game, options.level));
+        session = await openSession(gameName, options.level, official);
       } catch (error) {
+        official?.close();
         process.stderr.write(`play: ${(error as Error).message}\n`);
         process.exit(2);
       }
       await playInTerminal(session);
+      official?.close();
       process.exit(0);
     });
+}
+
+/** The game named, from the games folder when one is given (official games start at their first level). */
+async function openSession(gameName: string, level: number, official: OfficialGames | undefined): Promise<HandSession> {
+  if (official === undefined) {
+    const game = findPuzzleGame(gameName);
+    return HandSession.ours(game, levelIndexOf(game, level));
+  }
+  const game = findGameIn(official.games, gameName, 'arcbench games --games-dir …');
+  if (level !== 1) throw new Error(`--level: an official game is played from its first level (the engine picks levels); leave --level out`);
+  return HandSession.official(game);
 }
 
 async function playInTerminal(session: HandSession): Promise<void> {
@@ -88,8 +105,8 @@ async function perform(session: HandSession, screen: PlayScreen, command: Termin
   }
   const step =
     command.kind === 'reset'
-      ? session.reset()
-      : session.act(command.kind === 'click' ? makeAction(CLICK_ACTION_ID, command.x, command.y) : makeAction(command.id));
+      ? await session.reset()
+      : await session.act(command.kind === 'click' ? makeAction(CLICK_ACTION_ID, command.x, command.y) : makeAction(command.id));
   const label =
     command.kind === 'reset' ? 'RESET' : command.kind === 'click' ? `${actionName(CLICK_ACTION_ID)} (${command.x}, ${command.y})` : actionName(command.id);
   const said = [step.message, step.warning].filter((part) => part !== '').join('; ');

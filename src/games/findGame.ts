@@ -1,14 +1,19 @@
 /** Looks a catalog game up by full id or bare slug (docs/protocol.md §1: the bare slug names the current version). */
 import type { PuzzleGame } from './engine/puzzleGame.ts';
+import type { GameInfo } from './types.ts';
 import { puzzleCatalog } from './puzzleCatalog.ts';
 
 export function findPuzzleGame(idOrSlug: string): PuzzleGame<unknown, unknown> {
+  return findGameIn(puzzleCatalog(), idOrSlug, 'arcbench games');
+}
+
+/** A game of `games` by full id or bare slug; the error lists the known ones and the command that lists them. */
+export function findGameIn<T extends { readonly info: GameInfo }>(games: readonly T[], idOrSlug: string, listCommand: string): T {
   const wanted = idOrSlug.trim().toLowerCase();
-  const games = puzzleCatalog();
   const game = games.find((candidate) => candidate.info.id === wanted || candidate.info.slug === wanted);
   if (game === undefined) {
     const known = games.map((candidate) => `${candidate.info.slug} (${candidate.info.title})`).join(', ');
-    throw new Error(`no game "${idOrSlug}"; known: ${known}. Run \`arcbench games\` to list them.`);
+    throw new Error(`no game "${idOrSlug}"; known: ${known}. Run \`${listCommand}\` to list them.`);
   }
   return game;
 }

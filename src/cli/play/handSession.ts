@@ -2,7 +2,9 @@
  * A person's play of one game, served by an in-process ReferenceService: RESET (of the level, or of
  * the whole game), what counts as an action, the state and the levels completed are the service's own,
  * read from its frame responses and its scorecard, so what the player sees is what an agent's
- * scorecard would show. This class only turns those answers into grids and sentences.
+ * scorecard would show. This class only turns those answers into grids and sentences. The game is one
+ * of arcbench's own (answered at once, startable at any level) or an official one of a games folder
+ * (its engine in a Python host answers later, from its first level).
  */
 import {
   actionName,
@@ -16,6 +18,7 @@ import {
 } from '../../protocol/index.ts';
 import { ReferenceService } from '../../reference/index.ts';
 import type { PuzzleGame } from '../../games/engine/puzzleGame.ts';
+import type { GameInfo, HostedGame } from '../../games/types.ts';
 import { gameFromLevel, type GameFromLevel } from './gameFromLevel.ts';
 
 /** The one key of the private service; it answers nobody else. */
@@ -42,26 +45,45 @@ export interface HandStatus {
   readonly resets: number;
   /** The scorecard's score of this game: its best run. */
   readonly score: number;
-  readonly stepsTaken: number;
-  readonly stepBudget: number;
-  readonly baseline: number;
+  /** Steps on this level and the level's step budget: arcbench's own games have one, official ones not. */
+  readonly steps: { readonly taken: number; readonly budget: number } | undefined;
+  /** The level's human baseline, where the game's metadata gives one. */
+  readonly baseline: number | undefined;
 }
+
+/** The game a session serves: one of ours from a level, or an official one. */
+type ServedGame = { readonly kind: 'ours'; readonly game: GameFromLevel; readonly levels: number } | { readonly kind: 'official'; readonly game: HostedGame };
 
 export class HandSession {
   private readonly service: ReferenceService;
-  private readonly served: GameFromLevel;
   private readonly cardId: string;
-  private latest: FrameResponse;
 
-  constructor(
-    readonly game: PuzzleGame<unknown, unknown>,
-    readonly firstLevel = 0,
+  private constructor(
+    private readonly served: ServedGame,
+    /** The game's own info (all its levels' baselines). */
+    readonly info: GameInfo,
+    readonly firstLevel: number,
+    private latest: FrameResponse = undefined as never,
   ) {
-    this.served = gameFromLevel(game, firstLevel);
     // A person may pause as long as they like: the card never closes by itself.
-    this.service = new ReferenceService({ games: [this.served], idleCloseMs: Infinity, maxOpenMs: Infinity });
+    this.service = new ReferenceService({ games: [served.game], idleCloseMs: Infinity, maxOpenMs: Infinity });
     this.cardId = this.service.openScorecard(PLAYER_KEY, { tags: ['human'] }).card_id;
-    this.latest = this.service.command(PLAYER_KEY, 'RESET', { game_id: game.info.id, card_id: this.cardId });
+  }
+
+  /** One of arcbench's own games, from level `firstLevel` (0-based). */
+  static async ours(game: PuzzleGame<unknown, unknown>, firstLevel = 0): Promise<HandSession> {
+    const served = { kind: 'ours', game: gameFromLevel(game, firstLevel), levels: game.levels.length } as const;
+    return new HandSession(served, game.info, firstLevel).#started();
+  }
+
+  /** An official game of a games folder, from its first level. */
+  static async official(game: HostedGame): Promise<HandSession> {
+    return new HandSession({ kind: 'official', game }, game.info, 0).#started();
+  }
+
+  async #started(): Promise<HandSession> {
+    this.latest = await this.service.commandOrPromise(PLAYER_KEY, 'RESET', { game_id: this.info.id, card_id: this.cardId });
+    return this;
   }
 
   /** The current look. */
@@ -76,8 +98,7 @@ export class HandSession {
 
   status(): HandStatus {
     const environment = this.service.getScorecard(PLAYER_KEY, this.cardId).environments[0];
-    const play = this.served.currentPlay;
-    const levelCount = this.game.levels.length;
+    const levelCount = this.served.kind === 'ours' ? this.served.levels : this.latest.win_levels;
     const levelIndex = Math.min(this.firstLevel + this.latest.levels_completed, levelCount - 1);
     return {
       levelNumber: levelIndex + 1,
@@ -87,16 +108,26 @@ export class HandSession {
       actions: environment?.actions ?? 0,
       resets: environment?.resets ?? 0,
       score: environment?.score ?? 0,
-      stepsTaken: play?.stepsTaken ?? 0,
-      stepBudget: play?.stepBudget ?? 0,
-      // One baseline per level, and levelIndex is a level's.
-      baseline: this.game.info.baselineActions[levelIndex]!,
+      steps: this.#steps(),
+      // One baseline per level, and levelIndex is a level's (an official game may list fewer).
+      baseline: this.info.baselineActions[levelIndex],
     };
   }
 
+  #steps(): HandStatus['steps'] {
+    if (this.served.kind !== 'ours') return undefined;
+    const play = this.served.game.currentPlay;
+    return { taken: play?.stepsTaken ?? 0, budget: play?.stepBudget ?? 0 };
+  }
+
   /** RESET: the service restarts the level (one counted action) or, right after a start, the whole game. */
-  reset(): HandStep {
-    this.latest = this.service.command(PLAYER_KEY, 'RESET', { game_id: this.game.info.id, guid: this.latest.guid });
+  async reset(): Promise<HandStep> {
+    try {
+      this.latest = await this.service.commandOrPromise(PLAYER_KEY, 'RESET', { game_id: this.info.id, guid: this.latest.guid });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return { frames: [], message: error.message, warning: '' };
+    }
     const message = this.latest.full_reset
       ? `full restart: back to ${this.firstLevel === 0 ? 'the first level' : `level ${this.firstLevel + 1}`}`
       : 'level restarted (r again restarts the game)';
@@ -104,14 +135,14 @@ export class HandSession {
   }
 
   /** A game action; one the service refuses (after WIN or GAME_OVER) changes nothing and says why. */
-  act(action: GameAction): HandStep {
+  async act(action: GameAction): Promise<HandStep> {
     const before = this.latest;
     const body =
       action.id === CLICK_ACTION_ID
-        ? { game_id: this.game.info.id, guid: before.guid, x: action.x, y: action.y }
-        : { game_id: this.game.info.id, guid: before.guid };
+        ? { game_id: this.info.id, guid: before.guid, x: action.x, y: action.y }
+        : { game_id: this.info.id, guid: before.guid };
     try {
-      this.latest = this.service.command(PLAYER_KEY, actionName(action.id), body);
+      this.latest = await this.service.commandOrPromise(PLAYER_KEY, actionName(action.id), body);
     } catch (error) {
       if (!isApiError(error)) throw error;
       return { frames: [], message: refusal(before.state, error.message), warning: '' };
@@ -123,8 +154,8 @@ export class HandSession {
     const after = this.latest;
     if (after.state === 'WIN') return 'every level completed: you win';
     if (after.state === 'GAME_OVER') {
-      const play = this.served.currentPlay;
-      const outOfSteps = play !== undefined && play.stepsTaken >= play.stepBudget;
+      const steps = this.#steps();
+      const outOfSteps = steps !== undefined && steps.taken >= steps.budget;
       return `${outOfSteps ? 'out of steps' : 'lost'}: game over (r retries the level)`;
     }
     if (after.levels_completed > before.levels_completed) return `level ${this.firstLevel + after.levels_completed} completed`;

@@ -26,18 +26,23 @@ export interface PlayScreen {
 }
 
 function statusLines(session: HandSession, message: string): string {
-  const { info } = session.game;
+  const { info } = session;
   const status = session.status();
+  const counts = [
+    `actions ${status.actions} (resets ${status.resets})`,
+    ...(status.steps === undefined ? [] : [`steps on this level ${status.steps.taken}/${status.steps.budget}`]),
+    `baseline ${status.baseline ?? 'none given'}`,
+  ];
   return [
     `${info.title} (${info.id}) · level ${status.levelNumber}/${status.levelCount} · ${status.state} · levels completed ${status.levelsCompleted} · score ${status.score.toFixed(1)}`,
-    `actions ${status.actions} (resets ${status.resets}) · steps on this level ${status.stepsTaken}/${status.stepBudget} · baseline ${status.baseline}`,
+    counts.join(' · '),
     message,
   ].join('\n');
 }
 
 function goodbye(session: HandSession): string {
   const status = session.status();
-  return `bye: ${session.game.info.slug} level ${status.levelNumber}/${status.levelCount}, ${status.state}, levels completed ${status.levelsCompleted}, actions ${status.actions}, resets ${status.resets}, score ${status.score.toFixed(1)}\n`;
+  return `bye: ${session.info.slug} level ${status.levelNumber}/${status.levelCount}, ${status.state}, levels completed ${status.levelsCompleted}, actions ${status.actions}, resets ${status.resets}, score ${status.score.toFixed(1)}\n`;
 }
 
 /** The full-screen view of a terminal; it takes raw keys and mouse reports until close(). */
@@ -59,7 +64,7 @@ export function terminalScreen(session: HandSession, out: NodeJS.WriteStream): P
   process.stdin.setRawMode(true);
   out.write(ENTER_SCREEN);
 
-  const frameDelay = Math.min(SLOWEST_FRAME_MS, Math.round(1000 / session.game.info.defaultFps));
+  const frameDelay = Math.min(SLOWEST_FRAME_MS, Math.round(1000 / session.info.defaultFps));
   // Each line is cleared to its end, since a shorter line may replace a longer one.
   const draw = (grid: Grid, status: string): void => {
     out.write(`\x1b[H${gridToAnsi(grid)}\n${status.replace(/\n/g, '\x1b[K\n')}\x1b[K\n${KEYS_HELP}\x1b[K\x1b[J`);
