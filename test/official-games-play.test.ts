@@ -24,19 +24,31 @@ const commandLines = (steps: readonly Step[]) => steps.map(([id, x, y]) => (id =
 describe.skipIf(!pythonHasRealEngineDependencies())('arcbench play --games-dir (python3 lacks numpy or pydantic otherwise)', () => {
   const local = pythonHasRealEngineDependencies() ? toolkitPlay() : undefined;
 
-  it.each(Object.keys(PLAYS))('plays %s as the toolkit does: its closing numbers are the toolkit scorecard’s', (slug) => {
-    const { stdout, stderr, status } = play([slug], `${commandLines(PLAYS[slug]!)}\nq\n`);
-    expect(stderr).toBe('');
-    expect(status).toBe(0);
-    const frames = local!.frames[slug]!;
-    const last = frames[frames.length - 1]!;
-    const environment = local!.scorecard.environments.find((entry) => entry.id.startsWith(slug))!;
-    const actions = environment.runs.reduce((sum, run) => sum + run.actions, 0);
-    const resets = environment.runs.reduce((sum, run) => sum + run.resets, 0);
-    const bye = /^bye: (\w+) level \d+\/(\d+), (\w+), levels completed (\d+), actions (\d+), resets (\d+), score ([\d.]+)$/m.exec(stdout);
-    expect(bye, stdout).not.toBeNull();
-    expect(bye!.slice(1)).toEqual([slug, String(last.win_levels), last.state, String(last.levels_completed), String(actions), String(resets), environment.score.toFixed(1)]);
-  }, 90_000);
+  it.each(Object.keys(PLAYS))(
+    'plays %s as the toolkit does: its closing numbers are the toolkit scorecard’s',
+    (slug) => {
+      const { stdout, stderr, status } = play([slug], `${commandLines(PLAYS[slug]!)}\nq\n`);
+      expect(stderr).toBe('');
+      expect(status).toBe(0);
+      const frames = local!.frames[slug]!;
+      const last = frames[frames.length - 1]!;
+      const environment = local!.scorecard.environments.find((entry) => entry.id.startsWith(slug))!;
+      const actions = environment.runs.reduce((sum, run) => sum + run.actions, 0);
+      const resets = environment.runs.reduce((sum, run) => sum + run.resets, 0);
+      const bye = /^bye: (\w+) level \d+\/(\d+), (\w+), levels completed (\d+), actions (\d+), resets (\d+), score ([\d.]+)$/m.exec(stdout);
+      expect(bye, stdout).not.toBeNull();
+      expect(bye!.slice(1)).toEqual([
+        slug,
+        String(last.win_levels),
+        last.state,
+        String(last.levels_completed),
+        String(actions),
+        String(resets),
+        environment.score.toFixed(1),
+      ]);
+    },
+    90_000,
+  );
 
   it('names the games of the folder when the game is not among them, and refuses --level with what to do', () => {
     const unknown = play(['zz99'], '');

@@ -138,9 +138,7 @@ export class HandSession {
   async act(action: GameAction): Promise<HandStep> {
     const before = this.latest;
     const body =
-      action.id === CLICK_ACTION_ID
-        ? { game_id: this.info.id, guid: before.guid, x: action.x, y: action.y }
-        : { game_id: this.info.id, guid: before.guid };
+      action.id === CLICK_ACTION_ID ? { game_id: this.info.id, guid: before.guid, x: action.x, y: action.y } : { game_id: this.info.id, guid: before.guid };
     try {
       this.latest = await this.service.commandOrPromise(PLAYER_KEY, actionName(action.id), body);
     } catch (error) {
