@@ -254,7 +254,7 @@ export class WorkerSession {
     await redis.hdel(keys.workers, identity.id);
     await redis.del(keys.alive(identity.id));
     this.#stop.dispose();
-    await target.transport.close().catch((error: unknown) => settings.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
+    await target.close().catch((error: unknown) => settings.logger.warn({ error: (error as Error).message }, 'closing the target failed'));
     settings.logger.info({ run: this.runId }, 'left the run');
   }
 }
