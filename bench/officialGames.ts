@@ -22,6 +22,7 @@ import { type FrameResponse, makeAction } from '../src/protocol/index.ts';
 import { ReferenceService } from '../src/reference/referenceService.ts';
 import type { BenchFigure, BenchSuite } from './figure.ts';
 import { median } from './measure.ts';
+import { roundTripMicroseconds } from './python.ts';
 
 /** The official code beside the main checkout (a worktree finds the same folder as its clone), as the tests find it. */
 const SHARED = join(
@@ -160,6 +161,8 @@ const suite: BenchSuite = {
       rounds.push({ bare: toolkitLocalRate(), oneHost: await arcbenchRate(1, 1), pool: await arcbenchRate(cores, cores) });
     }
     const flask = await flaskRate();
+    const floor = await roundTripMicroseconds();
+    const addedMicroseconds = median(rounds.map((r) => 1e6 / r.oneHost - 1e6 / r.bare));
     const bare = median(rounds.map((r) => r.bare));
     const oneHost = median(rounds.map((r) => r.oneHost));
     const pool = median(rounds.map((r) => r.pool));
@@ -176,6 +179,11 @@ const suite: BenchSuite = {
         unit: '%',
         target: { op: '<=', value: 10 },
       },
+      { figure: 'the same, in time per step', value: addedMicroseconds, unit: 'µs' },
+      // The floor of any engine in another process: 10% of a bare step of these small test games is less
+      // than one round trip over a pipe on this machine, so the 10% goal holds only for heavier games.
+      { figure: 'the floor: a bare round trip to python3 over a pipe (a frame-sized line), median', value: floor, unit: 'µs' },
+      { figure: 'time a step adds, in bare round trips', value: addedMicroseconds / floor, unit: '×' },
       { figure: `pool speed-up over 1 host (${cores} cores)`, value: scaling, unit: '×', target: { op: '>=', value: cores * 0.8 } },
       { figure: "arcbench in-process (1 host) over the toolkit's Flask server, per core", value: oneHost / flask, unit: '×', target: { op: '>=', value: 3 } },
     ];

@@ -91,7 +91,7 @@ async function startMilliseconds(): Promise<number> {
  * frame-sized line to its stdin, a short answer on fd 3 (bench/agents/python/ping_pong.py), median of
  * three runs. No protocol step can be faster than this on the same machine.
  */
-async function roundTripMicroseconds(): Promise<number> {
+export async function roundTripMicroseconds(): Promise<number> {
   const command = { command: 'python3', args: [join(AGENTS, 'ping_pong.py')], cwd: AGENTS, describe: 'ping_pong.py' };
   const line = `{"type":"frame","frame":{"grids":["${'0'.repeat(4096)}"]}}\n`;
   const runs: number[] = [];
