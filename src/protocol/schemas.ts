@@ -211,8 +211,10 @@ export type ScorecardAnswer = z.infer<typeof scorecardAnswerSchema>;
  * item per play in each list, with no scores and no baselines. Read as tolerantly as a card.
  */
 const toolkitGamePlaysSchema = z.looseObject({
+  game_id: z.string().optional(),
   actions: z.array(count).optional(),
-  actions_by_level: z.array(z.array(count)).optional(),
+  /** Per play, `[levels completed, the play's actions then]` at each level completion. */
+  actions_by_level: z.array(z.array(z.tuple([count, count]))).optional(),
   guids: z.array(z.string()).optional(),
   levels_completed: z.array(count).optional(),
   resets: z.array(count).optional(),

@@ -60,7 +60,7 @@ export function createHttpDriver(baseUrl: string): ServiceDriver {
       headers: sentKey === undefined ? {} : { 'x-api-key': sentKey },
       ...(body === undefined ? {} : { json: body }),
     });
-    return { status: answer.status, body: answer.body, headers: answer.headers };
+    return { status: answer.status, body: answer.body, headers: answer.headers, text: answer.text };
   };
   const segment = encodeURIComponent;
   return {

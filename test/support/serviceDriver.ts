@@ -20,6 +20,8 @@ export interface DriverResponse {
   status: number;
   body: any;
   headers?: Record<string, string>;
+  /** The body as sent, where a wire carried it. */
+  text?: string;
 }
 
 export interface ServiceDriver {
