@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { RunLedger } from '../src/episode/runLedger.ts';
@@ -52,6 +52,24 @@ async function run(name: string, yaml: string) {
   writeFileSync(file, `name: ${name}\ngames: [crat]\nrecordings: false\n${yaml}`);
   const result = await runExperiment(await loadExperiment(file), { out: join(dir, name) });
   return { ...result, tableMd: readFileSync(join(dir, name, 'table.md'), 'utf8') };
+}
+
+/**
+ * The toolkit dialect behind a proxy that strips every baseline from its scorecards: a service that gives
+ * them nowhere, not even when a card closes. The run's target block for it.
+ */
+async function serviceWithoutCardBaselines(): Promise<{ target: string; close(): Promise<void> }> {
+  const server = await startServer({ dialect: 'toolkit', serviceOptions: { seed: 13 }, logger: false });
+  const proxy = await startRewritingProxy(server.url, (path, body) =>
+    path.startsWith('/api/scorecard/') ? body.replace(/"level_baseline_actions":\[[^\]]*\],?/g, '') : body,
+  );
+  return {
+    target: `target: { url: "${proxy.url}", api_key: k }\n`,
+    close: async () => {
+      await proxy.close();
+      await server.close();
+    },
+  };
 }
 
 const frame = (fields: Partial<FrameResponse>) => ({ guid: 'g', levels_completed: 0, state: 'NOT_FINISHED', full_reset: false, ...fields }) as FrameResponse;
@@ -106,9 +124,11 @@ describe('against the toolkit dialect', () => {
   });
 
   it('says where baselines stay unknown, in the table and run.json, and refuses per-level budgets', async () => {
-    // In competition mode an open card cannot be read: with the toolkit's game list, nothing gives them.
+    // In competition mode an open card cannot be read, and this service's closed cards have none either.
+    const service = await serviceWithoutCardBaselines();
+    onTestFinished(() => service.close());
     const agent = scriptedAgent('walker', '[1, 2, 3]');
-    const target = `target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
+    const target = `${service.target}scorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
     const unknown = await run('unknown', target);
     expect(unknown.report.games_without_baselines).toEqual([crat.info.id]);
     expect(unknown.episodes[0]).toMatchObject({ baselines_known: false, win_levels: crat.info.baselineActions.length, stop_details: { baselines: null } });
@@ -128,12 +148,11 @@ describe('against the toolkit dialect', () => {
 
 describe('no unknown shown as a number', () => {
   it('writes null and "unknown" with the reason once, never 0, in every file; the service’s score beside it, and the difference listed', async () => {
+    const service = await serviceWithoutCardBaselines();
+    onTestFinished(() => service.close());
     const agent = scriptedAgent('ambler', '[1, 2, 3]');
     const file = join(dir, 'nulls.yaml');
-    writeFileSync(
-      file,
-      `name: nulls\ngames: [crat]\nrecordings: false\ntarget: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`,
-    );
+    writeFileSync(file, `name: nulls\ngames: [crat]\nrecordings: false\n${service.target}scorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`);
     const out = join(dir, 'nulls');
     const summary = join(dir, 'nulls-summary.md');
     const { report } = await runExperiment(await loadExperiment(file), { out, stepSummary: summary });
