@@ -65,6 +65,8 @@ describe('the runner against the official toolkit server', () => {
     const { report } = await run('won', official.url, 72);
     expect(report.status).toBe('completed');
     expect(report.cards.map((card) => [card.state, card.close_error])).toEqual([['closed', null]]);
+    // The toolkit's server has no scorecard pages: no link to one.
+    expect(report.agents[0]!.scorecard_url).toBeNull();
     const closed = report.cards[0]!.scorecard!.environments!.find((env) => env.id === BT33)!;
     expect(closed.runs![0]!.level_baseline_actions).toEqual([-1, -1, -1, -1, -1]);
     // The baselines were read from the open card after each first RESET; the toolkit scores bt33 0 once

@@ -4,6 +4,7 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
+import { servedPageRoot } from './scorecardPageCheck.ts';
 import { withClosedCardBaselines } from '../runfolder/cardBaselines.ts';
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
@@ -273,7 +274,7 @@ async function finishAttempt(
     attempts: [...setup.priorAttempts, finished],
     finishedAt: finished.finished_at,
     status: (totals) => statusAtRunEnd({ ...end, totals }),
-    pageRoot: target.pageRoot,
+    pageRoot: await servedPageRoot(target, live.journal.cards),
     failure,
   });
   // An attempt ends with the status it leaves the run in (the report holds its own, redacted copy).
