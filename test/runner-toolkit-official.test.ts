@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
@@ -48,12 +48,12 @@ export default defineAgent({
   return file;
 }
 
-async function run(name: string, url: string, bt33Clicks: number, competitionMode = false) {
+async function run(name: string, url: string, bt33Clicks: number, competitionMode = false, extra = '') {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
     `name: ${name}\ntarget: { url: "${url}", api_key: k }\nagents: [{ use: ${agentFile(bt33Clicks)} }]\n` +
-      `episodes: 1\nbudgets: { max_actions: 100 }\nrecordings: false\n${competitionMode ? 'scorecard: { competition_mode: true }\n' : ''}`,
+      `episodes: 1\nbudgets: { max_actions: 100 }\nrecordings: false\n${competitionMode ? 'scorecard: { competition_mode: true }\n' : ''}${extra}`,
   );
   const out = join(dir, name);
   const result = await runExperiment(await loadExperiment(file), { out });
@@ -98,5 +98,18 @@ describe('the runner against the official toolkit server', () => {
         [BT33, true, [10, 15, 20]],
       ]),
     );
+  });
+
+  it('in competition mode scores a game no episode played against the close answer’s baselines, as the service does', async () => {
+    // The toolkit's competition server opens one card in its life: this run needs one of its own.
+    const fresh = await startOfficialToolkitServer({ competition: true });
+    onTestFinished(() => fresh.stop());
+    const { report } = await run('unplayed', fresh.url, 0, true, 'games: [bt11]\n');
+    const agent = report.agents[0]!;
+    // The toolkit makes every game it offers part of the card at close; bt33 enters with 0.
+    expect(agent.scorecard!.environments!.map((env) => env.id).sort()).toEqual([BT11, BT33]);
+    expect(agent.score_differences).toEqual([]);
+    expect(agent.local_score.score).toBeCloseTo(agent.scorecard!.score!, 9);
+    expect(agent.local_score.environments.find((env) => env.id === BT33)).toMatchObject({ score: 0, level_count: 3 });
   });
 });

@@ -6,7 +6,7 @@
  * are computed and compared as for any other run.
  */
 import { isSameGame } from '../protocol/index.ts';
-import type { ScorecardAnswer } from '../protocol/index.ts';
+import type { GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
 import type { EpisodeRecord } from './episodeRecord.ts';
 
 /**
@@ -26,6 +26,23 @@ export function withClosedCardBaselines(
     // Its own score was not computed without them; readers score it again from its runs.
     return baselines === undefined ? episode : { ...episode, baselines, baselines_known: true, score: null };
   });
+}
+
+/**
+ * `game` with the baselines a closed card of `agent` gives, where its descriptor has none: a game no
+ * episode played enters a competition card at close, and the close answer scores it against them.
+ */
+export function gameWithClosedCardBaselines(
+  game: GameDescriptor,
+  agent: string | undefined,
+  cards: readonly { agent: string; scorecard: ScorecardAnswer | null }[],
+): GameDescriptor {
+  if (game.baseline_actions !== undefined) return game;
+  const baselines = cards
+    .filter((card) => card.agent === agent)
+    .map((card) => baselinesIn(card.scorecard, game.game_id))
+    .find((found) => found !== undefined);
+  return baselines === undefined ? game : { ...game, baseline_actions: baselines };
 }
 
 /**
