@@ -23,6 +23,7 @@ import { runExperiment } from '../src/runner/runExperiment.ts';
 import type { FrameResponse } from '../src/protocol/index.ts';
 import { startServer } from '../src/reference/server/index.ts';
 import { startRewritingProxy } from './support/rewritingProxy.ts';
+import { serviceWithoutBaselines } from './support/serviceWithoutBaselines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-toolkit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,24 +53,6 @@ async function run(name: string, yaml: string) {
   writeFileSync(file, `name: ${name}\ngames: [crat]\nrecordings: false\n${yaml}`);
   const result = await runExperiment(await loadExperiment(file), { out: join(dir, name) });
   return { ...result, tableMd: readFileSync(join(dir, name, 'table.md'), 'utf8') };
-}
-
-/**
- * The toolkit dialect behind a proxy that strips every baseline from its scorecards: a service that gives
- * them nowhere, not even when a card closes. The run's target block for it.
- */
-async function serviceWithoutCardBaselines(): Promise<{ target: string; close(): Promise<void> }> {
-  const server = await startServer({ dialect: 'toolkit', serviceOptions: { seed: 13 }, logger: false });
-  const proxy = await startRewritingProxy(server.url, (path, body) =>
-    path.startsWith('/api/scorecard/') ? body.replace(/"level_baseline_actions":\[[^\]]*\],?/g, '') : body,
-  );
-  return {
-    target: `target: { url: "${proxy.url}", api_key: k }\n`,
-    close: async () => {
-      await proxy.close();
-      await server.close();
-    },
-  };
 }
 
 const frame = (fields: Partial<FrameResponse>) => ({ guid: 'g', levels_completed: 0, state: 'NOT_FINISHED', full_reset: false, ...fields }) as FrameResponse;
@@ -125,7 +108,7 @@ describe('against the toolkit dialect', () => {
 
   it('says where baselines stay unknown, in the table and run.json, and refuses per-level budgets', async () => {
     // In competition mode an open card cannot be read, and this service's closed cards have none either.
-    const service = await serviceWithoutCardBaselines();
+    const service = await serviceWithoutBaselines();
     onTestFinished(() => service.close());
     const agent = scriptedAgent('walker', '[1, 2, 3]');
     const target = `${service.target}scorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
@@ -148,7 +131,7 @@ describe('against the toolkit dialect', () => {
 
 describe('no unknown shown as a number', () => {
   it('writes null and "unknown" with the reason once, never 0, in every file; the service’s score beside it, and the difference listed', async () => {
-    const service = await serviceWithoutCardBaselines();
+    const service = await serviceWithoutBaselines();
     onTestFinished(() => service.close());
     const agent = scriptedAgent('ambler', '[1, 2, 3]');
     const file = join(dir, 'nulls.yaml');
