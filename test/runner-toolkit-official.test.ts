@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
+import { verifyRunFolder } from '../src/runner/results/verifyRun.ts';
 import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-toolkit-official-'));
@@ -90,6 +91,8 @@ describe('the runner against the official toolkit server', () => {
       expect(local.score, game).toBeCloseTo(service.environments!.find((env) => env.id === game)!.score!, 9);
     }
     expect(agent.local_score.score).toBeCloseTo(service.score!, 9);
+    // verify agrees: each line as written, run.json as scored with the close answer's baselines.
+    expect((await verifyRunFolder(out)).problems).toEqual([]);
     // Every reader of the folder sees them too.
     const episodes = readRunFolder(out).episodes;
     expect(episodes.map((e) => [e.game_id, e.baselines_known, e.baselines])).toEqual(
