@@ -84,6 +84,24 @@ function comparable(exchanges: Exchange[]): Exchange[] {
 /** What arcbench words otherwise on purpose: its games' tags are their input kinds, so tags_scores name those. */
 const withoutTagScores = (exchange: Exchange) => ({ ...exchange, text: exchange.text.replace(/,"tags_scores":\[[^\]]*\]/, '') });
 
+/** A competition card: unreadable while open (the card and the game's plays), its game's one session, and its close. */
+async function converseInCompetition(url: string): Promise<Exchange[]> {
+  const exchanges: Exchange[] = [];
+  const ask = async (what: string, path: string, json?: unknown) => {
+    const answer = await sendRequest(url, path, { headers: KEY, ...(json === undefined ? {} : { json }) });
+    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
+    return answer.body;
+  };
+  const { card_id } = await ask('open', '/api/scorecard/open', { competition_mode: true });
+  const { guid } = await ask('RESET', '/api/cmd/RESET', { game_id: BT11, card_id });
+  for (let i = 0; i < 4; i++) await ask(`ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
+  await ask('card', `/api/scorecard/${card_id}`);
+  await ask('game card', `/api/scorecard/${card_id}/${BT11}`);
+  await ask('second session of the game', '/api/cmd/RESET', { game_id: BT11, card_id });
+  await ask('close', '/api/scorecard/close', { card_id });
+  return exchanges;
+}
+
 describe('serve --dialect toolkit and the official toolkit server', () => {
   it('answer the same requests alike, status, Content-Type and text', async () => {
     const expected = comparable(await converse(official.url));
@@ -91,4 +109,10 @@ describe('serve --dialect toolkit and the official toolkit server', () => {
     expect(got.map((e) => e.what)).toEqual(expected.map((e) => e.what));
     for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
   }, 120_000);
+
+  it('answer a competition card alike, the games it never played entering it at close', async () => {
+    const expected = comparable(await converseInCompetition(official.url));
+    const got = comparable(await converseInCompetition(ours.url));
+    for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
+  }, 60_000);
 });

@@ -36,8 +36,8 @@ export interface DialectBehaviour {
   readCard(backend: ReferenceService, key: string | undefined, cardId: string): unknown;
   /** GET /api/scorecard/{card}/{game}. */
   readGameCard(backend: ReferenceService, key: string | undefined, cardId: string, gameId: string): unknown;
-  /** The answer of POST /api/scorecard/close. */
-  closedCard(card: Scorecard): unknown;
+  /** The answer of POST /api/scorecard/close: `card` as the backend closed it for the key. */
+  closedCard(card: Scorecard, backend: ReferenceService, key: string | undefined): unknown;
   /** POST /api/cmd/{action}: at once for our own games, a promise for a hosted one. */
   command(backend: ReferenceService, key: string | undefined, action: ActionName, body: unknown): FrameResponse | Promise<FrameResponse>;
 }

@@ -7,7 +7,9 @@
  * it cannot route or parse.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
@@ -42,7 +44,7 @@ export const toolkitDialect: DialectBehaviour = {
     if (!isOpen) throw droppedCard(cardId);
     return toolkitGameCard(games, gameId);
   },
-  closedCard: sparseCard,
+  closedCard: (card, backend, key) => sparseCard(withUnplayedRuns(card, backend, key)),
   command(backend, key, action, body) {
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
@@ -106,6 +108,34 @@ function stillOpen(card: Scorecard, cardId: string): Scorecard {
 }
 
 const droppedCard = (cardId: string) => new ApiError(404, 'SERVER_ERROR', `scorecard ${cardId} not found (closed cards are dropped)`);
+
+/**
+ * A competition card closes with every game it offers; the toolkit makes a session of each game not
+ * played (it has no other way to score one), so such a game has one run, unplayed, with its baselines.
+ */
+function withUnplayedRuns(card: Scorecard, backend: ReferenceService, key: string | undefined): Scorecard {
+  for (const environment of card.environments) {
+    if (environment.runs.length > 0) continue;
+    const baselines = backend.getGame(key, environment.id).baseline_actions ?? [];
+    const zeros = baselines.map(() => 0);
+    environment.runs.push({
+      id: environment.id,
+      guid: randomUUID(),
+      score: 0,
+      levels_completed: 0,
+      actions: 0,
+      resets: 0,
+      state: 'NOT_FINISHED',
+      completed: false,
+      level_scores: zeros,
+      level_actions: zeros,
+      level_baseline_actions: baselines,
+      number_of_levels: baselines.length,
+      number_of_environments: 1,
+    });
+  }
+  return card;
+}
 
 /** The card with the fields the toolkit does not keep left out, and those without a value too (it writes no nulls). */
 function sparseCard(card: Scorecard): unknown {
