@@ -2,9 +2,10 @@
  * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
  * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
  * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
- * closed cards gone; frames that always say `full_reset: false` and always carry a reasoning; any key,
- * none too; no cookies from a single backend; some refusals under other codes; HTML pages for requests
- * it cannot route or parse.
+ * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
+ * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
+ * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
+ * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
