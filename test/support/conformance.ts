@@ -284,6 +284,20 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
       });
     });
 
+    describe('§2 card pages', () => {
+      it('serve a closed card’s page, where the server has pages (the toolkit’s has none: 404)', async () => {
+        const { d, open, reset, close } = await start();
+        if (d.page === undefined) return; // the library has no wire, so no pages
+        const cardId = await open();
+        await reset(THREE, { card_id: cardId });
+        await close(cardId);
+        const page = await d.page(cardId);
+        expect(page.status).toBe(toolkit ? 404 : 200);
+        expect(page.headers!['content-type']).toBe('text/html; charset=utf-8');
+        if (!toolkit) expect(page.text).toContain(cardId);
+      });
+    });
+
     // ---------------------------------------------------------------- §3 frame response
 
     describe('§3 frame response', () => {
