@@ -199,25 +199,28 @@ describe('sparse answers', () => {
     expect(transport.stats().missingFields).toEqual(['scorecard.total_actions', 'game.baseline_actions']);
   });
 
-  it('reads the per-game path answered with the game’s plays (the toolkit) as run entries, and warns of nothing', async () => {
-    const plays = {
-      won: 0,
-      played: 1,
-      total_actions: 9,
-      levels_completed: 1,
-      cards: {
-        [GAME]: {
-          actions: [4, 5],
-          actions_by_level: [[4], [3, 2]],
-          guids: [GUID_A, GUID_A],
-          levels_completed: [0, 1],
-          resets: [1, 0],
-          states: ['GAME_OVER', 'NOT_FINISHED'],
-          total_actions: 9,
-          total_plays: 2,
-        },
+  // As the toolkit's server words them: actions_by_level holds [levels completed, actions then] per completion.
+  const plays = {
+    won: 0,
+    played: 1,
+    total_actions: 9,
+    levels_completed: 1,
+    cards: {
+      [GAME]: {
+        game_id: GAME,
+        actions: [4, 5],
+        actions_by_level: [[], [[1, 3]]],
+        guids: [GUID_A, GUID_A],
+        levels_completed: [0, 1],
+        resets: [1, 0],
+        states: ['GAME_OVER', 'NOT_FINISHED'],
+        total_actions: 9,
+        total_plays: 2,
       },
-    };
+    },
+  };
+
+  it('reads the per-game path answered with the game’s plays (the toolkit) as run entries, and warns of nothing', async () => {
     const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(plays))));
     const warnings: string[] = [];
     const transport = http(server.url, { logger: { warn: (_fields, message) => warnings.push(message), debug: () => undefined } });
@@ -235,6 +238,13 @@ describe('sparse answers', () => {
     });
     expect(warnings).toEqual([]);
     expect(transport.stats().missingFields).toEqual([]);
+  });
+
+  it('refuses plays whose actions_by_level is not of pairs, instead of reading them as an empty card', async () => {
+    const flat = { ...plays, cards: { [GAME]: { ...plays.cards[GAME], actions_by_level: [[4], [3, 2]] } } };
+    const server = await rawServer((_request, _index, socket) => socket.write(answerBytes(200, [['content-type', 'application/json']], JSON.stringify(flat))));
+    const failure = await failureOf(http(server.url).getScorecard(CARD, GAME));
+    expect(failure.message).toMatch(/unexpected shape/);
   });
 
   it('still refuses a field that is present with the wrong type, naming it', async () => {

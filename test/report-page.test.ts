@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { serviceWithoutBaselines } from './support/serviceWithoutBaselines.ts';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { PALETTE_RGB } from '../src/protocol/index.ts';
@@ -304,11 +305,12 @@ describe('report.html opened from disk in Chromium', () => {
 
 describe('report.html of a run whose scores are unknown', () => {
   it('shows "unknown" with the reason once, and no bar, where the service gave no baselines; the service’s score beside it', async () => {
-    // Competition mode on the toolkit dialect: the games carry no baselines and the open card cannot be read.
+    // The games carry no baselines, the open competition card cannot be read, and no card has them.
+    const service = await serviceWithoutBaselines();
+    onTestFinished(() => service.close());
     writeFileSync(
       join(dir, 'unknown.yaml'),
-      'name: unknown\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: false\n' +
-        'target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\n',
+      `name: unknown\ngames: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 5 }\nrecordings: false\n${service.target}scorecard: { competition_mode: true }\n`,
     );
     const unknown = await runExperiment(await loadExperiment(join(dir, 'unknown.yaml')), { out: join(dir, 'unknown') });
     await writeReport(unknown.runDir);

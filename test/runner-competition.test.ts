@@ -115,4 +115,23 @@ describe('competition mode', () => {
       await server.close();
     }
   });
+
+  it('links no page where the service has none (the toolkit’s server answers 404), unless a root is configured', async () => {
+    const server = await startServer({ backendCount: 1, logger: false, dialect: 'toolkit' });
+    try {
+      const config = (name: string, root = '') =>
+        configFile(
+          name,
+          `target: { url: "${server.url}", api_key: ${KEY} }\n${root}games: [crat]\nagents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrate_limit: false\n`,
+        );
+      const plain = await runExperiment(await loadExperiment(config('no-pages')), { out: join(dir, 'no-pages') });
+      expect(plain.report.agents[0]!.scorecard_url).toBeNull();
+      const rooted = await runExperiment(await loadExperiment(config('no-pages-rooted', 'scorecard: { page_root: "https://three.arcprize.org" }\n')), {
+        out: join(dir, 'no-pages-rooted'),
+      });
+      expect(rooted.report.agents[0]!.scorecard_url).toBe(`https://three.arcprize.org/scorecards/${rooted.report.agents[0]!.card_id}`);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { gameCatalog } from '../src/games/catalog.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { RunLedger } from '../src/episode/runLedger.ts';
@@ -23,6 +23,7 @@ import { runExperiment } from '../src/runner/runExperiment.ts';
 import type { FrameResponse } from '../src/protocol/index.ts';
 import { startServer } from '../src/reference/server/index.ts';
 import { startRewritingProxy } from './support/rewritingProxy.ts';
+import { serviceWithoutBaselines } from './support/serviceWithoutBaselines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-toolkit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,9 +107,11 @@ describe('against the toolkit dialect', () => {
   });
 
   it('says where baselines stay unknown, in the table and run.json, and refuses per-level budgets', async () => {
-    // In competition mode an open card cannot be read: with the toolkit's game list, nothing gives them.
+    // In competition mode an open card cannot be read, and this service's closed cards have none either.
+    const service = await serviceWithoutBaselines();
+    onTestFinished(() => service.close());
     const agent = scriptedAgent('walker', '[1, 2, 3]');
-    const target = `target: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
+    const target = `${service.target}scorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`;
     const unknown = await run('unknown', target);
     expect(unknown.report.games_without_baselines).toEqual([crat.info.id]);
     expect(unknown.episodes[0]).toMatchObject({ baselines_known: false, win_levels: crat.info.baselineActions.length, stop_details: { baselines: null } });
@@ -128,12 +131,11 @@ describe('against the toolkit dialect', () => {
 
 describe('no unknown shown as a number', () => {
   it('writes null and "unknown" with the reason once, never 0, in every file; the service’s score beside it, and the difference listed', async () => {
+    const service = await serviceWithoutBaselines();
+    onTestFinished(() => service.close());
     const agent = scriptedAgent('ambler', '[1, 2, 3]');
     const file = join(dir, 'nulls.yaml');
-    writeFileSync(
-      file,
-      `name: nulls\ngames: [crat]\nrecordings: false\ntarget: { server: { dialect: toolkit } }\nscorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`,
-    );
+    writeFileSync(file, `name: nulls\ngames: [crat]\nrecordings: false\n${service.target}scorecard: { competition_mode: true }\nagents: [{ use: ${agent} }]\n`);
     const out = join(dir, 'nulls');
     const summary = join(dir, 'nulls-summary.md');
     const { report } = await runExperiment(await loadExperiment(file), { out, stepSummary: summary });

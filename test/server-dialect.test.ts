@@ -60,7 +60,10 @@ describe('the toolkit dialect', () => {
     expect(got.frames.map((f) => f.full_reset)).toEqual([false, false, false, false]);
     // A reasoning is always echoed, null when none was sent.
     expect(got.frames.map((f) => f.action_input.reasoning)).toEqual([null, { why: 'test' }, null, null]);
-    const comparable = (f: any) => ({ ...f, full_reset: undefined, action_input: { ...f.action_input, reasoning: undefined } });
+    // A RESET of a session echoes its game, as every action does; only the RESET that starts one echoes {}.
+    expect(got.frames.map((f) => f.action_input.data)).toEqual([{}, { game_id: THREE }, { game_id: THREE }, { game_id: THREE }]);
+    expect(expected.frames.map((f) => f.action_input.data)).toEqual([{}, { game_id: THREE }, {}, {}]);
+    const comparable = (f: any) => ({ ...f, full_reset: undefined, action_input: { ...f.action_input, data: undefined, reasoning: undefined } });
     expect(got.frames.map(comparable)).toEqual(expected.frames.map(comparable));
 
     const ids = (list: Array<{ game_id: string }>) => list.map((g) => g.game_id);
@@ -81,7 +84,7 @@ describe('the toolkit dialect', () => {
     expect(scores(got.closed)).toEqual(scores(expected.closed));
   });
 
-  it('answers the per-game scorecard path with the game’s plays, no scores or baselines; a bare slug finds none', async () => {
+  it('answers the per-game scorecard path with the card’s totals and the game’s plays, no scores or baselines; a bare slug finds no plays', async () => {
     const got = await playOnce((await serve('toolkit')).url);
     const [firstGuid] = [got.frames[0].guid];
     expect(got.perGame).toEqual({
@@ -91,8 +94,10 @@ describe('the toolkit dialect', () => {
       levels_completed: 1,
       cards: {
         [THREE]: {
+          game_id: THREE,
           actions: [2, 2],
-          actions_by_level: [[2], [2, 0]],
+          // Per play, [levels completed, the play's actions then] at each completion.
+          actions_by_level: [[], [[1, 2]]],
           guids: [firstGuid, firstGuid],
           levels_completed: [0, 1],
           resets: [1, 0],
@@ -102,7 +107,8 @@ describe('the toolkit dialect', () => {
         },
       },
     });
-    expect(got.bySlug).toEqual({ won: 0, played: 0, total_actions: 0, levels_completed: 0, cards: {} });
+    // The totals are the whole card's, whatever game is asked for.
+    expect(got.bySlug).toEqual({ won: 0, played: 1, total_actions: 4, levels_completed: 1, cards: {} });
   });
 
   it('drops a closed card: reading it answers 404', async () => {
@@ -126,7 +132,7 @@ describe('the toolkit dialect', () => {
   it('answers the health check with okay as text, accepts any key, none and an empty one too, and sets no cookies', async () => {
     const server = await serve('toolkit');
     const health = await sendRequest(server.url, '/api/healthcheck');
-    expect([health.status, health.text, health.headers['content-type']]).toEqual([200, 'okay', 'text/plain; charset=utf-8']);
+    expect([health.status, health.text, health.headers['content-type']]).toEqual([200, 'okay', 'text/plain']);
     for (const key of [null, '', 'anything-at-all']) {
       const { raw, call } = caller(server.url, key);
       const games = await raw('/api/games');

@@ -9,8 +9,8 @@
  */
 import type { Transport } from '../client/transport.ts';
 import { ArcbenchError } from '../errors.ts';
-import type { FrameResponse, GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
-import { isSameGame } from '../protocol/index.ts';
+import type { FrameResponse, GameDescriptor } from '../protocol/index.ts';
+import { baselinesIn } from '../runfolder/cardBaselines.ts';
 
 /** Per-level budgets asked for a game whose baselines no one gives. */
 export class BaselinesUnknownError extends ArcbenchError {
@@ -90,16 +90,4 @@ export class GameBaselines {
     this.#known.set(gameId, undefined);
     return undefined;
   }
-}
-
-/** The baselines of the first run entry of `gameId` that carries some. */
-function baselinesIn(card: ScorecardAnswer, gameId: string): number[] | undefined {
-  for (const environment of card.environments ?? []) {
-    if (!isSameGame(gameId, environment.id)) continue;
-    for (const run of environment.runs ?? []) {
-      const baselines = run.level_baseline_actions;
-      if (baselines !== undefined && baselines.length > 0) return [...baselines];
-    }
-  }
-  return undefined;
 }

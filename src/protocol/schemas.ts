@@ -191,7 +191,10 @@ export type Scorecard = z.infer<typeof scorecardSchema>;
 // out of run entries, docs/protocol.md §7a), a field that is present must have its type, unknown fields are kept.
 // Only an environment's `id` is needed, to know which game an entry is about.
 
-export const runEntryAnswerSchema = runEntrySchema.partial();
+// The toolkit's server answers a run that completed more levels than its game has baselines with -1 for
+// each baseline (and scores it 0); its own clients accept that, and so does arcbench (cardBaselines.ts
+// reads such a run as giving none).
+export const runEntryAnswerSchema = runEntrySchema.partial().extend({ level_baseline_actions: z.array(z.int().min(-1)).optional() });
 export type RunEntryAnswer = z.infer<typeof runEntryAnswerSchema>;
 
 export const environmentAnswerSchema = environmentEntrySchema
@@ -211,8 +214,10 @@ export type ScorecardAnswer = z.infer<typeof scorecardAnswerSchema>;
  * item per play in each list, with no scores and no baselines. Read as tolerantly as a card.
  */
 const toolkitGamePlaysSchema = z.looseObject({
+  game_id: z.string().optional(),
   actions: z.array(count).optional(),
-  actions_by_level: z.array(z.array(count)).optional(),
+  /** Per play, `[levels completed, the play's actions then]` at each level completion. */
+  actions_by_level: z.array(z.array(z.tuple([count, count]))).optional(),
   guids: z.array(z.string()).optional(),
   levels_completed: z.array(count).optional(),
   resets: z.array(count).optional(),

@@ -37,7 +37,7 @@ import { SeededIdGenerator } from './ids.ts';
 import { KeyRing, type Caller, type UserIdentity } from './keyring.ts';
 import { actionRequest, resetRequest, type CommandBody } from './commandRequest.ts';
 import { RunTracker } from './run.ts';
-import { ScorecardRecord } from './scorecardRecord.ts';
+import { type GameRunCounts, ScorecardRecord } from './scorecardRecord.ts';
 import { Session } from './session.ts';
 
 export type { UserIdentity } from './keyring.ts';
@@ -156,6 +156,24 @@ export class ReferenceService {
 
   /** GET /api/scorecard/{card_id}[/{game_id}]: open or closed (competition: closed only); restricted to one game when asked. */
   getScorecard(key: string | undefined, cardId: string, gameId?: string): Scorecard {
+    const card = this.readableCard(key, cardId);
+    if (gameId === undefined) return card.toScorecard();
+    const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
+    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);
+    return card.toScorecard(game);
+  }
+
+  /**
+   * The card's runs game by game with their plain counters, readable as getScorecard's card is: what the
+   * toolkit's per-game card lists (docs/protocol.md §7a). `isOpen` tells whether the card is still open.
+   */
+  getRunCounts(key: string | undefined, cardId: string): { isOpen: boolean; games: GameRunCounts[] } {
+    const card = this.readableCard(key, cardId);
+    return { isOpen: card.isOpen, games: card.runCounts() };
+  }
+
+  /** The caller's card, if it may be read now. */
+  private readableCard(key: string | undefined, cardId: string): ScorecardRecord {
     const caller = this.keyRing.authenticate(key);
     const card = typeof cardId === 'string' ? this.ownedCard(caller, cardId) : undefined;
     if (card === undefined) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${printable(cardId)} not found; check the card_id that open returned`);
@@ -163,10 +181,7 @@ export class ReferenceService {
     // answers it), and an auto-closed card would otherwise be lost to its owner.
     if (card.competition && card.isOpen)
       throw new ApiError(403, 'SERVER_ERROR', `scorecard ${cardId} is an open competition card and cannot be read; close it to get its score`);
-    if (gameId === undefined) return card.toScorecard();
-    const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
-    if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);
-    return card.toScorecard(game);
+    return card;
   }
 
   /**

@@ -5,6 +5,17 @@
 import type { RunEntry } from '../protocol/index.ts';
 import { buildRunEntry, levelActionsFromCompletions, type RunState } from './scoring.ts';
 
+/** A run's counters as they stand, with no scoring: what the toolkit's per-game card lists (docs/protocol.md §7a). */
+export interface RunCounts {
+  readonly guid: string;
+  readonly actions: number;
+  readonly resets: number;
+  readonly levelsCompleted: number;
+  /** The run's action count when each level was completed, for every level completed (beyond the baselines too). */
+  readonly completionActionCounts: readonly number[];
+  readonly state: RunState;
+}
+
 export class RunTracker {
   readonly gameId: string;
   readonly guid: string;
@@ -46,6 +57,17 @@ export class RunTracker {
 
   recordWin(): void {
     this.state = 'WIN';
+  }
+
+  counts(): RunCounts {
+    return {
+      guid: this.guid,
+      actions: this.actions,
+      resets: this.resets,
+      levelsCompleted: this.levelsCompleted,
+      completionActionCounts: [...this.completionMarks],
+      state: this.state,
+    };
   }
 
   /** The run entry of the scorecard, scored now. */

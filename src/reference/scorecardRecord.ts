@@ -6,7 +6,7 @@ import type { Scorecard } from '../protocol/index.ts';
 import type { AnyGame as Game } from '../games/types.ts';
 import { isoTime } from './clock.ts';
 import type { UserIdentity } from './keyring.ts';
-import type { RunTracker } from './run.ts';
+import type { RunCounts, RunTracker } from './run.ts';
 import { buildEnvironmentEntry, scoreCard, type TaggedEnvironment } from './scoring.ts';
 import type { Session } from './session.ts';
 
@@ -20,6 +20,12 @@ export interface ScorecardRecordInit {
   opaqueJson: string | undefined;
   competition: boolean;
   openedAt: number;
+}
+
+/** One game's runs on a card, in the order they began. */
+export interface GameRunCounts {
+  readonly gameId: string;
+  readonly runs: readonly RunCounts[];
 }
 
 interface GameRuns {
@@ -112,6 +118,11 @@ export class ScorecardRecord {
       total_levels: scored.total_levels,
       total_actions: scored.total_actions,
     };
+  }
+
+  /** Each game's runs with their plain counters, games in order of first play. */
+  runCounts(): GameRunCounts[] {
+    return [...this.gameRuns.values()].map(({ game, runs }) => ({ gameId: game.info.id, runs: runs.map((run) => run.counts()) }));
   }
 
   private entryFor(game: Game): GameRuns {

@@ -71,7 +71,7 @@ export interface AgentSummary {
 
 export interface GameSummary {
   game_id: string;
-  /** The game's title, where known (the built-in catalog); the page shows it beside the id. */
+  /** The game's title, where known (its descriptor, or the built-in catalog); the page shows it beside the id. */
   title: string | null;
   default_fps: number;
   levels: number;

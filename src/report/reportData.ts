@@ -98,17 +98,27 @@ function agentSummaries(folder: RunFolderSnapshot): AgentSummary[] {
   return summaries;
 }
 
-/** run.json's games, then games seen only in episodes (a run without run.json yet). */
+/**
+ * run.json's games, then games seen only in episodes (a run without run.json yet). Each as its own data
+ * says: the title and frame rate its descriptor gave (an official game of a games_dir, a remote service's
+ * game), else the built-in catalog's; its levels as its frames counted them.
+ */
 function gameSummaries(folder: RunFolderSnapshot): GameSummary[] {
   const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
-    const episode = folder.episodes.find((e) => e.game_id === id);
+    const episodes = folder.episodes.filter((e) => e.game_id === id);
+    const described = episodes.find((e) => e.game_title !== undefined || e.game_fps !== undefined);
     const known = catalogInfo(id);
-    return { game_id: id, title: known?.title ?? null, default_fps: known?.defaultFps ?? DEFAULT_FPS, levels: episode?.win_levels ?? 0 };
+    return {
+      game_id: id,
+      title: described?.game_title ?? known?.title ?? null,
+      default_fps: described?.game_fps ?? known?.defaultFps ?? DEFAULT_FPS,
+      levels: Math.max(0, ...episodes.map((e) => e.win_levels)),
+    };
   });
 }
 
-/** A game of the built-in catalog (a run on the reference service): its title and frame rate. */
+/** A game of the built-in catalog, for records that do not say (written by older versions). */
 function catalogInfo(gameId: string): { title: string; defaultFps: number } | undefined {
   return gameCatalog().find((game) => game.info.id === gameId)?.info;
 }

@@ -52,6 +52,9 @@ export interface EpisodeRecord {
   /** False when neither the game list nor the scorecard gave the baselines (docs/protocol.md §7a); absent means true. */
   baselines_known?: boolean;
   game_tags: string[];
+  /** The game's title and frame rate as its descriptor gave them (absent from records of older versions, or where the service gave none). */
+  game_title?: string;
+  game_fps?: number;
   /** Model usage the agent reported (all zero for agents that call no model). */
   usage: UsageTotals;
   /** Every model call the agent reported, with the step it was made in; absent when there was none. */
@@ -99,6 +102,8 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     baselines: [...baselines],
     baselines_known: game.baseline_actions !== undefined,
     game_tags: [...(game.tags ?? [])],
+    ...(game.title === undefined ? {} : { game_title: game.title }),
+    ...(game.default_fps === undefined ? {} : { game_fps: game.default_fps }),
     usage: emptyUsage(),
     recording: null,
     started_at: new Date(started).toISOString(),

@@ -5,6 +5,7 @@
  * dropped and said so; records a later attempt replaced (superseded) are kept apart from the current
  * ones, which are what every count uses.
  */
+import { withClosedCardBaselines } from './cardBaselines.ts';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -105,7 +106,7 @@ export function readRunFolder(path: string): RunFolder {
   if (!existsSync(join(dir, RUN_FILE))) throw new RunFolderError(`${dir}: no run.json here; give a run folder written by \`arcbench run\`, or its run.json`);
   const report = readRunReport(dir);
   const { records, tornTail } = readEpisodeLog(dir);
-  return { dir, report, episodes: currentEpisodes(records), records, tornTail };
+  return { dir, report, episodes: withClosedCardBaselines(currentEpisodes(records), report.cards), records, tornTail };
 }
 
 /**

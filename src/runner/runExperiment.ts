@@ -4,6 +4,8 @@
  * run.json, schedule the episodes still to play (cards opened, played, always closed), then write the
  * results.
  */
+import { servedPageRoot } from './scorecardPageCheck.ts';
+import { withClosedCardBaselines } from '../runfolder/cardBaselines.ts';
 import type { Logger } from 'pino';
 import type { Experiment } from './config/loader.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
@@ -258,6 +260,8 @@ async function finishAttempt(
   const { stop, recorder } = live;
   const failure = (outcome.openFailure && notStartedMessage('open a scorecard', target.description, outcome.openFailure)) ?? recorder.diskFailure;
   const finished = finishedAttempt(live.attempt, recorder, outcome);
+  // Baselines only the close answers gave (competition mode against a service whose game list has none).
+  const episodes = withClosedCardBaselines(recorder.episodes, live.journal.cards);
   const end = {
     interrupted: stop.interrupted,
     stoppedOnRunTime: stop.signal.aborted && !stop.interrupted && stop.reason === 'time',
@@ -265,12 +269,12 @@ async function finishAttempt(
   };
   const built = buildRunReport({
     ...live.snapshot,
-    episodes: recorder.episodes,
+    episodes,
     cards: live.journal.cards,
     attempts: [...setup.priorAttempts, finished],
     finishedAt: finished.finished_at,
     status: (totals) => statusAtRunEnd({ ...end, totals }),
-    pageRoot: target.pageRoot,
+    pageRoot: await servedPageRoot(target, live.journal.cards),
     failure,
   });
   // An attempt ends with the status it leaves the run in (the report holds its own, redacted copy).
@@ -281,7 +285,7 @@ async function finishAttempt(
     runDir,
     report: built,
     agentLabels: experiment.agents.map((a) => a.label),
-    episodes: recorder.episodes,
+    episodes,
     redactor: experiment.redactor,
     logger,
   };
@@ -301,7 +305,7 @@ async function finishAttempt(
   logger.flush();
   writeManifest(runDir, report);
   if (failure !== undefined) throw new RunNotStartedError(failure, runDir, { cause: outcome.openFailure });
-  return { runDir, report, episodes: recorder.episodes, table, baseline, notes: [...setup.notes] };
+  return { runDir, report, episodes, table, baseline, notes: [...setup.notes] };
 }
 
 /** The plan's cost estimate, told to the caller; a fresh run whose minimum is over its budget is refused. */

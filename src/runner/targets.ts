@@ -19,6 +19,8 @@ export interface OpenTarget {
   readonly description: string;
   /** Root of the service's scorecard pages (`<root>/scorecards/<card_id>`): a URL target's, or the config's. */
   readonly pageRoot: string | undefined;
+  /** Whether `pageRoot` is only assumed (a service URL's own) and must be checked to serve pages (scorecardPageCheck.ts). */
+  readonly checkPages?: boolean;
   /** Closes the transport and, for a started server, the server. */
   close(): Promise<void>;
 }
@@ -147,7 +149,13 @@ async function openTransport(
   const budget = shard === undefined ? undefined : rateBudget(config, target.url);
   const shared = budget === undefined ? {} : { rateLimit: budget === false ? budget : shareOfBudget(budget, shard!.count) };
   const transport = new HttpTransport({ baseUrl: target.url, apiKey: target.api_key, ...httpOptions(config), ...shared, ...(log ? { logger: log } : {}) });
-  return { transport, description: transport.target, pageRoot: config.scorecard.page_root ?? transport.target, close: () => transport.close() };
+  return {
+    transport,
+    description: transport.target,
+    pageRoot: config.scorecard.page_root ?? transport.target,
+    checkPages: config.scorecard.page_root === undefined,
+    close: () => transport.close(),
+  };
 }
 
 /** Why a target's sessions cannot outlive the process that played them (its own service), or undefined for a service URL. */

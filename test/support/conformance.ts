@@ -224,12 +224,25 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         expect(full.total_environments).toBe(2);
         expect(full.total_actions).toBe(4);
         if (toolkit) {
-          // The toolkit answers the game's plays, found by the id as asked (a bare slug finds none).
+          // The toolkit answers the whole card's totals and the game's plays, found by the id as asked
+          // (a bare slug, or a game not played, finds none); actions_by_level: [levels completed, actions then].
+          const totals = { played: 2, won: 0, total_actions: 4, levels_completed: full.total_levels_completed };
+          expect(totals.levels_completed).toBe(2); // one level of each game
           const only = await card(cardId, THREE);
-          expect(only).toMatchObject({ played: 1, won: 0, total_actions: 3, levels_completed: 1 });
-          expect(only.cards[THREE]).toMatchObject({ actions: [3], actions_by_level: [[2, 1]], levels_completed: [1], total_plays: 1, total_actions: 3 });
+          expect(only).toMatchObject(totals);
+          expect(only.cards[THREE]).toEqual({
+            game_id: THREE,
+            actions: [3],
+            actions_by_level: [[[1, 2]]],
+            guids: [three.guid],
+            levels_completed: [1],
+            resets: [0],
+            states: ['NOT_FINISHED'],
+            total_plays: 1,
+            total_actions: 3,
+          });
           expect(Object.keys(only.cards)).toEqual([THREE]);
-          for (const id of ['thre', TIGHT]) expect(await card(cardId, id)).toMatchObject({ played: 0, total_actions: 0, cards: {} });
+          for (const id of ['thre', TIGHT, 'zzzz']) expect(await card(cardId, id)).toEqual({ ...totals, cards: {} });
           return;
         }
         for (const id of [THREE, 'thre']) {
@@ -241,6 +254,47 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         }
         const none = await card(cardId, TIGHT);
         expect(none).toMatchObject({ environments: [], total_environments: 0, score: 0 });
+      });
+    });
+
+    describe('§2 JSON as the dialect writes it', () => {
+      it('words JSON as its dialect: the toolkit as Flask does (keys sorted, scores as floats, no charset), on a wire', async () => {
+        const { d, open, reset, act, ok } = await start();
+        const cardId = await open();
+        const { guid } = await reset(THREE, { card_id: cardId });
+        const answers = [
+          await act(THREE, guid, 'ACTION1').then(() => d.command('ACTION1', { game_id: THREE, guid })),
+          await d.card(cardId),
+          await d.card(cardId, THREE),
+        ];
+        for (const answer of answers) {
+          ok(answer);
+          if (answer.headers === undefined) continue; // the library has no wire
+          expect(answer.headers['content-type']).toBe(toolkit ? 'application/json' : 'application/json; charset=utf-8');
+          if (!toolkit) continue;
+          expect(Object.keys(answer.body)).toEqual(Object.keys(answer.body).sort());
+          expect(answer.text!.endsWith('}\n')).toBe(true);
+        }
+        const cardText = answers[1]!.text;
+        if (toolkit && cardText !== undefined) {
+          expect(Object.keys(answers[1]!.body.environments[0].runs[0])).toEqual(Object.keys(answers[1]!.body.environments[0].runs[0]).sort());
+          // Level 1 done in 2 against a baseline of 2: 100 points, written 100.0; the levels not reached 0.0.
+          expect(cardText).toContain('"level_scores":[100.0,0.0,0.0]');
+        }
+      });
+    });
+
+    describe('§2 card pages', () => {
+      it('serve a closed card’s page, where the server has pages (the toolkit’s has none: 404)', async () => {
+        const { d, open, reset, close } = await start();
+        if (d.page === undefined) return; // the library has no wire, so no pages
+        const cardId = await open();
+        await reset(THREE, { card_id: cardId });
+        await close(cardId);
+        const page = await d.page(cardId);
+        expect(page.status).toBe(toolkit ? 404 : 200);
+        expect(page.headers!['content-type']).toBe('text/html; charset=utf-8');
+        if (!toolkit) expect(page.text).toContain(cardId);
       });
     });
 
@@ -344,7 +398,8 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         await play(THREE, guid, ['ACTION1', 'ACTION2']);
         const levelReset = await reset(THREE, { guid });
         expect(levelReset).toMatchObject({ full_reset: false, levels_completed: 1, state: 'NOT_FINISHED', guid });
-        expect(levelReset.action_input).toEqual(echoed({ id: 0, data: {} }));
+        // The toolkit plays a RESET of a session as a step, which echoes the game as any action does.
+        expect(levelReset.action_input).toEqual(echoed({ id: 0, data: toolkit ? { game_id: THREE } : {} }));
         expect(sameGrid(firstGridOf(levelReset), levelStart)).toBe(true);
         const run = (await card(cardId)).environments[0].runs[0];
         expect(run).toMatchObject({ actions: 5, resets: 1, levels_completed: 1 });
@@ -849,8 +904,14 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         const all = fixtureGames();
         expect(body.total_environments).toBe(all.length);
         expect(body.environments.map((e: any) => e.id).sort()).toEqual(all.map((g) => g.info.id).sort());
-        for (const env of body.environments.filter((e: any) => e.id !== THREE))
-          expect(env).toMatchObject({ runs: [], score: 0, actions: 0, levels_completed: 0, completed: false, resets: 0 });
+        for (const env of body.environments.filter((e: any) => e.id !== THREE)) {
+          expect(env).toMatchObject({ score: 0, actions: 0, levels_completed: 0, completed: false, resets: 0 });
+          // The toolkit makes a session of each game not played: one unplayed run, with the game's baselines.
+          const game = all.find((g) => g.info.id === env.id)!;
+          const unplayed = { score: 0, actions: 0, levels_completed: 0, state: 'NOT_FINISHED', level_baseline_actions: game.info.baselineActions };
+          if (toolkit) expect(env.runs).toEqual([expect.objectContaining(unplayed)]);
+          else expect(env.runs).toEqual([]);
+        }
         const three = body.environments.find((e: any) => e.id === THREE);
         expect(three.score).toBeCloseTo(100 / 6, 10);
         expect(body.score).toBeCloseTo(100 / 6 / all.length, 10);
@@ -894,7 +955,9 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         const cardId = await open();
         await reset(THREE, { card_id: cardId }); // a live session: each refusal below is about the body alone
         for (const body of [null, [], 'text', 42, true]) {
-          expectError(await d.open(body), 400, 'VALIDATION_ERROR');
+          // The toolkit's one refusal without a code: `error` holds the sentence, and there is no message.
+          if (toolkit) expect(await d.open(body)).toMatchObject({ status: 400, body: { error: 'request body must be a JSON object' } });
+          else expectError(await d.open(body), 400, 'VALIDATION_ERROR');
           expectError(await d.close(body), 400, 'VALIDATION_ERROR');
           expectError(await d.command('RESET', body), 400, 'VALIDATION_ERROR');
           expectError(await d.command('ACTION1', body), 400, 'VALIDATION_ERROR');

@@ -60,7 +60,7 @@ export function createHttpDriver(baseUrl: string): ServiceDriver {
       headers: sentKey === undefined ? {} : { 'x-api-key': sentKey },
       ...(body === undefined ? {} : { json: body }),
     });
-    return { status: answer.status, body: answer.body, headers: answer.headers };
+    return { status: answer.status, body: answer.body, headers: answer.headers, text: answer.text };
   };
   const segment = encodeURIComponent;
   return {
@@ -70,5 +70,6 @@ export function createHttpDriver(baseUrl: string): ServiceDriver {
     close: (body, key) => call('POST', '/api/scorecard/close', key, body),
     card: (id, gameId, key) => call('GET', `/api/scorecard/${segment(id)}${gameId === undefined ? '' : `/${segment(gameId)}`}`, key),
     command: (name, body, key) => call('POST', `/api/cmd/${segment(name)}`, key, body),
+    page: (id) => call('GET', `/scorecards/${segment(id)}`, null),
   };
 }

@@ -20,6 +20,8 @@ export interface DriverResponse {
   status: number;
   body: any;
   headers?: Record<string, string>;
+  /** The body as sent, where a wire carried it. */
+  text?: string;
 }
 
 export interface ServiceDriver {
@@ -35,6 +37,8 @@ export interface ServiceDriver {
   card(id: string, gameId?: string, key?: DriverKey): Promise<DriverResponse>;
   /** POST /api/cmd/{name}; a name that is no command is an unknown path. */
   command(name: string, body: unknown, key?: DriverKey): Promise<DriverResponse>;
+  /** GET /scorecards/{id}, the card's page, where a driver has a wire (the library has no pages). */
+  page?(id: string): Promise<DriverResponse>;
 }
 
 /** The key a driver should send for a DriverKey, or undefined for no key. */

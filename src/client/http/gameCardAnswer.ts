@@ -8,8 +8,14 @@ import { z } from 'zod';
 import type { RunEntryAnswer, ScorecardAnswer, ToolkitGameCardAnswer } from '../../protocol/index.ts';
 import { scorecardAnswerSchema, toolkitGameCardSchema } from '../../protocol/index.ts';
 
-/** Plays first: a card never has `cards`, and the plays never have `environments`. */
-export const gameCardAnswerSchema = z.union([toolkitGameCardSchema.extend({ environments: z.undefined() }), scorecardAnswerSchema]);
+/**
+ * A card never has `cards`, and the plays never have `environments`: each branch refuses the other's
+ * mark, so plays of a wrong shape are refused rather than read as an empty card.
+ */
+export const gameCardAnswerSchema = z.union([
+  toolkitGameCardSchema.extend({ environments: z.undefined().optional() }),
+  scorecardAnswerSchema.extend({ cards: z.undefined().optional() }),
+]);
 
 export type GameCardAnswer = z.infer<typeof gameCardAnswerSchema>;
 

@@ -53,8 +53,9 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
     issueCookies: dialect.issuesAffinityCookies(backends.length),
   });
   installRateLimit(app, { perMinute: options.rateLimitPerMinute, inject429Every: options.inject429Every, now: options.now });
+  dialect.installWording(app);
   installRoutes(app, dialect);
-  installScorecardPage(app, backends);
+  if (dialect.servesScorecardPage) installScorecardPage(app, backends);
   installSweep(app, backends, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
   installGracefulClose(app);
   return { app, backends, affinity };

@@ -5,7 +5,7 @@
  * does is the same in both: the same games, sessions, counts and scores; only what a client sees of
  * them differs (answers, error codes, keys, cookies).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionName, FrameResponse, GameDescriptor, Scorecard } from '../../protocol/index.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
@@ -22,16 +22,22 @@ export interface DialectBehaviour {
   /** Whether answers carry the balancer's affinity cookies, with this many backends behind the server. */
   issuesAffinityCookies(backendCount: number): boolean;
   healthcheck(reply: FastifyReply): unknown;
+  /** Installs what the dialect words differently in every answer (the toolkit's JSON), if anything. */
+  installWording(app: FastifyInstance): void;
+  /** Whether `/scorecards/{card}` serves the card's page (scorecardPage.ts). */
+  servesScorecardPage: boolean;
   /** Answers a request the routes could not take: a body that is not JSON, an unknown path, a wrong method. */
   requestError: RequestErrorSender;
   games(list: GameDescriptor[]): unknown;
   game(descriptor: GameDescriptor): unknown;
+  /** POST /api/scorecard/open. */
+  openCard(backend: ReferenceService, key: string | undefined, body: unknown, reply: FastifyReply): unknown;
   /** GET /api/scorecard/{card}. */
   readCard(backend: ReferenceService, key: string | undefined, cardId: string): unknown;
   /** GET /api/scorecard/{card}/{game}. */
   readGameCard(backend: ReferenceService, key: string | undefined, cardId: string, gameId: string): unknown;
-  /** The answer of POST /api/scorecard/close. */
-  closedCard(card: Scorecard): unknown;
+  /** The answer of POST /api/scorecard/close: `card` as the backend closed it for the key. */
+  closedCard(card: Scorecard, backend: ReferenceService, key: string | undefined): unknown;
   /** POST /api/cmd/{action}: at once for our own games, a promise for a hosted one. */
   command(backend: ReferenceService, key: string | undefined, action: ActionName, body: unknown): FrameResponse | Promise<FrameResponse>;
 }
@@ -40,9 +46,12 @@ const arcbenchDialect: DialectBehaviour = {
   apiKey: apiKeyOf,
   issuesAffinityCookies: () => true,
   healthcheck: () => ({ status: 'ok' }),
+  installWording: () => {},
+  servesScorecardPage: true,
   requestError: sendError,
   games: (list) => list,
   game: (descriptor) => descriptor,
+  openCard: (backend, key, body) => backend.openScorecard(key, body),
   readCard: (backend, key, cardId) => backend.getScorecard(key, cardId),
   readGameCard: (backend, key, cardId, gameId) => backend.getScorecard(key, cardId, gameId),
   closedCard: (card) => card,

@@ -37,8 +37,10 @@ export function installRoutes(app: FastifyInstance, dialect: DialectBehaviour): 
   route('GET', '/api/games', async (request) => dialect.games(request.backend.listGames(keyOf(request))));
   route('GET', '/api/games/:game_id', async (request) => dialect.game(request.backend.getGame(keyOf(request), params(request).game_id)));
 
-  route('POST', '/api/scorecard/open', async (request) => request.backend.openScorecard(keyOf(request), request.body));
-  route('POST', '/api/scorecard/close', async (request) => dialect.closedCard(request.backend.closeScorecard(keyOf(request), request.body)));
+  route('POST', '/api/scorecard/open', async (request, reply) => dialect.openCard(request.backend, keyOf(request), request.body, reply));
+  route('POST', '/api/scorecard/close', async (request) =>
+    dialect.closedCard(request.backend.closeScorecard(keyOf(request), request.body), request.backend, keyOf(request)),
+  );
   route('GET', '/api/scorecard/:card_id', async (request) => dialect.readCard(request.backend, keyOf(request), params(request).card_id));
   route('GET', '/api/scorecard/:card_id/:game_id', async (request) => {
     const { card_id, game_id } = params(request);

@@ -2,15 +2,19 @@
  * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
  * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
  * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
- * closed cards gone; frames that always say `full_reset: false` and always carry a reasoning; any key,
- * none too; no cookies from a single backend; some refusals under other codes; HTML pages for requests
- * it cannot route or parse.
+ * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
+ * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
+ * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
+ * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
+import { installToolkitJson } from './toolkitJson.ts';
 
 /** Who a request without a key (or with an empty one) is served as: the toolkit accepts those. */
 export const TOOLKIT_STAND_IN_KEY = 'toolkit-request-without-key';
@@ -21,14 +25,27 @@ const RUN_FIELDS_LEFT_OUT = ['id', 'number_of_levels', 'number_of_environments']
 export const toolkitDialect: DialectBehaviour = {
   apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
   issuesAffinityCookies: (backendCount) => backendCount > 1,
-  healthcheck: (reply) => reply.type('text/plain; charset=utf-8').send('okay'),
+  healthcheck: (reply) => reply.type('text/plain').send('okay'),
+  installWording: installToolkitJson,
+  // The toolkit's server has no pages: /scorecards/{card} is its framework's 404 page.
+  servesScorecardPage: false,
   requestError: htmlErrorPage,
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
   games: (list) => list.map(withoutBaselines).reverse(),
   game: withoutBaselines,
+  openCard(backend, key, body, reply) {
+    // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return reply.code(400).type('application/json').send({ error: 'request body must be a JSON object' });
+    return backend.openScorecard(key, body);
+  },
   readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),
-  readGameCard: (backend, key, cardId, gameId) => toolkitGameCard(stillOpen(backend.getScorecard(key, cardId, gameId), cardId), gameId),
-  closedCard: sparseCard,
+  readGameCard(backend, key, cardId, gameId) {
+    const { isOpen, games } = backend.getRunCounts(key, cardId);
+    if (!isOpen) throw droppedCard(cardId);
+    return toolkitGameCard(games, gameId);
+  },
+  closedCard: (card, backend, key) => sparseCard(withUnplayedRuns(card, backend, key)),
   command(backend, key, action, body) {
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
@@ -45,8 +62,10 @@ export const toolkitDialect: DialectBehaviour = {
 };
 
 /** A frame as the toolkit's server words it. */
-function asTheToolkit(response: FrameResponse, action: string, fields: { game_id: string }): FrameResponse {
+function asTheToolkit(response: FrameResponse, action: string, fields: { game_id: string; guid?: unknown }): FrameResponse {
   response.full_reset = false;
+  // A RESET of a session is played as a step, which echoes the game as any action does; only a RESET that starts one echoes `{}`.
+  if (action === 'RESET' && fields.guid != null) response.action_input = { ...response.action_input, data: { game_id: fields.game_id } };
   if (response.action_input.reasoning === undefined) response.action_input = { ...response.action_input, reasoning: null };
   // The toolkit names the game as the RESET did: a bare slug stays one.
   if (action === 'RESET' && !fields.game_id.includes('-')) response.game_id = fields.game_id;
@@ -85,13 +104,45 @@ function htmlErrorPage(reply: FastifyReply, status: number, _code: string, messa
 
 /** The toolkit forgets a card when it closes. */
 function stillOpen(card: Scorecard, cardId: string): Scorecard {
-  if (card.published_at != null) throw new ApiError(404, 'SERVER_ERROR', `scorecard ${cardId} not found (closed cards are dropped)`);
+  if (card.published_at != null) throw droppedCard(cardId);
   return card;
 }
 
+const droppedCard = (cardId: string) => new ApiError(404, 'SERVER_ERROR', `scorecard ${cardId} not found (closed cards are dropped)`);
+
+/**
+ * A competition card closes with every game it offers; the toolkit makes a session of each game not
+ * played (it has no other way to score one), so such a game has one run, unplayed, with its baselines.
+ */
+function withUnplayedRuns(card: Scorecard, backend: ReferenceService, key: string | undefined): Scorecard {
+  for (const environment of card.environments) {
+    if (environment.runs.length > 0) continue;
+    const baselines = backend.getGame(key, environment.id).baseline_actions ?? [];
+    const zeros = baselines.map(() => 0);
+    environment.runs.push({
+      id: environment.id,
+      guid: randomUUID(),
+      score: 0,
+      levels_completed: 0,
+      actions: 0,
+      resets: 0,
+      state: 'NOT_FINISHED',
+      completed: false,
+      level_scores: zeros,
+      level_actions: zeros,
+      level_baseline_actions: baselines,
+      number_of_levels: baselines.length,
+      number_of_environments: 1,
+    });
+  }
+  return card;
+}
+
+/** The card with the fields the toolkit does not keep left out, and those without a value too (it writes no nulls). */
 function sparseCard(card: Scorecard): unknown {
   const sparse = card as Record<string, unknown>;
   for (const field of CARD_FIELDS_LEFT_OUT) delete sparse[field];
+  for (const [field, value] of Object.entries(sparse)) if (value === null) delete sparse[field];
   for (const environment of card.environments) {
     for (const run of environment.runs) for (const field of RUN_FIELDS_LEFT_OUT) delete (run as Record<string, unknown>)[field];
   }

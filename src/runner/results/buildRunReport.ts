@@ -13,6 +13,7 @@ import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
+import { gameWithClosedCardBaselines } from '../../runfolder/cardBaselines.ts';
 import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
 import {
   type AgentResult,
@@ -56,7 +57,9 @@ export interface RunReportInput {
  */
 function scoredAsTheCard(run: RunReportInput, episodes: readonly EpisodeRecord[]): { local: ScoredCard; withoutBaselines: Set<string> } {
   const unplayed: GameDescriptor[] = run.experiment.config.scorecard.competition_mode
-    ? (run.plan.offered ?? run.plan.games).filter((game) => !episodes.some((e) => e.game_id === game.game_id && e.runs.length > 0))
+    ? (run.plan.offered ?? run.plan.games)
+        .filter((game) => !episodes.some((e) => e.game_id === game.game_id && e.runs.length > 0))
+        .map((game) => gameWithClosedCardBaselines(game, episodes[0]?.agent, run.cards))
     : [];
   const withoutBaselines = new Set([...gamesWithoutBaselines(episodes), ...unplayed.filter((g) => g.baseline_actions === undefined).map((g) => g.game_id)]);
   return { local: scoreEpisodes(episodes, unplayed), withoutBaselines };

@@ -12,8 +12,8 @@ import { addCall, emptyUsage, sumUsage, type UsageTotals } from '../../agent/usa
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import { RunLedger } from '../../episode/runLedger.ts';
 import type { RecordedRun } from '../../runfolder/episodeRecord.ts';
-import { episodeScore, knewBaselines, scoreEpisodes } from '../../analysis/localScoring.ts';
-import { readRunFolder } from '../../runfolder/readRunFolder.ts';
+import { episodeScore, gamesWithoutBaselines, knewBaselines, scoreEpisodes } from '../../analysis/localScoring.ts';
+import { currentEpisodes, readRunFolder } from '../../runfolder/readRunFolder.ts';
 import { manifestDifferences } from '../../runfolder/manifest.ts';
 import type { RunReport } from '../../runfolder/runReport.ts';
 import { transcriptUsage } from './transcriptUsage.ts';
@@ -30,7 +30,8 @@ export async function verifyRunFolder(dir: string): Promise<VerifyResult> {
   const problems: string[] = [];
   const checked = { episodes: 0, recordings: 0, transcripts: 0, files: 0 };
   const competition = isCompetition(folder.report);
-  for (const episode of folder.episodes) {
+  // Each line as written (baselines a closed card gave later are no part of it); run.json was scored with them.
+  for (const episode of currentEpisodes(folder.records)) {
     checked.episodes++;
     const where = `${episode.agent}/${episode.game_id}/${episode.episode}`;
     problems.push(...countDifferences(where, episode));
@@ -150,9 +151,11 @@ function agentDifferences(report: RunReport, episodes: readonly EpisodeRecord[])
   const problems: string[] = [];
   for (const agent of report.agents) {
     const own = episodes.filter((episode) => episode.agent === agent.label);
-    const score = scoreEpisodes(own).score;
-    const stated = (agent.local_score as { score?: number }).score;
-    if (stated !== undefined && !close(stated, score)) problems.push(`${agent.label}: score ${stated} in run.json, ${score} recomputed from episodes.jsonl`);
+    // Unknown (null) where a game's baselines were, as run.json says it.
+    const score = gamesWithoutBaselines(own).length > 0 ? null : scoreEpisodes(own).score;
+    const stated = (agent.local_score as { score?: number | null }).score;
+    const agrees = stated === undefined || (stated === null || score === null ? stated === score : close(stated, score));
+    if (!agrees) problems.push(`${agent.label}: score ${stated} in run.json, ${score} recomputed from episodes.jsonl`);
     problems.push(...usageDifferences(`${agent.label}: usage in run.json against episodes.jsonl`, agent.usage, sumUsage(own.map((episode) => episode.usage))));
   }
   return problems;

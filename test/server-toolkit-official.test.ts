@@ -1,0 +1,118 @@
+/**
+ * `arcbench serve --dialect toolkit` against the official toolkit's own server (docs/protocol.md §7a): the same
+ * requests, over the toolkit's test games, get the same answers, byte for byte where a client could read
+ * them (status, Content-Type, key order, `0` against `0.0`), ids aside. The one difference kept is named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendRequest, type RawAnswer } from './support/httpDriver.ts';
+import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
+import { serveGames } from './support/officialServe.ts';
+
+const BT11 = 'bt11-fd9df0622a1a';
+const BT33 = 'bt33-a7c3f9d18b4e';
+const KEY = { 'x-api-key': 'toolkit-fidelity' };
+
+let official: OfficialToolkitServer;
+let ours: { url: string; stop(): Promise<void> };
+beforeAll(async () => {
+  [official, ours] = await Promise.all([startOfficialToolkitServer(), serveGames('toolkit')]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([official?.stop(), ours?.stop()]);
+});
+
+interface Exchange {
+  what: string;
+  status: number;
+  type: string;
+  text: string;
+}
+
+/**
+ * bt33's left button, as often as each level is half wide: 4, 8, 16, 20, 24 clicks; the last two levels
+ * are letterboxed. Its metadata has baselines for 3 of its 5 levels.
+ */
+const winningClicks = [...Array(28).fill([0, 0]), ...Array(20).fill([12, 12]), ...Array(24).fill([8, 8])] as [number, number][];
+
+/** One server's answers to a session that completes a level and resets one, bt33 played through the 3 levels it has baselines for, and the edges probed. */
+async function converse(url: string): Promise<Exchange[]> {
+  const exchanges: Exchange[] = [];
+  const ask = async (what: string, path: string, json?: unknown, body?: string) => {
+    const headers = body === undefined ? KEY : { ...KEY, 'content-type': 'application/json' };
+    const answer: RawAnswer = await sendRequest(url, path, { headers, ...(json === undefined ? {} : { json }), ...(body === undefined ? {} : { body }) });
+    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
+    return answer.body;
+  };
+  await ask('open with [1]', '/api/scorecard/open', undefined, '[1]');
+  await ask('close with [1]', '/api/scorecard/close', undefined, '[1]');
+  await ask('action with [1]', '/api/cmd/ACTION1', undefined, '[1]');
+  const { card_id } = await ask('open', '/api/scorecard/open', {});
+  const { guid } = await ask('first RESET', '/api/cmd/RESET', { game_id: BT11, card_id });
+  for (let i = 0; i < 5; i++) await ask(`ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
+  await ask('level RESET', '/api/cmd/RESET', { game_id: BT11, guid });
+  const clicker = await ask('bt33 RESET', '/api/cmd/RESET', { game_id: BT33, card_id });
+  for (const [i, [x, y]] of winningClicks.slice(0, 28).entries())
+    await ask(`ACTION6 #${i + 1}`, '/api/cmd/ACTION6', { game_id: BT33, guid: clicker.guid, x, y });
+  for (const game of [BT11, BT33, 'bt11', 'zzzz']) await ask(`game card ${game}`, `/api/scorecard/${card_id}/${game}`);
+  await ask('card', `/api/scorecard/${card_id}`);
+  await ask('card page', `/scorecards/${card_id}`);
+  await ask('close', '/api/scorecard/close', { card_id });
+  await ask('closed card', `/api/scorecard/${card_id}`);
+  await ask('health', '/api/healthcheck');
+  return exchanges;
+}
+
+/**
+ * Ids in order of appearance, so two servers' answers compare; an error's message, which is for people
+ * (its shape and code are for programs); and the texts of pages a client does not parse.
+ */
+function comparable(exchanges: Exchange[]): Exchange[] {
+  const ids = new Map<string, string>();
+  const placeholder = (id: string) => {
+    if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
+    return ids.get(id)!;
+  };
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  return exchanges.map((exchange) => ({
+    ...exchange,
+    text: exchange.type.startsWith('text/html')
+      ? '(an HTML error page)'
+      : exchange.text.replace(uuid, placeholder).replace(/"message":"(?:[^"\\]|\\.)*"/, exchange.status >= 400 ? '"message":"…"' : '$&'),
+  }));
+}
+
+/** What arcbench words otherwise on purpose: its games' tags are their input kinds, so tags_scores name those. */
+const withoutTagScores = (exchange: Exchange) => ({ ...exchange, text: exchange.text.replace(/,"tags_scores":\[[^\]]*\]/, '') });
+
+/** A competition card: unreadable while open (the card and the game's plays), its game's one session, and its close. */
+async function converseInCompetition(url: string): Promise<Exchange[]> {
+  const exchanges: Exchange[] = [];
+  const ask = async (what: string, path: string, json?: unknown) => {
+    const answer = await sendRequest(url, path, { headers: KEY, ...(json === undefined ? {} : { json }) });
+    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
+    return answer.body;
+  };
+  const { card_id } = await ask('open', '/api/scorecard/open', { competition_mode: true });
+  const { guid } = await ask('RESET', '/api/cmd/RESET', { game_id: BT11, card_id });
+  for (let i = 0; i < 4; i++) await ask(`ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
+  await ask('card', `/api/scorecard/${card_id}`);
+  await ask('game card', `/api/scorecard/${card_id}/${BT11}`);
+  await ask('second session of the game', '/api/cmd/RESET', { game_id: BT11, card_id });
+  await ask('close', '/api/scorecard/close', { card_id });
+  return exchanges;
+}
+
+describe('serve --dialect toolkit and the official toolkit server', () => {
+  it('answer the same requests alike, status, Content-Type and text', async () => {
+    const expected = comparable(await converse(official.url));
+    const got = comparable(await converse(ours.url));
+    expect(got.map((e) => e.what)).toEqual(expected.map((e) => e.what));
+    for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
+  }, 120_000);
+
+  it('answer a competition card alike, the games it never played entering it at close', async () => {
+    const expected = comparable(await converseInCompetition(official.url));
+    const got = comparable(await converseInCompetition(ours.url));
+    for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
+  }, 60_000);
+});
