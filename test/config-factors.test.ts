@@ -54,7 +54,7 @@ describe('factorial arms', () => {
     expect(experiment.agents[3]!.arm).toEqual({ of: 'explorer', levels: { use_undo: true, clicks: 16 } });
     // The config a run keeps lists the arms as plain entries, without the declaration they came from.
     expect(experiment.config.agents.map((a) => [a.label, a.factors])).toEqual(experiment.agents.map((a) => [a.label, undefined]));
-    const { games } = await resolvePlan(experiment, referenceTransport());
+    const { games } = await resolvePlan(experiment, referenceTransport(0));
     expect(planEpisodes(experiment, games)).toHaveLength(4);
   });
 

@@ -43,6 +43,17 @@ const factorSchema = z.union([
 export const factorsSchema = z
   .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'a factor name is letters, digits and "_" (it is part of the arm names)' }), factorSchema)
   .refine((factors) => Object.keys(factors).length > 0, { error: 'declare at least one factor, or leave `factors` out' })
+  .superRefine((factors, context) => {
+    const setBy = new Map<string, string>();
+    for (const { name, path } of factorList(factors)) {
+      const param = path.join('.');
+      const earlier = setBy.get(param);
+      if (earlier !== undefined) {
+        context.addIssue({ code: 'custom', path: [name], message: `sets params.${param}, as factor ${earlier} does; one param is one factor` });
+      }
+      setBy.set(param, name);
+    }
+  })
   .describe(
     'Params to vary: the entry becomes one arm per combination of levels (e.g. { model: [a, b], effort: { param: reasoning_effort, levels: [low, high] } }).',
   );

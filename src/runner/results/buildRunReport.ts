@@ -13,6 +13,7 @@ import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
+import { buildHarnessCard } from '../harnessCard.ts';
 import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
 import {
   type AgentResult,
@@ -124,6 +125,7 @@ function agentResults(run: RunReportInput, cards: readonly CardEntry[], score: C
       local_score: localScoreOf(scored.local, scored.withoutBaselines),
       score_differences: latest?.score_differences ?? null,
       ...usageOf(mine),
+      ...(agent.arm === undefined ? {} : { arm: { of: agent.arm.of, levels: { ...agent.arm.levels } } }),
     };
   });
 }
@@ -188,6 +190,7 @@ export function buildRunReport(run: RunReportInput): RunReport {
     cards,
     attempts: [...run.attempts],
     totals: sums,
+    harness_card: buildHarnessCard(experiment, run.provenance.arcbench_version, run.provenance.target),
     ...(plan.shard === undefined ? {} : { shard: { ...plan.shard } }),
   };
   // Agents' params and error messages, the service's echo of the card's opaque value: anywhere.
