@@ -86,6 +86,13 @@ describe('factorial arms', () => {
     expect(await configError(object)).toMatch(/object\.yaml: agents\[0\]\.factors\.click_bias\[0\]/);
     const param = writeConfig('param.yaml', 'name: p\nagents:\n  - use: random\n    factors: { bias: { param: "click bias", levels: [0.1, 0.2] } }\n');
     expect(await configError(param)).toContain('param.yaml: agents[0].factors.bias.param: expected a param name');
+    const twice = writeConfig(
+      'twice.yaml',
+      'name: t\nagents:\n  - use: random\n    factors:\n      click_bias: [0.1, 0.2]\n      bias: { param: click_bias, levels: [0.3, 0.4] }\n',
+    );
+    expect(await configError(twice)).toContain(
+      'twice.yaml: agents[0].factors.bias: sets params.click_bias, as factor click_bias does; one param is one factor',
+    );
     const many = writeConfig(
       'many.yaml',
       `name: m\nagents:\n  - use: explorer\n    factors:\n      max_clicks: [${Array.from({ length: 20 }, (_, i) => i).join(', ')}]\n      ignore_rows: [[0], [1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12], [13]]\n`,

@@ -36,8 +36,10 @@ export function compareHarnessCards(
     return { state: 'unknown', differences: [], onlyIn: none, note: `harness card of ${which}: ${UNKNOWN_CARD}` };
   }
   const differences = factDifferences('run', baseline.run, candidate.run);
-  const before = agentFacts(baseline, agents?.baseline);
-  const after = agentFacts(candidate, agents?.candidate);
+  // Two chosen agents go under the name compare gives the pair (`random → explorer`), so the two line up.
+  const pairName = agents === undefined ? '' : `${agents.baseline} → ${agents.candidate}`;
+  const before = agentFacts(baseline, agents?.baseline, pairName);
+  const after = agentFacts(candidate, agents?.candidate, pairName);
   for (const [label, facts] of before) {
     const other = after.get(label);
     if (other !== undefined) differences.push(...factDifferences(`agent ${label}`, facts, other));
@@ -50,11 +52,11 @@ export function compareHarnessCards(
   return { state: same ? 'identical' : 'different', differences, onlyIn, note: null };
 }
 
-/** The card's agents by label; one chosen agent goes under the pair's common name, so the two line up. */
-function agentFacts(card: HarnessCard, only: string | undefined): Map<string, CardFacts> {
+/** The card's agents by label, or the one chosen agent under the pair's name. */
+function agentFacts(card: HarnessCard, only: string | undefined, pairName: string): Map<string, CardFacts> {
   if (only === undefined) return new Map(card.agents.map((a) => [a.label, a.facts]));
   const chosen = card.agents.find((a) => a.label === only);
-  return new Map(chosen === undefined ? [] : [['compared agent', chosen.facts]]);
+  return new Map(chosen === undefined ? [] : [[pairName, chosen.facts]]);
 }
 
 function factDifferences(where: string, before: CardFacts, after: CardFacts): CardDifference[] {
