@@ -25,7 +25,7 @@ describe('the score-against-cost frontier', () => {
           arms.map((a, i) => episode(`a${i}`, 'g', 0, a.score, a.cost)),
         );
         const beats = (o: (typeof arms)[number], a: (typeof arms)[number]) => o.score >= a.score && o.cost <= a.cost && (o.score > a.score || o.cost < a.cost);
-        arms.forEach((a, i) => expect(frontier.points[i]!.on_frontier).toBe(!arms.some((o) => beats(o, a))));
+        expect(frontier.points.map((p) => p.on_frontier)).toEqual(arms.map((a) => !arms.some((o) => beats(o, a))));
         expect(frontier.points.some((p) => p.on_frontier)).toBe(true);
         expect(frontier.note).toBeNull();
       }),
