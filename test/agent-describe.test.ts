@@ -116,7 +116,9 @@ describe('an agent that describes itself', () => {
       'prompt.system': `sha256:${hash('Play well.')}`,
     });
     expect(JSON.stringify(card)).not.toContain('Play well.');
-    await expect(experimentWith(dir, protocolAgent(dir, 'badcard', { harness: { facts: { model: ['a'] } } }))).rejects.toThrow(/describe\.harness\.facts\.model/);
+    await expect(experimentWith(dir, protocolAgent(dir, 'badcard', { harness: { facts: { model: ['a'] } } }))).rejects.toThrow(
+      /describe\.harness\.facts\.model/,
+    );
   });
 
   it('a protocol agent that declares nothing: plan --estimate says it cannot be estimated, and no warning is made up', async () => {
