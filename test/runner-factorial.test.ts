@@ -6,15 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRED_BY_GAME } from '../src/analysis/factorEffects.ts';
 import type { FactorialSummary } from '../src/analysis/factorialSummary.ts';
 import { BOOTSTRAP_ELEMENT_ID, type PageBootstrap } from '../src/report/pageData.ts';
+import { buildReportData } from '../src/report/reportData.ts';
 import { writeReport } from '../src/report/writeReport.ts';
+import { readRunFolderSnapshot } from '../src/runfolder/folderSnapshot.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { runExperiment } from '../src/runner/runExperiment.ts';
 import { readRunReport, type RunReport } from '../src/runfolder/runReport.ts';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
+import { launchChromium, watchPage } from './support/chromium.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-factorial-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -123,6 +127,26 @@ describe('a factorial run', () => {
     expect(bootstrap.data.harness_card).toEqual(report.harness_card);
     expect(bootstrap.data.factorial).toEqual(report.factorial);
   });
+
+  it('draws them on the page: the effects with their pairing, the frontier, the card with the facts that tell arms apart marked', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const watch = watchPage(page);
+      await page.goto(pathToFileURL(join(first, 'report.html')).href);
+      const factorial = await page.getByTestId('factorial').innerText();
+      expect(factorial).toContain('Main effects: explorer (4 arms)');
+      expect(factorial).toContain(PAIRED_BY_GAME);
+      expect(factorial).toContain('No cost recorded');
+      const card = page.getByTestId('harness-card');
+      expect(await card.innerText()).toContain(ARMS[3]);
+      // The factor rows differ between arms and are marked; the agent's name is the same for all and is not.
+      expect(await card.locator('tr.differs th').allInnerTexts()).toEqual(['factor.use_undo', 'factor.clicks', 'params']);
+      expect(watch.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
 
 function compare(baseline: string, candidate: string): string {
@@ -156,5 +180,9 @@ describe('compare and the harness card', () => {
     expect(compare(old, first).split('\n')[0]).toBe('harness card of the baseline: unknown: this run was written by an arcbench that kept no harness card');
     const json = spawnSync(process.execPath, [ARCBENCH_BIN, 'compare', old, first, '--json'], { encoding: 'utf8' });
     expect((JSON.parse(json.stdout) as { harness_cards: { state: string } }).harness_cards.state).toBe('unknown');
+    // The report of the old folder has no card to show (the page says "unknown" in words); its effects come from its episodes.
+    const data = buildReportData(readRunFolderSnapshot(old), { kind: 'served', base_url: '/' });
+    expect(data.harness_card).toBeNull();
+    expect(data.factorial).toEqual(report.factorial);
   });
 });
