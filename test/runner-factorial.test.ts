@@ -3,12 +3,13 @@
 // and the frontier across the four arms, and every run's harness card; `compare` (the real CLI, in a
 // child process) says what differs between two cards before any score, and "unknown" for an old run.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRED_BY_GAME } from '../src/analysis/factorEffects.ts';
+import { recordingNameParts } from '../src/recording/recordingWriter.ts';
 import type { FactorialSummary } from '../src/analysis/factorialSummary.ts';
 import { BOOTSTRAP_ELEMENT_ID, type PageBootstrap } from '../src/report/pageData.ts';
 import { buildReportData } from '../src/report/reportData.ts';
@@ -38,7 +39,6 @@ function configText(concurrency: number): string {
     'seed: 5',
     `concurrency: ${concurrency}`,
     'budgets: { max_actions: 60 }',
-    'recordings: false',
     'agents:',
     '  - use: explorer',
     '    factors:',
@@ -75,8 +75,10 @@ function tableMean(arm: string): number {
 const average = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 describe('a factorial run', () => {
-  it('plays the four arms and keeps each one’s levels in run.json', () => {
+  it('plays the four arms and keeps each one’s levels in run.json; their names name the recordings', () => {
     expect(report.agents.map((a) => a.label)).toEqual(ARMS);
+    const recorded = readdirSync(join(first, 'recordings')).map((file) => recordingNameParts(file)?.agent);
+    expect([...new Set(recorded)].sort()).toEqual([...ARMS].sort());
     expect(report.agents[1]!.arm).toEqual({ of: 'explorer', levels: { use_undo: false, clicks: 64 } });
     expect(report.agents[1]!.params).toMatchObject({ use_undo: false, max_clicks: 64 });
   });
