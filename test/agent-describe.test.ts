@@ -103,7 +103,7 @@ describe('an agent that describes itself', () => {
     const dir = tempDir('describe-harness');
     const declared = { harness: { facts: { model: 'local-7b', state_mode: 'harness', batch_size: 3 }, prompts: { system: 'Play well.' } } };
     const experiment = await experimentWith(dir, protocolAgent(dir, 'carded', declared));
-    const card = buildHarnessCard(experiment, '9.9.9', 'in-process');
+    const card = buildHarnessCard(experiment, '9.9.9');
     const script = readFileSync(join(dir, 'carded.sh'));
     const hash = (content: string | Buffer) => createHash('sha256').update(content).digest('hex').slice(0, 16);
     expect(card.agents[0]!.facts).toMatchObject({

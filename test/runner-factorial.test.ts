@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRED_BY_GAME } from '../src/analysis/factorEffects.ts';
+import { DEFAULT_RETRY_POLICY } from '../src/client/http/retryPolicy.ts';
 import { recordingNameParts } from '../src/recording/recordingWriter.ts';
 import type { FactorialSummary } from '../src/analysis/factorialSummary.ts';
 import { BOOTSTRAP_ELEMENT_ID, type PageBootstrap } from '../src/report/pageData.ts';
@@ -113,7 +114,7 @@ describe('a factorial run', () => {
 
   it('records the harness card: the run’s target, budgets and concurrency, each arm’s kind, version and levels', () => {
     const card = report.harness_card!;
-    expect(card.run).toMatchObject({ target: 'in-process', target_kind: 'reference', concurrency: 4, 'budgets.max_actions': 60, seed: 5 });
+    expect(card.run).toMatchObject({ target: 'in-process reference service', target_kind: 'reference', concurrency: 4, 'budgets.max_actions': 60, seed: 5 });
     expect(card.agents.map((a) => a.label)).toEqual(ARMS);
     expect(card.agents[2]!.facts).toMatchObject({ agent: 'explorer', kind: 'built-in', 'factor.use_undo': true, 'factor.clicks': 0 });
     expect(card.agents[2]!.facts.version).toBe(`arcbench ${report.provenance.arcbench_version}`);
@@ -172,6 +173,23 @@ describe('compare and the harness card', () => {
   it('says when the cards are identical', () => {
     expect(compare(first, first).split('\n')[0]).toBe('Harness cards: identical (the runs differ in nothing the cards record).');
   });
+
+  it('finds two runs of one config against a server it starts identical, whatever port each server took', async () => {
+    const config =
+      'name: served\ngames: [lamp]\nbudgets: { max_actions: 5 }\nrecordings: false\ntarget: { server: { backends: 2 } }\nagents: [{ use: random }]\n';
+    const runs: string[] = [];
+    for (const name of ['served-a', 'served-b']) {
+      writeFileSync(join(dir, `${name}.yaml`), config);
+      await runExperiment(await loadExperiment(join(dir, `${name}.yaml`)), { out: join(dir, name) });
+      runs.push(join(dir, name));
+    }
+    expect(readRunReport(runs[0]!).harness_card!.run).toMatchObject({
+      target: 'arcbench server on 127.0.0.1, 2 backends',
+      target_kind: 'server',
+      'service.retries': DEFAULT_RETRY_POLICY.maxRetries,
+    });
+    expect(compare(runs[0]!, runs[1]!).split('\n')[0]).toBe('Harness cards: identical (the runs differ in nothing the cards record).');
+  }, 60_000);
 
   it('reads a run folder written before cards were kept, and says its card is unknown', () => {
     const old = join(dir, 'old');

@@ -15,24 +15,21 @@ import { redactSecretFields } from '../redaction.ts';
 import { describeAgent } from './agentDescription.ts';
 import type { Experiment, ResolvedAgent } from './config/loader.ts';
 
-/** `target`: where the run plays, as provenance names it (`in-process`, `server on …`, the URL). */
-export function buildHarnessCard(experiment: Experiment, arcbenchVersion: string, target: string): HarnessCard {
+export function buildHarnessCard(experiment: Experiment, arcbenchVersion: string): HarnessCard {
   return {
     format: HARNESS_CARD_FORMAT,
-    run: runFacts(experiment, arcbenchVersion, target),
+    run: runFacts(experiment, arcbenchVersion),
     agents: experiment.agents.map((agent) => ({ label: agent.label, facts: agentFacts(agent, experiment.baseDir, arcbenchVersion) })),
   };
 }
 
-function runFacts(experiment: Experiment, arcbenchVersion: string, target: string): CardFacts {
+function runFacts(experiment: Experiment, arcbenchVersion: string): CardFacts {
   const { config } = experiment;
   const overHttp = config.target !== 'reference';
   const { budgets } = config;
   return {
     arcbench: arcbenchVersion,
-    target,
-    target_kind: config.target === 'reference' ? 'reference' : 'server' in config.target ? 'server' : 'url',
-    dialect: typeof config.target === 'object' && 'server' in config.target ? config.target.server.dialect : null,
+    ...targetFacts(config.target),
     games: config.games_dir === undefined ? "arcbench's own" : `official (${basename(config.games_dir)})`,
     seed: config.seed,
     episodes: config.episodes,
@@ -49,6 +46,24 @@ function runFacts(experiment: Experiment, arcbenchVersion: string, target: strin
     'service.retries': overHttp ? (config.timeouts?.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries) : null,
     'service.rate_limit': overHttp ? rateLimitFact(config.rate_limit) : null,
     competition_mode: config.scorecard.competition_mode,
+  };
+}
+
+/**
+ * The service as the config names it, not as the run found it: a server this run started listens on a
+ * port of the moment, and two runs of one config must not differ by it.
+ */
+function targetFacts(target: Experiment['config']['target']): CardFacts {
+  if (target === 'reference') return { target: 'in-process reference service', target_kind: 'reference', dialect: null };
+  if ('url' in target) return { target: target.url, target_kind: 'url', dialect: null };
+  const server = target.server;
+  return {
+    target: `arcbench server on 127.0.0.1, ${server.backends} backend${server.backends === 1 ? '' : 's'}`,
+    target_kind: 'server',
+    dialect: server.dialect,
+    'server.rotate_affinity': server.rotate_affinity,
+    'server.rate_limit_per_minute': server.rate_limit_per_minute ?? null,
+    'server.inject_429_every': server.inject_429_every ?? null,
   };
 }
 

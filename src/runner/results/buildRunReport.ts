@@ -190,7 +190,7 @@ export function buildRunReport(run: RunReportInput): RunReport {
     cards,
     attempts: [...run.attempts],
     totals: sums,
-    harness_card: buildHarnessCard(experiment, run.provenance.arcbench_version, run.provenance.target),
+    harness_card: buildHarnessCard(experiment, run.provenance.arcbench_version),
     ...(plan.shard === undefined ? {} : { shard: { ...plan.shard } }),
   };
   // Agents' params and error messages, the service's echo of the card's opaque value: anywhere.
