@@ -61,8 +61,8 @@ export type HarnessFact = string | number | boolean | null;
 /**
  * An agent's harness in facts (src/runner/harnessCard.ts makes the card). Use the documented names
  * where they fit (docs/results-and-report.md, "Harness cards": model, api, state_mode, compaction,
- * context_tokens, batch_size, frame_format, tools, reasoning, temperature, request_timeout_seconds,
- * retries) so that cards of different agents line up; add any other name for what else matters.
+ * context_tokens, batch_size, frame_format, tools, reasoning, temperature, retries) so that cards
+ * of different agents line up; add any other name for what else matters.
  */
 export interface HarnessFacts {
   readonly facts?: Readonly<Record<string, HarnessFact>>;

@@ -14,6 +14,7 @@ import { type CardFacts, HARNESS_CARD_FORMAT, type HarnessCard } from '../runfol
 import { redactSecretFields } from '../redaction.ts';
 import { describeAgent } from './agentDescription.ts';
 import type { Experiment, ResolvedAgent } from './config/loader.ts';
+import { httpOptions } from './targets.ts';
 
 export function buildHarnessCard(experiment: Experiment, arcbenchVersion: string): HarnessCard {
   return {
@@ -43,7 +44,7 @@ function runFacts(experiment: Experiment, arcbenchVersion: string): CardFacts {
     'budgets.max_cost_usd': budgets.max_cost_usd ?? null,
     'budgets.max_run_cost_usd': budgets.max_run_cost_usd ?? null,
     // Retries and rate limits are the HTTP client's; the in-process service has neither.
-    'service.retries': overHttp ? (config.timeouts?.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries) : null,
+    'service.retries': overHttp ? (httpOptions(config).maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries) : null,
     'service.rate_limit': overHttp ? rateLimitFact(config.rate_limit) : null,
     competition_mode: config.scorecard.competition_mode,
   };
