@@ -150,7 +150,8 @@ describe('an agent that describes itself', () => {
         '',
         'class Thinker(Agent):',
         '    arcbench_describe = {"calls_model": True, "longest_decision_seconds": 3600, "shorten_decision_hint": "lower Thinker.TIMEOUT",',
-        '                         "cost_per_call": {"fixed_tokens": 500, "turn_tokens": 1500, "context_tokens": 6000, "output_tokens": 80}}',
+        '                         "cost_per_call": {"fixed_tokens": 500, "turn_tokens": 1500, "context_tokens": 6000, "output_tokens": 80},',
+        '                         "harness": {"facts": {"model": "thinker-1", "batch_size": 1}, "prompts": {"system": "Think first."}}}',
         '    def is_done(self, frames, latest_frame):',
         '        return False',
         '    def choose_action(self, frames, latest_frame):',
@@ -167,6 +168,12 @@ describe('an agent that describes itself', () => {
     const [warning] = idleCloseWarnings(experiment.agents, { target: HOSTED, concurrency: 1, budgets: { max_actions: 30 } }, () => 1);
     expect(warning).toContain('up to 60 minutes');
     expect(warning).toContain('lower Thinker.TIMEOUT');
+    expect(buildHarnessCard(experiment, '9.9.9').agents[0]!.facts).toMatchObject({
+      kind: 'python',
+      model: 'thinker-1',
+      batch_size: 1,
+      'prompt.system': expect.stringMatching(/^sha256:/),
+    });
   });
 
   it('defineAgent refuses a describe that is not a function, saying what it takes', () => {
