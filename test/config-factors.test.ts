@@ -93,6 +93,13 @@ describe('factorial arms', () => {
     expect(await configError(twice)).toContain(
       'twice.yaml: agents[0].factors.bias: sets params.click_bias, as factor click_bias does; one param is one factor',
     );
+    const two = writeConfig(
+      'two.yaml',
+      'name: t\nagents:\n  - use: random\n    factors: { click_bias: [0.1, 0.2] }\n  - use: random\n    factors: { click_bias: [0.3, 0.4] }\n',
+    );
+    expect(await configError(two)).toContain(
+      'two.yaml: agents[1].label: agents[0] also declares factors under the name "random"; give each such entry its own label',
+    );
     const many = writeConfig(
       'many.yaml',
       `name: m\nagents:\n  - use: explorer\n    factors:\n      max_clicks: [${Array.from({ length: 20 }, (_, i) => i).join(', ')}]\n      ignore_rows: [[0], [1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12], [13]]\n`,

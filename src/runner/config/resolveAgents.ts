@@ -24,10 +24,12 @@ interface Options {
 export async function resolveAgents(config: ExperimentConfig, options: Options): Promise<ResolvedAgents> {
   const result: ResolvedAgents = { agents: [], entries: [], problems: [] };
   const labels = new Map<string, string>();
+  // A design is known by its entry's label (its arms' prefix): two of one name would be read as one.
+  const designs = new Map<string, number>();
   for (const [i, entry] of config.agents.entries()) {
     const definition = await loadEntry(entry, i, options, result.problems);
     if (definition === undefined) continue;
-    for (const candidate of candidatesOf(entry, definition, i, result.problems)) {
+    for (const candidate of candidatesOf(entry, definition, i, result.problems, designs)) {
       const agent = checkedAgent(candidate, definition, labels, result.problems);
       if (agent === undefined) continue;
       result.agents.push(agent);
@@ -64,10 +66,18 @@ interface Candidate {
   readonly arm?: ResolvedAgent['arm'];
 }
 
-function candidatesOf(entry: AgentEntry, definition: AgentDefinition, i: number, problems: string[]): Candidate[] {
+function candidatesOf(entry: AgentEntry, definition: AgentDefinition, i: number, problems: string[], designs: Map<string, number>): Candidate[] {
   const base = entry.label ?? definition.name;
   const params = entry.params ?? {};
   if (entry.factors === undefined) return [{ label: base, use: entry.use, rawParams: params, index: i, which: '' }];
+  const earlier = designs.get(base);
+  if (earlier !== undefined) {
+    problems.push(
+      `agents[${i}].label: agents[${earlier}] also declares factors under the name "${base}"; give each such entry its own label, which names its arms`,
+    );
+    return [];
+  }
+  designs.set(base, i);
   const count = armCount(entry.factors);
   if (count > MAX_ARMS_PER_ENTRY) {
     problems.push(`agents[${i}].factors: these levels make ${count} arms, more than ${MAX_ARMS_PER_ENTRY}; drop levels, or split the entry`);
