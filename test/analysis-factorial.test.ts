@@ -83,6 +83,14 @@ describe('main effects', () => {
     expect(effect.interval).not.toBeNull();
   });
 
+  it('says when some combination of levels was not played', () => {
+    const episodes = ARMS.slice(0, 3).map((arm) => episode(arm.label, 'g', 0, 1));
+    expect(factorialDesigns(ARMS.slice(0, 3), episodes)[0]!.note).toBe(
+      '3 of the 4 combinations of levels were played: each effect is taken over unequal levels of the other factors',
+    );
+    expect(factorialDesigns(ARMS, [...episodes, episode(ARMS[3]!.label, 'g', 0, 1)])[0]!.note).toBeNull();
+  });
+
   it('leaves out a game not every arm played, and has no effect without common games', () => {
     const [design] = factorialDesigns(ARMS, [episode(ARMS[0]!.label, 'g', 0, 5)]);
     expect(design!.factors[0]!.levels.map((l) => [l.mean, l.effect])).toEqual([

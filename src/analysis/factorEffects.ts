@@ -39,6 +39,8 @@ export interface FactorialDesign {
   readonly of: string;
   readonly arms: readonly string[];
   readonly factors: readonly FactorEffect[];
+  /** Said when some combination of levels has no arm (`--agents` kept a few): its effects then mix in the other factors. */
+  readonly note: string | null;
 }
 
 export const PAIRED_BY_GAME = 'paired by game (bootstrap over games)';
@@ -60,7 +62,12 @@ function designOf(of: string, arms: readonly ArmAgent[], episodes: readonly Scor
   // Only games every arm finished an episode of: a game one arm lacks would weigh its levels unevenly.
   const games = [...new Set(episodes.map((e) => e.game))].filter((game) => arms.every((a) => scores.get(a.label)?.has(game))).sort();
   const factors = Object.keys(arms[0]?.arm?.levels ?? {}).map((factor) => factorEffect(factor, arms, scores, games));
-  return { of, arms: arms.map((a) => a.label), factors };
+  const combinations = factors.reduce((product, factor) => product * factor.levels.length, 1);
+  const note =
+    arms.length < combinations
+      ? `${arms.length} of the ${combinations} combinations of levels were played: each effect is taken over unequal levels of the other factors`
+      : null;
+  return { of, arms: arms.map((a) => a.label), factors, note };
 }
 
 /** Per arm, per game, the episodes' scores. */

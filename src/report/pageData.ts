@@ -182,6 +182,7 @@ export interface ReportFactorial {
   readonly designs: ReadonlyArray<{
     readonly of: string;
     readonly arms: readonly string[];
+    readonly note: string | null;
     readonly factors: ReadonlyArray<{
       readonly factor: string;
       readonly levels: ReadonlyArray<{

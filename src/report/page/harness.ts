@@ -40,6 +40,7 @@ export function factorialSection(factorial: ReportFactorial): HTMLElement {
         'div',
         {},
         el('h3', {}, `Main effects: ${design.of} (${design.arms.length} arms)`),
+        design.note && el('p', { class: 'note' }, design.note),
         el(
           'table',
           {},
