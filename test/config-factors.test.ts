@@ -100,6 +100,15 @@ describe('factorial arms', () => {
     expect(await configError(two)).toContain(
       'two.yaml: agents[1].label: agents[0] also declares factors under the name "random"; give each such entry its own label',
     );
+    const keys = writeConfig('keys.yaml', 'name: k\nagents:\n  - use: llm\n    params: { model: m }\n    factors: { api_key: [a, b] }\n');
+    expect(await configError(keys)).toContain('keys.yaml: agents[0].factors.api_key: params.api_key is a key, and a level names its arm');
+    const pasted = writeConfig(
+      'pasted.yaml',
+      'name: p\nagents:\n  - use: random\n    factors: { note: [plain, sk-proj-abcdefghijklmnopqrstuvwxyz0123456789] }\n',
+    );
+    const message = await configError(pasted);
+    expect(message).toContain('pasted.yaml: agents[0].factors.note[1]: this looks like a key');
+    expect(message).not.toContain('sk-proj');
     const many = writeConfig(
       'many.yaml',
       `name: m\nagents:\n  - use: explorer\n    factors:\n      max_clicks: [${Array.from({ length: 20 }, (_, i) => i).join(', ')}]\n      ignore_rows: [[0], [1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11], [12], [13]]\n`,

@@ -9,9 +9,23 @@
  * each arm (`llm[model=a,effort=low]`) once the agent's own name is known.
  */
 import { z } from 'zod';
+import { holdsSecretValue, looksSecret } from '../../redaction.ts';
 
 /** A level as a label shows it: a string, a number or true/false. */
-const scalarSchema = z.union([z.string().min(1), z.number(), z.boolean()], { error: 'expected a level: a string, a number or true/false' });
+const scalarSchema = z.union(
+  [
+    // A level names the arm, and the arm's name names files and scorecard tags, none of which is redacted.
+    z
+      .string()
+      .min(1)
+      .refine((text) => !holdsSecretValue(text), {
+        error: 'this looks like a key, and a level names its arm in files and scorecard tags; vary keys with separate entries, not a factor',
+      }),
+    z.number(),
+    z.boolean(),
+  ],
+  { error: 'expected a level: a string, a number or true/false' },
+);
 export type LevelValue = z.output<typeof scalarSchema>;
 
 /** A level with params of its own: `{ value: gpt-5, with: { pricing: {...} } }` (a model's prices go with the model). */
@@ -47,6 +61,10 @@ export const factorsSchema = z
     const setBy = new Map<string, string>();
     for (const { name, path } of factorList(factors)) {
       const param = path.join('.');
+      if (looksSecret(path.at(-1)!)) {
+        const message = `params.${param} is a key, and a level names its arm in files and scorecard tags; vary keys with separate entries, not a factor`;
+        context.addIssue({ code: 'custom', path: [name], message });
+      }
       const earlier = setBy.get(param);
       if (earlier !== undefined) {
         context.addIssue({ code: 'custom', path: [name], message: `sets params.${param}, as factor ${earlier} does; one param is one factor` });
