@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadExperiment } from '../src/runner/config/loader.ts';
 import { planEpisodes, resolvePlan } from '../src/runner/plan.ts';
 import { referenceTransport } from '../src/runner/targets.ts';
+import { runArcbench } from './support/arcbenchProcess.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-factors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +58,24 @@ describe('factorial arms', () => {
     const { games } = await resolvePlan(experiment, referenceTransport(0));
     expect(planEpisodes(experiment, games)).toHaveLength(4);
   });
+
+  it('arcbench plan lists the arms of each design, and --json gives each episode its arm', async () => {
+    writeConfig('plan.yaml', TWO_FACTORS);
+    const plan = await runArcbench(['plan', 'plan.yaml'], dir);
+    expect(plan.code).toBe(0);
+    const lines = plan.stdout.split('\n');
+    const at = lines.indexOf('Factorial arms of explorer: 4 = use_undo (false, true) × clicks (4, 16)');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '  explorer[use_undo=false,clicks=4]',
+      '  explorer[use_undo=false,clicks=16]',
+      '  explorer[use_undo=true,clicks=4]',
+      '  explorer[use_undo=true,clicks=16]',
+    ]);
+    const json = await runArcbench(['plan', 'plan.yaml', '--json'], dir);
+    const first = JSON.parse(json.stdout.split('\n')[0]!) as { agent: string; arm: unknown };
+    expect(first).toMatchObject({ agent: 'explorer[use_undo=false,clicks=4]', arm: { use_undo: false, clicks: 4 } });
+  }, 60_000);
 
   it('uses the entry label as the arms’ prefix, and lets a level carry params of its own', async () => {
     const file = writeConfig(
