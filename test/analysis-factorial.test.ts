@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { costFrontier } from '../src/analysis/costFrontier.ts';
 import type { ScoredEpisode } from '../src/analysis/episodeSample.ts';
 import { type ArmAgent, factorialDesigns, ONE_GAME, PAIRED_BY_GAME } from '../src/analysis/factorEffects.ts';
-import { compareHarnessCards, harnessCardLines } from '../src/analysis/harnessCardDiff.ts';
+import { compareHarnessCards, harnessCardLines, harnessCardMarkdown } from '../src/analysis/harnessCardDiff.ts';
 import { emptyUsage } from '../src/agent/usage.ts';
 import { HARNESS_CARD_FORMAT, type HarnessCard } from '../src/runfolder/harnessCard.ts';
 
@@ -123,6 +123,12 @@ describe('comparing harness cards', () => {
       '  agent new: only in the candidate',
     ]);
     expect(compareHarnessCards(before, before).state).toBe('identical');
+    expect(harnessCardMarkdown(compareHarnessCards(before, after)).split('\n').slice(0, 4)).toEqual([
+      'Harness cards differ (baseline → candidate); the scores below compare these harnesses too:',
+      '',
+      '- run: concurrency 4 → 8',
+      '- agent llm: model a → b',
+    ]);
   });
 
   it('compares two chosen agents of the runs with each other', () => {

@@ -76,3 +76,9 @@ export function harnessCardLines(comparison: CardComparison): string[] {
   for (const label of comparison.onlyIn.candidate) lines.push(`  agent ${label}: only in the candidate`);
   return lines;
 }
+
+/** The same as markdown: the sentence, then the differences as a list. */
+export function harnessCardMarkdown(comparison: CardComparison): string {
+  const [sentence = '', ...differences] = harnessCardLines(comparison);
+  return [sentence, ...(differences.length === 0 ? [] : ['', ...differences.map((line) => `- ${line.trim()}`)])].join('\n');
+}

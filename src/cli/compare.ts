@@ -9,7 +9,7 @@ import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument, DEFAULT_THRESHOLD } from '../analysis/gate.ts';
 import { runEpisodesOfFolder } from '../analysis/runEpisodes.ts';
-import { compareHarnessCards, harnessCardLines } from '../analysis/harnessCardDiff.ts';
+import { compareHarnessCards, harnessCardLines, harnessCardMarkdown } from '../analysis/harnessCardDiff.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { checkOutputPath } from './outputPath.ts';
@@ -76,10 +76,9 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? DEFAULT_THRESHOLD });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
-    const cardText = `${harnessCardLines(cards).join('\n')}\n\n`;
     if (options.json === true) process.stdout.write(`${JSON.stringify({ harness_cards: cards, ...document }, null, 2)}\n`);
-    else if (options.markdown === true) process.stdout.write(cardText + renderComparisonMarkdown(comparison, view));
-    else process.stdout.write(`${cardText}${renderComparisonTerminal(comparison, view)}\n`);
+    else if (options.markdown === true) process.stdout.write(`${harnessCardMarkdown(cards)}\n\n${renderComparisonMarkdown(comparison, view)}`);
+    else process.stdout.write(`${harnessCardLines(cards).join('\n')}\n\n${renderComparisonTerminal(comparison, view)}\n`);
     if (options.html !== undefined) {
       // Loaded only when asked: the page's bundler is not needed otherwise.
       await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);
