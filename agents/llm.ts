@@ -11,7 +11,7 @@
  *
  * The pieces live in ./llm/: frame encodings, turn text, tools, memory, batches, and providers/.
  */
-import { defineAgent, z } from 'arcbench';
+import { defineAgent, type HarnessFacts, z } from 'arcbench';
 import { callEstimate } from './llm/callEstimate.ts';
 import { FRAME_FORMATS } from './llm/frameFormats.ts';
 import { DEFAULT_SYSTEM_PROMPT, Player } from './llm/player.ts';
@@ -133,6 +133,34 @@ const params = z
     }
   });
 
+type Params = z.output<typeof params>;
+
+/** What of this harness decides a score beyond the model: the facts of its harness card (never the prompt's text, nor the key). */
+function harnessFacts(p: Params): HarnessFacts {
+  const api = p.api ?? defaultApi(p.base_url);
+  return {
+    facts: {
+      model: p.model,
+      api,
+      // Only the Responses API can keep the conversation on the provider's side; the others replay it each call.
+      state_mode: api === 'responses' ? p.state : 'harness',
+      compaction: p.compaction,
+      context_tokens: p.context_tokens,
+      batch_size: p.max_actions_per_turn,
+      frame_format: p.frame_format,
+      tools: p.output === 'tools' ? 'one tool per action' : 'json answer',
+      reasoning: p.reasoning_effort ?? p.thinking ?? null,
+      thinking_budget: p.thinking_budget ?? null,
+      temperature: p.temperature ?? null,
+      max_output_tokens: p.max_output_tokens ?? null,
+      request_timeout_seconds: p.request_timeout_seconds,
+      retries: p.max_retries,
+      response_cache: p.cache,
+    },
+    prompts: { system: p.system_prompt ?? DEFAULT_SYSTEM_PROMPT },
+  };
+}
+
 export default defineAgent({
   name: 'llm',
   description:
@@ -187,5 +215,6 @@ export default defineAgent({
     // Every try may run to its timeout (the backoff between tries comes on top: this is the least of the worst case).
     longestDecisionSeconds: p.request_timeout_seconds * (1 + p.max_retries),
     shortenDecisionHint: 'lower params.request_timeout_seconds or max_retries (one decision takes up to request_timeout_seconds × (1 + max_retries))',
+    harness: harnessFacts(p),
   }),
 });

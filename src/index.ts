@@ -9,7 +9,7 @@ export { z } from 'zod';
 export { defineAgent, isAgentDefinition } from './agent/defineAgent.ts';
 export type { AgentDefinition, AgentDeclaration } from './agent/defineAgent.ts';
 // What an agent tells the runner of itself (defineAgent's `describe`): its calls' cost, its longest decision.
-export type { AgentDescription, CallEstimate, EstimateGame } from './agent/description.ts';
+export type { AgentDescription, CallEstimate, EstimateGame, HarnessFact, HarnessFacts } from './agent/description.ts';
 export type { CallShape } from './agent/description.ts';
 export { tokensOfChars } from './analysis/costEstimate.ts';
 export { action, actionOfId, click, reset, stop, isStop, AgentContractError } from './agent/actions.ts';

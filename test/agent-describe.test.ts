@@ -3,9 +3,11 @@
  * says of itself (a TypeScript plugin's describe, an agent process's hello, a Python class's
  * arcbench_describe), and an agent that may call a model and says nothing is named, never counted free.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { buildHarnessCard } from '../src/runner/harnessCard.ts';
 import { defineAgent } from '../src/agent/defineAgent.ts';
 import { type CallShape, estimatePlanCost } from '../src/analysis/costEstimate.ts';
 import { gameCatalog } from '../src/games/catalog.ts';
@@ -97,6 +99,28 @@ describe('an agent that describes itself', () => {
     expect(warning).toMatch(/agent "declared": one decision can take up to 30 minutes .*; lower TIMEOUT in the script, /);
   });
 
+  it('a protocol agent: the harness its hello declares is on the run’s harness card, its prompt as a hash, its file’s hash as its version', async () => {
+    const dir = tempDir('describe-harness');
+    const declared = { harness: { facts: { model: 'local-7b', state_mode: 'harness', batch_size: 3 }, prompts: { system: 'Play well.' } } };
+    const experiment = await experimentWith(dir, protocolAgent(dir, 'carded', declared));
+    const card = buildHarnessCard(experiment, '9.9.9');
+    const script = readFileSync(join(dir, 'carded.sh'));
+    const hash = (content: string | Buffer) => createHash('sha256').update(content).digest('hex').slice(0, 16);
+    expect(card.agents[0]!.facts).toMatchObject({
+      agent: 'carded',
+      kind: 'executable',
+      version: `sha256:${hash(script)} (carded.sh)`,
+      model: 'local-7b',
+      state_mode: 'harness',
+      batch_size: 3,
+      'prompt.system': `sha256:${hash('Play well.')}`,
+    });
+    expect(JSON.stringify(card)).not.toContain('Play well.');
+    await expect(experimentWith(dir, protocolAgent(dir, 'badcard', { harness: { facts: { model: ['a'] } } }))).rejects.toThrow(
+      /describe\.harness\.facts\.model/,
+    );
+  });
+
   it('a protocol agent that declares nothing: plan --estimate says it cannot be estimated, and no warning is made up', async () => {
     const dir = tempDir('describe-silent');
     const use = protocolAgent(dir, 'silent');
@@ -126,7 +150,8 @@ describe('an agent that describes itself', () => {
         '',
         'class Thinker(Agent):',
         '    arcbench_describe = {"calls_model": True, "longest_decision_seconds": 3600, "shorten_decision_hint": "lower Thinker.TIMEOUT",',
-        '                         "cost_per_call": {"fixed_tokens": 500, "turn_tokens": 1500, "context_tokens": 6000, "output_tokens": 80}}',
+        '                         "cost_per_call": {"fixed_tokens": 500, "turn_tokens": 1500, "context_tokens": 6000, "output_tokens": 80},',
+        '                         "harness": {"facts": {"model": "thinker-1", "batch_size": 1}, "prompts": {"system": "Think first."}}}',
         '    def is_done(self, frames, latest_frame):',
         '        return False',
         '    def choose_action(self, frames, latest_frame):',
@@ -143,6 +168,12 @@ describe('an agent that describes itself', () => {
     const [warning] = idleCloseWarnings(experiment.agents, { target: HOSTED, concurrency: 1, budgets: { max_actions: 30 } }, () => 1);
     expect(warning).toContain('up to 60 minutes');
     expect(warning).toContain('lower Thinker.TIMEOUT');
+    expect(buildHarnessCard(experiment, '9.9.9').agents[0]!.facts).toMatchObject({
+      kind: 'python',
+      model: 'thinker-1',
+      batch_size: 1,
+      'prompt.system': expect.stringMatching(/^sha256:/),
+    });
   });
 
   it('defineAgent refuses a describe that is not a function, saying what it takes', () => {

@@ -93,6 +93,8 @@ describe('transcripts of the Responses API', () => {
     expect(conversation!.messages[1]).toMatchObject({ role: 'user', content: [{ type: 'text', text: expect.stringMatching(/^Game: /) }] });
     expect(conversation!.messages[3]).toMatchObject({ tool_calls: [{ type: 'function', function: { name: crat.calls[0]!.name } }] });
     expectChatTools(conversation!.tools, responses.server.request(0).body.tools.length);
+    // The harness that shaped the conversation comes with it, from the run's harness card.
+    expect(conversation!.harness).toMatchObject({ agent: 'llm', api: 'responses', state_mode: 'harness', frame_format: 'text' });
   });
 
   it('export --format messages follows a state: provider chain back: the whole conversation, not only what the last call sent', async () => {

@@ -68,4 +68,12 @@ export interface ResolvedAgent {
   readonly definition: AgentDefinition;
   /** Params as parsed by the agent's schema (defaults applied). */
   readonly params: unknown;
+  /** For one arm of a factorial entry (src/runner/config/factors.ts): the entry it came from and its levels. */
+  readonly arm?: ArmLevels;
+}
+
+/** One arm's place in its design: the entry's base label (`of`) and its level of every factor, in declaration order. */
+export interface ArmLevels {
+  readonly of: string;
+  readonly levels: Readonly<Record<string, string | number | boolean>>;
 }

@@ -51,4 +51,21 @@ export interface AgentDescription {
   readonly longestDecisionSeconds?: number;
   /** How a user makes one decision shorter, as a clause: "lower params.timeout". */
   readonly shortenDecisionHint?: string;
+  /** What of the agent's harness decides its scores beyond the model, for the run's harness card. */
+  readonly harness?: HarnessFacts;
+}
+
+/** One fact of a harness card: a short text, a number, true/false, or null for "does not apply". */
+export type HarnessFact = string | number | boolean | null;
+
+/**
+ * An agent's harness in facts (src/runner/harnessCard.ts makes the card). Use the documented names
+ * where they fit (docs/results-and-report.md, "Harness cards": model, api, state_mode, compaction,
+ * context_tokens, batch_size, frame_format, tools, reasoning, temperature, retries) so that cards
+ * of different agents line up; add any other name for what else matters.
+ */
+export interface HarnessFacts {
+  readonly facts?: Readonly<Record<string, HarnessFact>>;
+  /** Prompt texts by name (`system`): the card keeps their SHA-256 only, never a text. */
+  readonly prompts?: Readonly<Record<string, string>>;
 }

@@ -9,6 +9,7 @@ import { compareRuns } from '../analysis/compareRuns.ts';
 import { oneAgentAs } from '../analysis/episodeSample.ts';
 import { comparisonDocument, DEFAULT_THRESHOLD } from '../analysis/gate.ts';
 import { runEpisodesOfFolder } from '../analysis/runEpisodes.ts';
+import { compareHarnessCards, harnessCardLines, harnessCardMarkdown } from '../analysis/harnessCardDiff.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { checkOutputPath } from './outputPath.ts';
@@ -54,8 +55,10 @@ Exit codes: 0 compared (no regression, or --fail-on-regression not given); 1 a r
 async function compareCommand(baselinePath: string, candidatePath: string, options: CompareCommandOptions): Promise<number> {
   try {
     if (options.html !== undefined) checkOutputPath('--html', options.html);
-    let baseline = runEpisodesOfFolder(readRunFolder(baselinePath), baselinePath);
-    let candidate = runEpisodesOfFolder(readRunFolder(candidatePath), candidatePath);
+    const baselineFolder = readRunFolder(baselinePath);
+    const candidateFolder = readRunFolder(candidatePath);
+    let baseline = runEpisodesOfFolder(baselineFolder, baselinePath);
+    let candidate = runEpisodesOfFolder(candidateFolder, candidatePath);
     if (options.baselineAgent !== undefined || options.candidateAgent !== undefined) {
       if (options.baselineAgent === undefined || options.candidateAgent === undefined) {
         process.stderr.write(
@@ -67,12 +70,15 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
       baseline = oneAgentAs(baseline, options.baselineAgent, label);
       candidate = oneAgentAs(candidate, options.candidateAgent, label);
     }
+    const pair = options.baselineAgent === undefined ? undefined : { baseline: options.baselineAgent, candidate: options.candidateAgent ?? '' };
+    // What differs between the harnesses is said before any score: a score difference is theirs too.
+    const cards = compareHarnessCards(baselineFolder.report.harness_card, candidateFolder.report.harness_card, pair);
     const comparison = compareRuns(baseline, candidate, { threshold: options.threshold ?? DEFAULT_THRESHOLD });
     const view = { perGame: options.perGame === true };
     const document = comparisonDocument(comparison, { ...view, failOnRegression: options.failOnRegression === true });
-    if (options.json === true) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-    else if (options.markdown === true) process.stdout.write(renderComparisonMarkdown(comparison, view));
-    else process.stdout.write(`${renderComparisonTerminal(comparison, view)}\n`);
+    if (options.json === true) process.stdout.write(`${JSON.stringify({ harness_cards: cards, ...document }, null, 2)}\n`);
+    else if (options.markdown === true) process.stdout.write(`${harnessCardMarkdown(cards)}\n\n${renderComparisonMarkdown(comparison, view)}`);
+    else process.stdout.write(`${harnessCardLines(cards).join('\n')}\n\n${renderComparisonTerminal(comparison, view)}\n`);
     if (options.html !== undefined) {
       // Loaded only when asked: the page's bundler is not needed otherwise.
       await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);

@@ -9,6 +9,7 @@ import { EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
 import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
+import { armsLines } from './armsList.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
 import { openTarget, openTargetGames, referenceTransport } from '../runner/targets.ts';
 
@@ -60,7 +61,10 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     if (options.json) {
       if (estimate !== undefined) process.stdout.write(`${JSON.stringify({ estimate })}\n`);
       for (const e of plan.episodes) {
-        process.stdout.write(`${JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed })}\n`);
+        const arm = e.agent.arm === undefined ? {} : { arm: e.agent.arm.levels };
+        process.stdout.write(
+          `${JSON.stringify({ agent: e.agent.label, use: e.agent.use, ...arm, game_id: e.game.game_id, episode: e.index, seed: e.seed })}\n`,
+        );
       }
       return EXIT_OK;
     }
@@ -91,6 +95,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
         `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
         `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
     );
+    for (const line of armsLines(experiment.agents)) process.stdout.write(`${line}\n`);
     if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);
     return EXIT_OK;
   } catch (error) {

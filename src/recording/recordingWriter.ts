@@ -18,8 +18,11 @@ import { type RecordingThread, recordingThread } from './recordingThread.ts';
 
 export type { RecordingFormat } from './recordingFiles.ts';
 
-/** A label as the config allows it (letters, digits, `.`, `-`, `_`), so it cannot leave the folder. */
-const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/**
+ * A label as the config allows it (letters, digits, `.`, `-`, `_`), or a factorial arm's name
+ * (`llm[model=a,effort=low]`: also `[`, `]`, `=`, `,`); no `/`, so it cannot leave the folder.
+ */
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.=,[\]-]{0,63}$/;
 
 /**
  * `<game>.<agent>.<n>.<guid>.recording.jsonl[.gz]`, the name existing tools look for. Built only from

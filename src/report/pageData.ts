@@ -163,6 +163,46 @@ export interface ReportData {
   unknown_scores: string | null;
   episodes: EpisodeRow[];
   recordings: RecordingSource;
+  /** What produced the scores beyond the model (run.json's harness_card); null for a run that kept none. */
+  harness_card: ReportHarnessCard | null;
+  /** Main effects of the factors and the cost frontier across arms; null for a run without factorial arms. */
+  factorial: ReportFactorial | null;
+}
+
+/** A fact of a harness card (src/runfolder/harnessCard.ts); the writer assigns the card to this type. */
+export type ReportCardFact = string | number | boolean | null;
+
+export interface ReportHarnessCard {
+  run: Record<string, ReportCardFact>;
+  agents: Array<{ label: string; facts: Record<string, ReportCardFact> }>;
+}
+
+/** src/analysis/factorialSummary.ts as the page reads it (the writer assigns that type to this one). */
+export interface ReportFactorial {
+  readonly designs: ReadonlyArray<{
+    readonly of: string;
+    readonly arms: readonly string[];
+    readonly note: string | null;
+    readonly factors: ReadonlyArray<{
+      readonly factor: string;
+      readonly levels: ReadonlyArray<{
+        readonly level: string | number | boolean;
+        readonly arms: readonly string[];
+        readonly mean: number | null;
+        readonly effect: { readonly value: number; readonly interval: Interval | null; readonly games: number; readonly pairing: string } | null;
+      }>;
+    }>;
+  }>;
+  readonly frontier: {
+    readonly points: ReadonlyArray<{
+      readonly agent: string;
+      readonly mean: number | null;
+      readonly cost_per_episode: number | null;
+      readonly calls: number;
+      readonly on_frontier: boolean;
+    }>;
+    readonly note: string | null;
+  };
 }
 
 /** One run in the `view` server's list. */

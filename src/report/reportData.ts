@@ -16,12 +16,15 @@ import {
   type RecordingSource,
   REPORT_FORMAT,
   type ReportData,
+  type ReportFactorial,
   type RunHeader,
   UNFINISHED,
 } from './pageData.ts';
 import { resultRows, scoreOf } from './resultRows.ts';
 import { knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { usageFigures } from './usageFigures.ts';
+import { factorialSummary } from '../analysis/factorialSummary.ts';
+import { runEpisodesOf } from '../analysis/runEpisodes.ts';
 import { folderStatus, recordingsWithoutRecord, type RunFolderSnapshot, runName } from '../runfolder/folderSnapshot.ts';
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
@@ -39,7 +42,25 @@ export function buildReportData(folder: RunFolderSnapshot, recordings: Recording
     unknown_scores: folder.run?.unknown_scores ?? (folder.episodes.some((e) => !knewBaselines(e)) ? UNKNOWN_SCORES_REASON : null),
     episodes: [...folder.episodes.map(episodeRow), ...folder.superseded.map(playedAgainRow), ...inProgressRows(folder)],
     recordings,
+    harness_card: folder.run?.harness_card ?? null,
+    factorial: factorialOf(folder),
   };
+}
+
+/**
+ * Recomputed from the episodes (not read from run.json, which has it only once a run ends): a live
+ * page shows the effects so far. The arms are run.json's; a folder without it has none.
+ */
+function factorialOf(folder: RunFolderSnapshot): ReportFactorial | null {
+  const agents = folder.run?.agents ?? [];
+  return factorialSummary(
+    agents,
+    runEpisodesOf(
+      folder.dir,
+      agents.map((a) => a.label),
+      folder.episodes,
+    ).episodes,
+  );
 }
 
 function runHeader(folder: RunFolderSnapshot): RunHeader {

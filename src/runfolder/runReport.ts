@@ -14,6 +14,7 @@ import { ArcbenchError, RunFolderWriteError } from '../errors.ts';
 import { emptyUsage } from '../agent/usage.ts';
 import { indentedJson } from './indentedJson.ts';
 import { RUN_FILE } from './fileNames.ts';
+import { harnessCardSchema } from './harnessCard.ts';
 
 /**
  * Version of run.json's layout; bumped when a field changes meaning. 2: a run may have several attempts
@@ -103,6 +104,8 @@ const agentResultSchema = z.looseObject({
   /** Model usage of the agent's episodes, in all and per game id. */
   usage: usageOrNone,
   usage_by_game: z.record(z.string(), usageSchema).default({}),
+  /** One arm of a factorial entry (docs/experiments.md): the entry's label and the arm's level of each factor. */
+  arm: z.object({ of: z.string(), levels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) }).optional(),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
@@ -288,6 +291,13 @@ export const runReportSchema = z.looseObject({
   totals: runTotalsSchema,
   /** The results table; absent in runs of versions before it was kept here. */
   table: z.array(tableRowSchema).optional(),
+  /**
+   * Main effects of each factor and the score-against-cost frontier across arms (src/analysis/factorialSummary.ts),
+   * written with the table at the end of a run that has factorial arms; readers may recompute it from the episodes.
+   */
+  factorial: z.object({ designs: z.array(z.unknown()).readonly(), frontier: z.unknown() }).optional(),
+  /** What produced the scores beyond the model (harnessCard.ts); absent in runs of versions before it was kept. */
+  harness_card: harnessCardSchema.optional(),
   /** Set when the run plays one part of the plan (`--shard index/count`); a resume plays the same part. */
   shard: shardSchema.optional(),
   /** A merged run (`arcbench merge`): the folders it was made from. */

@@ -112,7 +112,7 @@ export interface LlmExperiment {
   budgets?: Record<string, unknown>;
   episodes?: number;
   concurrency?: number;
-  agents?: Array<{ use: string; label?: string; params?: Record<string, unknown> }>;
+  agents?: Array<{ use: string; label?: string; params?: Record<string, unknown>; factors?: Record<string, unknown> }>;
 }
 
 /** Writes the experiment into the folder, runs it, and reads back what a user would read. */

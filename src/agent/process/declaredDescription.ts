@@ -32,6 +32,13 @@ export const declaredDescriptionSchema = z.looseObject({
         .optional(),
     })
     .optional(),
+  /** What decides its scores beyond the model, for the run's harness card (description.ts HarnessFacts). */
+  harness: z
+    .strictObject({
+      facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+      prompts: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
 });
 
 export type DeclaredDescription = z.output<typeof declaredDescriptionSchema>;
@@ -45,6 +52,7 @@ export function descriptionOfHello(declared: DeclaredDescription | undefined): A
     ...(longestDecisionSeconds === undefined ? {} : { longestDecisionSeconds }),
     ...(shortenDecisionHint === undefined ? {} : { shortenDecisionHint }),
     ...(call === undefined ? {} : { costEstimate: () => callEstimateOf(call) }),
+    ...(declared.harness === undefined ? {} : { harness: declared.harness }),
   };
 }
 

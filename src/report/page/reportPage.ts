@@ -7,6 +7,7 @@
 import { IN_PROGRESS, PLAYED_AGAIN, UNFINISHED, type EpisodeRow, type ReportData } from '../pageData.ts';
 import { gameCharts } from './charts.ts';
 import { costSection } from './cost.ts';
+import { factorialSection, harnessCardSection } from './harness.ts';
 import { el, replaceChildren } from './dom.ts';
 import { EpisodeList } from './episodes.ts';
 import { episodeKey, linkTo, readLink } from './episodeLink.ts';
@@ -35,6 +36,9 @@ class ReportPage {
   private readonly results = el('div');
   private readonly charts = el('div');
   private readonly cost = el('div');
+  private readonly harness = el('div');
+  private readonly factorial = el('div');
+  private readonly factorialSection: HTMLElement;
   private readonly recordingsNote = el('p', { class: 'note', 'data-testid': 'recordings-note' });
   private readonly replayStatus = el('p', { class: 'replay-status', 'data-testid': 'replay-status' }, 'Choose an episode to replay.');
   private readonly details = el('div');
@@ -66,9 +70,12 @@ class ReportPage {
       linkOf: (row) => (this.playable(row).ok ? linkTo(row) : null),
     });
     const section = (id: string, title: string, ...content: Node[]) => el('section', { id }, el('h2', {}, title), ...content);
+    this.factorialSection = section('factors', 'Factorial arms', this.factorial);
     root.append(
       this.header,
       section('results', 'Results', this.results),
+      this.factorialSection,
+      section('harness', 'Harness card', this.harness),
       section('charts', 'Scores by game', this.charts),
       section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
@@ -98,6 +105,10 @@ class ReportPage {
         data.agents.map((a) => a.label),
       ),
     );
+    replaceChildren(this.harness, harnessCardSection(data));
+    // Only a run with arms has factors to show.
+    this.factorialSection.hidden = data.factorial === null;
+    replaceChildren(this.factorial, data.factorial && factorialSection(data.factorial));
     replaceChildren(this.recordingsNote, recordingsSentence(data));
     replaceChildren(this.details, runDetails(data));
     this.episodes.update(data.episodes);

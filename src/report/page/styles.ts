@@ -60,6 +60,7 @@ button:disabled { cursor: not-allowed; opacity: 0.45; }
 .outcome-error { background: #fde8e6; color: var(--bad); }
 .outcome-in-progress { background: #e3f1ff; color: var(--accent); }
 
+tr.differs th, tr.differs td, tr.frontier td { background: #fff6d6; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(370px, 1fr)); gap: 10px 18px; }
 .charts .note { grid-column: 1 / -1; margin: 0; }
 .chart { margin: 0; }

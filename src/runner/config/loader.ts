@@ -7,10 +7,10 @@ import { Redactor } from '../../redaction.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseDocument, type YAMLError } from 'yaml';
-import type { AgentDefinition, ResolvedAgent } from '../../agent/defineAgent.ts';
-import { AgentLoadError, loadAgent } from '../../agent/pluginLoader.ts';
 import { ISSUE_OPTIONS, issueLines } from '../../protocol/zodIssues.ts';
-import { type ExperimentConfig, experimentSchema, MAX_LABEL_LENGTH } from './schema.ts';
+import { type ExperimentConfig, experimentSchema } from './schema.ts';
+import { resolveAgents } from './resolveAgents.ts';
+import type { ResolvedAgent } from '../../agent/defineAgent.ts';
 import { expandEnvironment, MissingVariableError } from './envExpansion.ts';
 import { applyOverrides, type ConfigOverrides, firstTryConfig, unknownLabels } from './overrides.ts';
 
@@ -111,46 +111,11 @@ async function resolveExperiment(
   // The games' folder is the file's, as an agent's path is: the same config plays from any working directory.
   if (config.games_dir !== undefined) config.games_dir = resolve(options.baseDir, config.games_dir);
 
-  const problems: string[] = competitionProblems(config);
-  const agents: ResolvedAgent[] = [];
-  const labels = new Map<string, number>();
-  for (const [i, entry] of config.agents.entries()) {
-    let definition: AgentDefinition;
-    try {
-      definition = await loadAgent(entry.use, options.baseDir, {
-        ...(entry.python === undefined ? {} : { python: entry.python }),
-        ...(entry.model_gateway === undefined ? {} : { modelGateway: entry.model_gateway }),
-        ...(options.env === undefined ? {} : { env: options.env }),
-      });
-    } catch (error) {
-      if (!(error instanceof AgentLoadError)) throw error;
-      problems.push(`agents[${i}].${error.field}: ${error.message}`);
-      continue;
-    }
-    const params = checkParams(definition, entry.params);
-    if (typeof params === 'string') {
-      problems.push(`agents[${i}].params: ${params}`);
-      continue;
-    }
-    if (!params.success) {
-      problems.push(...issueLines(params.error.issues, ['agents', i, 'params']));
-      continue;
-    }
-    const label = entry.label ?? definition.name;
-    if (label.length > MAX_LABEL_LENGTH) {
-      problems.push(
-        `agents[${i}].label: the agent's name (${label.length} characters) would be the label, which names files; give the entry a label of at most ${MAX_LABEL_LENGTH} characters`,
-      );
-      continue;
-    }
-    const earlier = labels.get(label);
-    if (earlier !== undefined) {
-      problems.push(`agents[${i}].label: "${label}" is already used by agents[${earlier}]; give each entry its own label`);
-      continue;
-    }
-    labels.set(label, i);
-    agents.push({ label, use: entry.use, definition, params: params.data });
-  }
+  const resolved = await resolveAgents(config, options);
+  // Arms are agents like any other from here on: competition checks, --agents and run.json see them expanded.
+  config.agents = resolved.entries;
+  const { agents } = resolved;
+  const problems = [...competitionProblems(config), ...resolved.problems];
   if (problems.length > 0) fail(problems);
   const wanted = options.overrides?.agents;
   if (wanted === undefined) return { file: options.file, baseDir: options.baseDir, config, agents, redactor };
@@ -206,16 +171,4 @@ function yamlErrorLines(error: YAMLError): string {
  */
 export function configWithoutSecrets(config: ExperimentConfig, redactor: Redactor = new Redactor()): ExperimentConfig {
   return redactor.value(config) as ExperimentConfig;
-}
-
-/**
- * The agent's params through its own schema. A schema that throws (a plugin's refinement that failed
- * on a value it did not expect) is a sentence for the user, never a stack trace.
- */
-function checkParams(definition: AgentDefinition, params: unknown): ReturnType<AgentDefinition['params']['safeParse']> | string {
-  try {
-    return definition.params.safeParse(params ?? {}, ISSUE_OPTIONS);
-  } catch (error) {
-    return `agent "${definition.name}" could not check its params: ${(error as Error).message}; check the values given against its parameters (arcbench schema lists them)`;
-  }
 }

@@ -9,6 +9,7 @@ import { HOSTED_RATE_LIMIT_PER_MINUTE } from '../../protocol/limits.ts';
 import { DIALECTS } from '../../reference/server/dialect.ts';
 import { modelGatewaySchema } from '../../agent/gateway/gatewaySettings.ts';
 import { holdsSecretValue, looksSecret } from '../../redaction.ts';
+import { factorsSchema } from './factors.ts';
 
 /**
  * The free-text fields are echoed and stored everywhere (terminal, run.json, run.log, the report, the
@@ -46,6 +47,7 @@ const agentEntrySchema = z
         .optional()
         .describe("For a .py agent: the Python interpreter (a virtualenv's bin/python, relative to this file); default: ARCBENCH_PYTHON, else python3."),
       model_gateway: modelGatewaySchema.optional(),
+      factors: factorsSchema.optional(),
     },
     {
       error: (issue) =>

@@ -8,6 +8,7 @@
 import { ArcbenchError } from '../../errors.ts';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
 import { readManifest, runFileHash } from '../../runfolder/manifest.ts';
+import { UNKNOWN_CARD } from '../../runfolder/harnessCard.ts';
 
 /** The hosted service's site, where scorecard pages live. */
 export const HOSTED_SCORECARD_ORIGIN = 'https://three.arcprize.org';
@@ -47,6 +48,8 @@ export function leaderboardSubmission(folder: RunFolder): Record<string, unknown
     format: LEADERBOARD_FORMAT,
     run: report.name,
     harness: { name: 'arcbench', version: report.provenance.arcbench_version },
+    // What produced the scores beyond the model: a reader of the leaderboard weighs a score with its harness.
+    harness_card: report.harness_card ?? UNKNOWN_CARD,
     started_at: report.started_at,
     finished_at: report.finished_at,
     manifest_sha256: runFileHash(manifest),
@@ -71,6 +74,7 @@ export function leaderboardSubmission(folder: RunFolder): Record<string, unknown
           reasoning: agent.usage.reasoning_tokens,
         },
         model_calls: agent.usage.calls,
+        harness_facts: report.harness_card?.agents.find((a) => a.label === agent.label)?.facts ?? null,
       };
     }),
   };

@@ -9,6 +9,7 @@
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
 import { episodeTranscript } from '../../runfolder/episodeFiles.ts';
 import type { TranscriptCall } from '../../runfolder/transcriptFile.ts';
+import type { CardFacts } from '../../runfolder/harnessCard.ts';
 
 export interface ConversationRecord {
   agent: string;
@@ -17,6 +18,8 @@ export interface ConversationRecord {
   model: string;
   messages: unknown[];
   tools?: unknown[];
+  /** The agent's facts on the run's harness card (state mode, frame format, …): what shaped this conversation; null without a card. */
+  harness: CardFacts | null;
 }
 
 export async function conversations(folder: RunFolder): Promise<ConversationRecord[]> {
@@ -32,6 +35,7 @@ export async function conversations(folder: RunFolder): Promise<ConversationReco
       model: last.model,
       messages: [...instructionsOf(last), ...conversationOf(last, calls), replyMessage(last)],
       ...(last.tools === null ? {} : { tools: last.tools.map(chatToolOf) }),
+      harness: folder.report.harness_card?.agents.find((agent) => agent.label === episode.agent)?.facts ?? null,
     });
   }
   return records;

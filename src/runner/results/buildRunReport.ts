@@ -14,6 +14,7 @@ import type { Plan } from '../plan.ts';
 import type { ScoredCard } from '../../reference/scoring.ts';
 import { scorecardPage } from '../scorecards.ts';
 import { gameWithClosedCardBaselines } from '../../runfolder/cardBaselines.ts';
+import { buildHarnessCard } from '../harnessCard.ts';
 import { gamesWithoutBaselines, localScoreOf, scoreDifferences, scoreEpisodes, UNKNOWN_SCORES_REASON } from '../../analysis/localScoring.ts';
 import {
   type AgentResult,
@@ -127,6 +128,7 @@ function agentResults(run: RunReportInput, cards: readonly CardEntry[], score: C
       local_score: localScoreOf(scored.local, scored.withoutBaselines),
       score_differences: latest?.score_differences ?? null,
       ...usageOf(mine),
+      ...(agent.arm === undefined ? {} : { arm: { of: agent.arm.of, levels: { ...agent.arm.levels } } }),
     };
   });
 }
@@ -191,6 +193,7 @@ export function buildRunReport(run: RunReportInput): RunReport {
     cards,
     attempts: [...run.attempts],
     totals: sums,
+    harness_card: buildHarnessCard(experiment, run.provenance.arcbench_version),
     ...(plan.shard === undefined ? {} : { shard: { ...plan.shard } }),
   };
   // Agents' params and error messages, the service's echo of the card's opaque value: anywhere.

@@ -14,7 +14,8 @@ import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, serviceScoreNote, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
-import { agentSetups } from '../../analysis/runEpisodes.ts';
+import { agentSetups, runEpisodesOf } from '../../analysis/runEpisodes.ts';
+import { factorialSummary } from '../../analysis/factorialSummary.ts';
 import { type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
 import { runFolderLayout } from '../../runfolder/layout.ts';
 
@@ -49,7 +50,8 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   }
   const built = tableRows(input.agentLabels, input.episodes, serviceCardsOf(input.report));
   const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
-  const report: RunReport = { ...input.report, table: rows };
+  const factorial = factorialSummary(input.report.agents, runEpisodesOf(runDir, input.agentLabels, input.episodes).episodes);
+  const report: RunReport = { ...input.report, table: rows, ...(factorial === null ? {} : { factorial }) };
   writeRunReport(runDir, report);
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
   const notes = [unplayedSentence(report, runDir), serviceScoreNote(report)].filter((note) => note !== undefined);
