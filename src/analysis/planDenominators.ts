@@ -41,3 +41,42 @@ export function missingSentence(missing: readonly MissingResults[]): string {
   const cells = missing.map((m) => `${m.agent} on ${m.game}: ${m.present} of ${m.planned} planned episodes have a result`);
   return `unknown, not dropped from the mean (the plan declared them; resume the run to fill them): ${cells.join('; ')}`;
 }
+
+/** An episode the plan declared: its agent, game and index (repeat r of episode i is index r × episodes + i). */
+export interface PlannedEpisode {
+  readonly agent: string;
+  readonly game: string;
+  readonly episode: number;
+}
+
+/** The planned episodes without a result, in plan order. */
+export function episodesWithoutResult(
+  planned: readonly PlannedEpisode[],
+  present: ReadonlyArray<{ readonly agent: string; readonly game_id: string; readonly episode: number }>,
+): PlannedEpisode[] {
+  const found = new Set(present.map((e) => `${e.agent}\u0000${e.game_id}\u0000${e.episode}`));
+  return planned.filter((p) => !found.has(`${p.agent}\u0000${p.game}\u0000${p.episode}`));
+}
+
+/**
+ * A planned episode as a reader finds it: `ls20-… r2` (repeat 2, counting from 0) when the plan has one
+ * episode per repeat, `ls20-… r2 e1` when it has several.
+ */
+export function episodeName(episode: PlannedEpisode, episodesPerRepeat: number, withAgent: boolean): string {
+  const repeat = Math.floor(episode.episode / episodesPerRepeat);
+  const within = episodesPerRepeat > 1 ? ` e${episode.episode % episodesPerRepeat}` : '';
+  return `${withAgent ? `${episode.agent} ` : ''}${episode.game} r${repeat}${within}`;
+}
+
+/** How many named before the rest is counted: a run cut short early can miss thousands. */
+const NAMED_AT_MOST = 8;
+
+/** `2 of 12 planned episodes have no result: ls20-… r2, …`: what a table says under itself. */
+export function withoutResultSentence(missing: readonly string[], planned: number): string {
+  const named = missing.slice(0, NAMED_AT_MOST).join(', ');
+  const more = missing.length > NAMED_AT_MOST ? `, and ${missing.length - NAMED_AT_MOST} more` : '';
+  return (
+    `${missing.length} of ${planned} planned episode${planned === 1 ? '' : 's'} ${missing.length === 1 ? 'has' : 'have'} no result: ${named}${more}; ` +
+    'their means are unknown, not means of the rest (resume the run to fill them)'
+  );
+}

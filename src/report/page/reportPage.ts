@@ -13,6 +13,7 @@ import { episodeKey, linkTo, readLink } from './episodeLink.ts';
 import * as format from './format.ts';
 import { loadRecordingText, parseRecording } from './recording.ts';
 import { resultsTable } from './results.ts';
+import { levelsSection } from './levels.ts';
 import { runDetails, runHeader } from './summary.ts';
 import { ReplayViewer } from './viewer.ts';
 import { TranscriptPanel } from './transcriptPanel.ts';
@@ -34,6 +35,7 @@ class ReportPage {
   private readonly header = el('div');
   private readonly results = el('div');
   private readonly charts = el('div');
+  private readonly levels = el('div');
   private readonly cost = el('div');
   private readonly recordingsNote = el('p', { class: 'note', 'data-testid': 'recordings-note' });
   private readonly replayStatus = el('p', { class: 'replay-status', 'data-testid': 'replay-status' }, 'Choose an episode to replay.');
@@ -70,6 +72,7 @@ class ReportPage {
       this.header,
       section('results', 'Results', this.results),
       section('charts', 'Scores by game', this.charts),
+      section('levels', 'Levels', this.levels),
       section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
       section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element, this.transcript.element),
@@ -82,7 +85,9 @@ class ReportPage {
     const data = this.data;
     replaceChildren(this.header, runHeader(data, this.live && data.run.status === 'running'), problem && el('p', { class: 'note' }, problem));
     const nameOf = (gameId: string) => this.gameName(gameId);
-    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf));
+    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf, data.result_notes ?? []));
+    const agents = data.agents.map((a) => a.label);
+    replaceChildren(this.levels, levelsSection(data.results, data.solve_curves ?? [], agents, nameOf));
     replaceChildren(
       this.charts,
       gameCharts(
