@@ -104,7 +104,9 @@ describe('the regression gate (done when)', () => {
 
     const written = readFileSync(summary, 'utf8');
     expect(written.startsWith('# earlier steps\n## arcbench run: weakened\n')).toBe(true);
-    expect(written).toContain('| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |');
+    expect(written).toContain(
+      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | × human actions | wins | errors |',
+    );
     expect(written).toContain('### Against the baseline');
     expect(written).toMatch(/\| explorer \| \*\*total\*\* \|.*\*\*worse\*\* \|/);
   });
@@ -156,7 +158,7 @@ describe('statistics in every run', () => {
       expect(row.interval!.high).toBeGreaterThanOrEqual(row.mean_score!);
     }
     expect(readFileSync(join(baselineDir, 'table.md'), 'utf8')).toContain(
-      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |',
+      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | × human actions | wins | errors |',
     );
   });
 

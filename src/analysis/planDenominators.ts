@@ -59,13 +59,13 @@ export function episodesWithoutResult(
 }
 
 /**
- * A planned episode as a reader finds it: `ls20-… r2` (repeat 2, counting from 0) when the plan has one
- * episode per repeat, `ls20-… r2 e1` when it has several.
+ * A planned episode as a reader finds it: `ls20-… r2` (repeat 2, counting from 0) in a plan of one
+ * episode per repeat, `ls20-… r2 e1` with several, `ls20-… e4` in a plan of one repeat.
  */
-export function episodeName(episode: PlannedEpisode, episodesPerRepeat: number, withAgent: boolean): string {
-  const repeat = Math.floor(episode.episode / episodesPerRepeat);
-  const within = episodesPerRepeat > 1 ? ` e${episode.episode % episodesPerRepeat}` : '';
-  return `${withAgent ? `${episode.agent} ` : ''}${episode.game} r${repeat}${within}`;
+export function episodeName(episode: PlannedEpisode, plan: { readonly episodesPerRepeat: number; readonly repeats: number }, withAgent: boolean): string {
+  const repeat = plan.repeats > 1 ? ` r${Math.floor(episode.episode / plan.episodesPerRepeat)}` : '';
+  const within = plan.episodesPerRepeat > 1 || plan.repeats === 1 ? ` e${episode.episode % plan.episodesPerRepeat}` : '';
+  return `${withAgent ? `${episode.agent} ` : ''}${episode.game}${repeat}${within}`;
 }
 
 /** How many named before the rest is counted: a run cut short early can miss thousands. */

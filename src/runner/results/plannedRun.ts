@@ -20,5 +20,5 @@ export function plannedRunOf(report: Pick<RunReport, 'plan' | 'shard'>): Planned
   const mine = report.shard === undefined ? specs : episodesOfShard(specs, report.shard);
   const episodes: PlannedEpisode[] = mine.map((spec) => ({ agent: spec.agent.label, game: spec.game.game_id, episode: spec.index }));
   if (episodes.length !== plan.planned_episodes) return undefined;
-  return { episodes, episodesPerRepeat: plan.episodes };
+  return { episodes, episodesPerRepeat: plan.episodes, repeats: plan.repeats ?? 1 };
 }

@@ -27,6 +27,7 @@ export type ServiceCards = ReadonlyMap<string, readonly ScorecardAnswer[]>;
 export interface PlannedRun {
   readonly episodes: readonly PlannedEpisode[];
   readonly episodesPerRepeat: number;
+  readonly repeats: number;
 }
 
 const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
@@ -73,7 +74,7 @@ function countedColumns(episodes: readonly EpisodeRecord[]) {
     errors: count(episodes, 'error'),
     usage,
     baseline_share: baselineShare(episodes),
-    cost_per_level: costPerLevel(usage.cost_usd, levelsSolved),
+    cost_per_level: usage.calls === 0 ? null : costPerLevel(usage.cost_usd, levelsSolved),
   };
 }
 
@@ -136,7 +137,9 @@ function totalRow(part: AgentPart, games: readonly TableRow[], serviceScores: re
 function agentPart(label: string, episodes: readonly EpisodeRecord[], scored: ReadonlyMap<string, readonly ScoredEpisode[]>, plan?: PlannedRun): AgentPart {
   const mine = episodes.filter((e) => e.agent === label);
   const planned = plan?.episodes.filter((p) => p.agent === label) ?? [];
-  const missing = episodesWithoutResult(planned, mine).map((p) => episodeName(p, plan?.episodesPerRepeat ?? 1, false));
+  // An episode the run's stop cut short has a record but no result of its own: a resume plays it again.
+  const finished = mine.filter((e) => e.cut_by_run_stop !== true);
+  const missing = episodesWithoutResult(planned, finished).map((p) => episodeName(p, plan ?? { episodesPerRepeat: 1, repeats: 1 }, false));
   return { label, mine, scored, card: scoreEpisodes(mine), unknown: new Set(gamesWithoutBaselines(mine)), planned, missing };
 }
 
