@@ -5,11 +5,12 @@
 import Table from 'cli-table3';
 import { type Command, Option } from 'commander';
 import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
+import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
+import { detectableLines, plannedDetectable } from '../runner/planDetectable.ts';
 import { openTarget, openTargetGames, referenceTransport } from '../runner/targets.ts';
 
 interface PlanOptions {
@@ -27,7 +28,12 @@ export function register(program: Command): void {
     .addOption(new Option('--json', 'print one JSON line per episode instead of the table'))
     .addOption(new Option('--seed <n>', 'run seed (overrides the config)').argParser(integerOption('--seed', 0, 0xffffffff)))
     .addOption(new Option('--estimate', "also estimate the plan's tokens and dollars (from what each agent says of its calls, or --from)"))
-    .addOption(new Option('--from <run>', "with --estimate: use the per-action tokens and dollars measured in this earlier run's folder"))
+    .addOption(
+      new Option(
+        '--from <run>',
+        "an earlier run's folder: state the smallest difference this plan can tell from noise, from that run's spread (and with --estimate, price the plan from its measured tokens and dollars)",
+      ),
+    )
     .action(async (configPath: string, options: PlanOptions) => {
       process.exit(await planCommand(configPath, options));
     });
@@ -51,14 +57,12 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       else await target.transport.close();
       offered?.close();
     }
-    if (options.from !== undefined && options.estimate !== true) {
-      process.stderr.write('arcbench plan: --from goes with --estimate, e.g. arcbench plan exp.yaml --estimate --from results/last-run\n');
-      return EXIT_USAGE;
-    }
-    const estimate =
-      options.estimate === true ? estimatePlan(experiment, plan, options.from === undefined ? undefined : readRunFolder(options.from)) : undefined;
+    const earlier = options.from === undefined ? undefined : readRunFolder(options.from);
+    const estimate = options.estimate === true ? estimatePlan(experiment, plan, earlier) : undefined;
+    const detectable = earlier === undefined ? undefined : plannedDetectable(experiment, plan, earlier);
     if (options.json) {
       if (estimate !== undefined) process.stdout.write(`${JSON.stringify({ estimate })}\n`);
+      if (detectable !== undefined) process.stdout.write(`${JSON.stringify({ detectable })}\n`);
       for (const e of plan.episodes) {
         process.stdout.write(`${JSON.stringify({ agent: e.agent.label, use: e.agent.use, game_id: e.game.game_id, episode: e.index, seed: e.seed })}\n`);
       }
@@ -92,6 +96,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
         `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
     );
     if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);
+    if (detectable !== undefined) process.stdout.write(`${detectableLines(detectable, options.from!, config).join('\n')}\n`);
     return EXIT_OK;
   } catch (error) {
     return reportFailure('plan', error);
