@@ -18,6 +18,7 @@ import { type RunResult, runExperiment } from '../src/runner/runExperiment.ts';
 import type { EpisodeRecord } from '../src/runfolder/episodeRecord.ts';
 import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
 import type { TableRow } from '../src/runfolder/runReport.ts';
+import { runArcbench } from './support/arcbenchProcess.ts';
 import { launchChromium, watchPage } from './support/chromium.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcbench-tables-'));
@@ -161,6 +162,33 @@ describe('denominators from the declared plan', () => {
     }
     expect(readFileSync(join(stopped.runDir, 'table.md'), 'utf8')).toContain('their means are unknown, not means of the rest');
   }, 120_000);
+});
+
+describe('the results exports', () => {
+  it('export --format csv gives every row with its interval method, best-of count and spread; --format results the rows and the notes', async () => {
+    const csv = await runArcbench(['export', run.runDir, '--format', 'csv'], dir);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [head, ...lines] = csv.stdout
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    expect(lines).toHaveLength(run.report.table!.length);
+    const column = (line: string[], name: string) => line[head!.indexOf(name)];
+    for (const [i, row] of run.report.table!.entries()) {
+      const line = lines[i]!;
+      expect([column(line, 'agent'), column(line, 'game')]).toEqual([row.agent, row.game]);
+      expect(Number(column(line, 'mean_score'))).toBe(row.mean_score);
+      expect(Number(column(line, 'ci95_low'))).toBe(row.interval!.low);
+      expect(Number(column(line, 'repeat_sd'))).toBe(row.repeat_spread!.sd);
+      expect(Number(column(line, 'human_baseline_share'))).toBe(row.baseline_share);
+      expect(column(line, 'card_score_is_best_of')).toBe(row.game === 'total' ? '' : '3');
+      expect(column(line, 'ci95_method')).toBe(row.game === 'total' ? CLUSTERING_WORDS['cluster-bootstrap'] : 'bootstrap over the episodes of the game');
+    }
+    const json = await runArcbench(['export', run.runDir, '--format', 'results'], dir);
+    const document = JSON.parse(json.stdout) as { rows: TableRow[]; notes: string[] };
+    expect(document.rows).toEqual(run.report.table);
+    expect(document.notes).toEqual(expect.arrayContaining([expect.stringContaining('best of 3 episodes'), expect.stringContaining('over 3 repeats')]));
+  });
 });
 
 describe('report.html', () => {
