@@ -208,13 +208,16 @@ describe('report.html', () => {
       expect.arrayContaining([expect.stringContaining(CLUSTERING_WORDS['cluster-bootstrap']), expect.stringContaining('best of 3 episodes')]),
     );
     const flod = rowOf(run.report.table!, 'explorer', FLOD);
-    const levelCells = await page.locator(`[data-testid=levels] tr[data-agent="explorer"][data-game="${FLOD}"] td`).allInnerTexts();
+    const levelCells = await page.locator(`[data-testid=level-consistency] tr[data-agent="explorer"][data-game="${FLOD}"] td`).allInnerTexts();
     expect(levelCells[2]).toBe(flod.level_solves!.map((n) => `${n}/3`).join(' · '));
     // The curve climbs to the levels the explorer completed over its episodes.
     const solved = episodes.filter((e) => e.agent === 'explorer').reduce((sum, e) => sum + Math.max(0, ...e.runs.map((r) => r.completion_actions.length)), 0);
     expect(await page.locator('[data-testid=solve-curve] polyline[data-agent="explorer"] title').textContent()).toBe(
       `explorer: ${solved} of ${6 * 2 * 3} levels completed`,
     );
+    // Beside each card score (a best draw), the agent's mean episode score.
+    const means = await page.locator('[data-testid=agent-mean]').allInnerTexts();
+    expect(means).toEqual(['random', 'explorer'].map((agent) => rowOf(run.report.table!, agent, 'total').mean_score!.toFixed(2)));
     expect(watch.errors).toEqual([]);
     await page.close();
   }, 60_000);

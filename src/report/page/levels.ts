@@ -18,7 +18,7 @@ function consistencyTable(rows: readonly ResultRow[], nameOf: (game: string) => 
   const head = ['agent', 'game', 'solved per level (episodes)', 'solved every time', 'actions per level (mean, when solved)'];
   return el(
     'table',
-    { class: 'results', 'data-testid': 'levels' },
+    { class: 'results', 'data-testid': 'level-consistency' },
     el('thead', {}, el('tr', {}, ...head.map((name) => el('th', { scope: 'col' }, name)))),
     el(
       'tbody',
