@@ -104,7 +104,19 @@ describe('the results table of a run with repeats', () => {
       const firstLevel = mine.filter((e) => e.runs[0]!.completion_actions.length > 0).map((e) => e.runs[0]!.completion_actions[0]!);
       expect(row.level_actions![0]).toEqual(firstLevel.length === 0 ? null : mean(firstLevel));
     }
+    // Level times: each episode's first completions in seconds, in order and within its wall time; the row the mean per level.
+    for (const e of episodes) {
+      const solved = Math.max(0, ...e.runs.map((r) => r.completion_actions.length));
+      expect(e.level_seconds ?? []).toHaveLength(solved);
+      expect([...(e.level_seconds ?? [])].sort((a, b) => a - b)).toEqual(e.level_seconds ?? []);
+      for (const s of e.level_seconds ?? []) expect(s).toBeLessThanOrEqual(e.wall_seconds);
+    }
     const flod = rowOf(run.report.table!, 'explorer', FLOD);
+    const flodEpisodes = episodes.filter((e) => e.agent === 'explorer' && e.game_id === FLOD);
+    const onFirst = flodEpisodes.filter((e) => (e.level_seconds?.length ?? 0) > 0).map((e) => e.level_seconds![0]!);
+    expect(flod.level_seconds![0]).toBeCloseTo(mean(onFirst), 12);
+    const onSecond = flodEpisodes.filter((e) => (e.level_seconds?.length ?? 0) > 1).map((e) => e.level_seconds![1]! - e.level_seconds![0]!);
+    if (onSecond.length > 0) expect(flod.level_seconds![1]).toBeCloseTo(mean(onSecond), 12);
     const solves = flod.level_solves!.map((n) => `${n}/3`).join(' · ');
     expect(tableMd()).toContain('## Levels across episodes and repeats');
     expect(tableMd()).toContain(`| explorer | ${FLOD} | ${solves} |`);

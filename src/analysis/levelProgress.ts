@@ -36,14 +36,13 @@ export function levelSolveCounts(episodes: readonly LevelRecord[], levels: numbe
 }
 
 /**
- * Per level, the mean actions spent on it (from the previous level's completion to its own) by the
- * episodes that completed it; null for a level none completed.
+ * Per level, the mean spent on it (from the previous level's first completion to its own, in whatever
+ * each list counts: actions, seconds) by the episodes that completed it; null for a level none completed.
  */
-export function meanActionsPerLevel(episodes: readonly LevelRecord[], levels: number): (number | null)[] {
+export function meanPerLevel(firstCompletions: ReadonlyArray<readonly (number | null)[]>, levels: number): (number | null)[] {
   const sums = new Array<number>(levels).fill(0);
   const counts = new Array<number>(levels).fill(0);
-  for (const episode of episodes) {
-    const solved = levelSolveActions(episode);
+  for (const solved of firstCompletions) {
     for (let level = 0; level < Math.min(levels, solved.length); level++) {
       const at = solved[level];
       const from = level === 0 ? 0 : solved[level - 1];
@@ -53,6 +52,21 @@ export function meanActionsPerLevel(episodes: readonly LevelRecord[], levels: nu
     }
   }
   return sums.map((sum, level) => (counts[level] === 0 ? null : sum / counts[level]!));
+}
+
+/** Per level, the mean actions spent on it by the episodes that completed it. */
+export const meanActionsPerLevel = (episodes: readonly LevelRecord[], levels: number) => meanPerLevel(episodes.map(levelSolveActions), levels);
+
+/** Per level, the mean wall seconds spent on it; undefined when some episode's record has no level times (an older version's). */
+export function meanSecondsPerLevel(
+  episodes: ReadonlyArray<Pick<EpisodeRecord, 'level_seconds' | 'levels_completed'>>,
+  levels: number,
+): (number | null)[] | undefined {
+  if (episodes.some((e) => e.levels_completed > 0 && e.level_seconds === undefined)) return undefined;
+  return meanPerLevel(
+    episodes.map((e) => e.level_seconds ?? []),
+    levels,
+  );
 }
 
 /** `3/3 · 1/3 · 0/3`: per level, the episodes that solved it of the episodes played. */

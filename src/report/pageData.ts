@@ -121,6 +121,7 @@ export interface ResultRow {
   /** Per level: the episodes that completed it, and the mean actions spent on it by those that did (game rows). */
   level_solves?: number[];
   level_actions?: (number | null)[];
+  level_seconds?: (number | null)[];
 }
 
 export const TOTAL_ROW = 'total';

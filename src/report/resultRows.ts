@@ -60,6 +60,7 @@ function resultRow(row: TableRow): ResultRow {
     ...(row.cost_per_level === undefined ? {} : { cost_per_level: row.cost_per_level }),
     ...(row.level_solves === undefined ? {} : { level_solves: row.level_solves }),
     ...(row.level_actions === undefined ? {} : { level_actions: row.level_actions }),
+    ...(row.level_seconds === undefined ? {} : { level_seconds: row.level_seconds }),
   };
 }
 

@@ -70,6 +70,12 @@ export interface EpisodeRecord {
   restarted?: { reason: string };
   started_at: string;
   wall_seconds: number;
+  /**
+   * Per level, wall seconds from the episode's start to the first answer that showed the level completed
+   * (in any of its runs); absent in records of versions before it was kept. An episode continued by a
+   * resume counts from its first start, the wait between the attempts included.
+   */
+  level_seconds?: number[];
 }
 
 /** The record of an episode about to start: an error until something better is known. */

@@ -256,6 +256,8 @@ export const tableRowSchema = z.looseObject({
   level_solves: z.array(count).optional(),
   /** Per level, the mean actions spent on it by the episodes that completed it; null where none did (per-game rows). */
   level_actions: z.array(z.number().nullable()).optional(),
+  /** Per level, the mean wall seconds spent on it by the episodes that completed it; absent when records predate level times. */
+  level_seconds: z.array(z.number().nullable()).optional(),
   /** Counted actions ÷ the summed human baselines of the same episodes' games; null when baselines are unknown. */
   baseline_share: z.number().nullable().optional(),
   /** Model dollars per level completed (summed over episodes); null when unknown or no level was completed. */

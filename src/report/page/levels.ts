@@ -1,6 +1,6 @@
 /**
  * The report's levels section: per agent and game, how often each level was solved across episodes and
- * repeats, and the actions spent on it; then each agent's level-solve curve over actions (levels
+ * repeats, and the actions and seconds spent on it; then each agent's level-solve curve over actions (levels
  * completed, summed over its episodes, against the actions each episode had taken).
  */
 import { TOTAL_ROW, type ResultRow, type SolveCurve } from '../pageData.ts';
@@ -15,7 +15,14 @@ const perLevel = (values: readonly (number | null)[], shown: (v: number) => stri
 
 function consistencyTable(rows: readonly ResultRow[], nameOf: (game: string) => string): HTMLElement {
   const games = rows.filter((row) => row.game !== TOTAL_ROW && row.level_solves !== undefined && row.episodes > 0);
-  const head = ['agent', 'game', 'solved per level (episodes)', 'solved every time', 'actions per level (mean, when solved)'];
+  const head = [
+    'agent',
+    'game',
+    'solved per level (episodes)',
+    'solved every time',
+    'actions per level (mean, when solved)',
+    'seconds per level (mean, when solved)',
+  ];
   return el(
     'table',
     { class: 'results', 'data-testid': 'level-consistency' },
@@ -38,6 +45,7 @@ function consistencyTable(rows: readonly ResultRow[], nameOf: (game: string) => 
             {},
             perLevel(row.level_actions ?? [], (v) => String(Math.round(v * 10) / 10)),
           ),
+          el('td', {}, row.level_seconds === undefined ? 'unknown' : perLevel(row.level_seconds, (v) => v.toFixed(2))),
         );
       }),
     ),

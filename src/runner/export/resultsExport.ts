@@ -51,6 +51,8 @@ const COLUMNS: ReadonlyArray<readonly [string, (row: TableRow) => string | numbe
   ['levels_completed', (r) => r.levels_completed],
   ['level_count', (r) => r.level_count],
   ['level_solves', (r) => r.level_solves?.join(' ')],
+  ['level_actions', (r) => r.level_actions?.map((a) => a ?? '').join(' ')],
+  ['level_seconds', (r) => r.level_seconds?.map((s) => s ?? '').join(' ')],
   ['actions', (r) => r.actions],
   ['human_baseline_share', (r) => r.baseline_share],
   ['wins', (r) => r.wins],

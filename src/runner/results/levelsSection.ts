@@ -1,7 +1,7 @@
 /**
  * table.md's section on levels: per agent and game, how often each level was solved across the
  * episodes and repeats (an agent that solves a level once in five draws is not one that solves it), and
- * the actions spent on each level by the episodes that solved it.
+ * the actions and wall seconds spent on each level by the episodes that solved it.
  */
 import { TOTAL } from '../../analysis/episodeSample.ts';
 import { describeSolveCounts } from '../../analysis/levelProgress.ts';
@@ -21,6 +21,12 @@ export function actionsPerLevel(row: Pick<TableRow, 'level_actions'>): string {
   return actions.length === 0 ? 'no levels' : actions.map((a) => (a === null ? '–' : String(Math.round(a * 10) / 10))).join(' · ');
 }
 
+/** `1.2 · 3.4 · –`: mean seconds per level; `–` where no episode solved it, `unknown` for records without level times. */
+export function secondsPerLevel(row: Pick<TableRow, 'level_seconds'>): string {
+  if (row.level_seconds === undefined) return 'unknown';
+  return row.level_seconds.length === 0 ? 'no levels' : row.level_seconds.map((s) => (s === null ? '–' : s.toFixed(2))).join(' · ');
+}
+
 /** The section, or nothing for rows of a run of an older version (no per-level counts kept). */
 export function levelsMarkdown(rows: readonly TableRow[]): string {
   const games = rows.filter((row) => row.game !== TOTAL && row.level_solves !== undefined && row.episodes > 0);
@@ -28,10 +34,11 @@ export function levelsMarkdown(rows: readonly TableRow[]): string {
   const lines = [
     '## Levels across episodes and repeats',
     '',
-    '| agent | game | solved per level (episodes) | solved every time | actions per level (mean, when solved) |',
-    '| --- | --- | --- | ---: | --- |',
+    '| agent | game | solved per level (episodes) | solved every time | actions per level (mean, when solved) | seconds per level (mean, when solved) |',
+    '| --- | --- | --- | ---: | --- | --- |',
     ...games.map(
-      (row) => `| ${row.agent} | ${row.game} | ${describeSolveCounts(row.level_solves!, row.episodes)} | ${steadyLevels(row)} | ${actionsPerLevel(row)} |`,
+      (row) =>
+        `| ${row.agent} | ${row.game} | ${describeSolveCounts(row.level_solves!, row.episodes)} | ${steadyLevels(row)} | ${actionsPerLevel(row)} | ${secondsPerLevel(row)} |`,
     ),
   ];
   return `\n${lines.join('\n')}\n`;

@@ -9,7 +9,7 @@ import { sumUsage } from '../../agent/usage.ts';
 import { episodesByAgentAndGame, type ScoredEpisode, TOTAL } from '../../analysis/episodeSample.ts';
 import { bootstrapOverGames } from '../../analysis/gameClustered.ts';
 import { baselineShare, costPerLevel } from '../../analysis/humanBaseline.ts';
-import { levelSolveCounts, meanActionsPerLevel } from '../../analysis/levelProgress.ts';
+import { levelSolveCounts, meanActionsPerLevel, meanSecondsPerLevel } from '../../analysis/levelProgress.ts';
 import { gamesWithoutBaselines, scoreEpisodes } from '../../analysis/localScoring.ts';
 import { episodeName, episodesWithoutResult, type PlannedEpisode } from '../../analysis/planDenominators.ts';
 import { repeatSpread } from '../../analysis/repeatSpread.ts';
@@ -29,6 +29,9 @@ export interface PlannedRun {
   readonly episodesPerRepeat: number;
   readonly repeats: number;
 }
+
+/** `{ key: value }`, or nothing when the value is unknown for this run (its records predate the field). */
+const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 const count = (episodes: readonly EpisodeRecord[], outcome: EpisodeRecord['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
 
@@ -103,6 +106,7 @@ function gameRow(part: AgentPart, game: string, serviceScore: number | null, pla
     ...(part.unknown.has(game) ? { baselines_known: false } : {}),
     level_solves: levelSolveCounts(ofGame, levels),
     level_actions: meanActionsPerLevel(ofGame, levels),
+    ...optional('level_seconds', meanSecondsPerLevel(ofGame, levels)),
   };
 }
 
