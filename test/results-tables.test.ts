@@ -173,6 +173,10 @@ describe('denominators from the declared plan', () => {
       expect(stopped.table).toContain(`${agent}: ${expected.length} of 40 planned episodes have no result: `);
     }
     expect(readFileSync(join(stopped.runDir, 'table.md'), 'utf8')).toContain('their means are unknown, not means of the rest');
+    // junit.xml gives the same reason for a game's unknown mean, not the baselines'.
+    const flod = rowOf(stopped.report.table!, 'random', FLOD);
+    const junit = readFileSync(join(stopped.runDir, 'junit.xml'), 'utf8');
+    expect(junit).toContain(`scores unknown (${flod.missing_episodes!.length} of 20 planned episodes have no result: ${flod.missing_episodes![0]}`);
   }, 120_000);
 });
 
