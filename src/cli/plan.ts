@@ -4,7 +4,7 @@
  */
 import Table from 'cli-table3';
 import { type Command, Option } from 'commander';
-import { loadExperiment } from '../runner/config/loader.ts';
+import { type Experiment, loadExperiment } from '../runner/config/loader.ts';
 import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
@@ -68,37 +68,43 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       }
       return EXIT_OK;
     }
-    const table = new Table({ head: ['agent', 'use', 'game', 'levels', 'episodes', 'seeds'], style: { head: [], border: [] } });
-    for (const agent of experiment.agents) {
-      for (const game of plan.games) {
-        const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
-        const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
-        table.push([
-          agent.label,
-          agent.use,
-          game.game_id,
-          game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length),
-          String(seeds.length),
-          shown,
-        ]);
-      }
-    }
-    const b = config.budgets;
-    const budgets = [
-      `max ${b.max_actions} actions per episode`,
-      b.max_actions_per_level === undefined ? undefined : `${b.max_actions_per_level}× baseline per level`,
-      b.episode_seconds === undefined ? undefined : `${b.episode_seconds} s per episode`,
-      b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
-    ].filter(Boolean);
-    process.stdout.write(
-      `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}` +
-        `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
-        `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
-    );
+    process.stdout.write(planText(experiment, plan));
     if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);
     if (detectable !== undefined) process.stdout.write(`${detectableLines(detectable, options.from!, config).join('\n')}\n`);
     return EXIT_OK;
   } catch (error) {
     return reportFailure('plan', error);
   }
+}
+
+/** The matrix as a table, and the line under it: episodes, seed, concurrency, budgets. */
+function planText(experiment: Experiment, plan: Plan): string {
+  const { config } = experiment;
+  const table = new Table({ head: ['agent', 'use', 'game', 'levels', 'episodes', 'seeds'], style: { head: [], border: [] } });
+  for (const agent of experiment.agents) {
+    for (const game of plan.games) {
+      const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
+      const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
+      table.push([
+        agent.label,
+        agent.use,
+        game.game_id,
+        game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length),
+        String(seeds.length),
+        shown,
+      ]);
+    }
+  }
+  const b = config.budgets;
+  const budgets = [
+    `max ${b.max_actions} actions per episode`,
+    b.max_actions_per_level === undefined ? undefined : `${b.max_actions_per_level}× baseline per level`,
+    b.episode_seconds === undefined ? undefined : `${b.episode_seconds} s per episode`,
+    b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
+  ].filter(Boolean);
+  return (
+    `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}` +
+    `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
+    `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`
+  );
 }
