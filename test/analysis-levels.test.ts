@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { baselineShare, costPerLevel } from '../src/analysis/humanBaseline.ts';
 import { levelSolveActions, levelSolveCounts, levelSolveCurve, meanPerLevel } from '../src/analysis/levelProgress.ts';
-import type { RecordedRun } from '../src/runfolder/episodeRecord.ts';
+import { noteLevelTimes } from '../src/episode/levelTimes.ts';
+import { type RecordedRun, startedRecord } from '../src/runfolder/episodeRecord.ts';
 
 const LEVELS = 4;
 
@@ -73,5 +74,24 @@ describe('against the human baseline', () => {
     );
     expect(costPerLevel(1.5, 3)).toBe(0.5);
     expect([costPerLevel(1.5, 0), costPerLevel(null, 3)]).toEqual([null, null]);
+  });
+});
+
+describe('level times', () => {
+  const game = { game_id: 'flod-ce841f4d', title: 'Flood', baseline_actions: [5, 9, 12] };
+  it('keeps the first completion of each level, from the episode start, and leaves a continued episode without times', () => {
+    const started = Date.parse('2026-01-01T00:00:00Z');
+    const record = startedRecord('a', game, 0, 1, 'card', started);
+    noteLevelTimes(record, 0, started + 500);
+    expect(record.level_seconds).toBeUndefined();
+    noteLevelTimes(record, 2, started + 1500); // two levels shown completed by one answer
+    noteLevelTimes(record, 0, started + 2000); // a new run starts from the first level again
+    noteLevelTimes(record, 1, started + 2500);
+    noteLevelTimes(record, 3, started + 4000);
+    expect(record.level_seconds).toEqual([1.5, 1.5, 4]);
+
+    const continued = { ...startedRecord('a', game, 1, 2, 'card', started), continued: { from_attempt: 1, from_step: 40 } };
+    noteLevelTimes(continued, 2, started + 1000);
+    expect(continued.level_seconds).toBeUndefined();
   });
 });

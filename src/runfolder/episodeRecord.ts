@@ -72,8 +72,8 @@ export interface EpisodeRecord {
   wall_seconds: number;
   /**
    * Per level, wall seconds from the episode's start to the first answer that showed the level completed
-   * (in any of its runs); absent in records of versions before it was kept. An episode continued by a
-   * resume counts from its first start, the wait between the attempts included.
+   * (in any of its runs); absent in records of versions before it was kept, and in an episode a resume
+   * continued (when its earlier levels were completed was lost with the process that played them).
    */
   level_seconds?: number[];
 }
