@@ -113,6 +113,16 @@ export function levelsSection(
       { class: 'chart' },
       el('figcaption', {}, 'Levels completed against actions taken (share of all levels of the episodes, per agent)'),
       solveCurveChart(curves, agents),
+      legend(curves, agents),
     ),
+  );
+}
+
+/** Which line is which agent: its colour and name. */
+function legend(curves: readonly SolveCurve[], agents: readonly string[]): HTMLElement {
+  return el(
+    'p',
+    { class: 'note', 'data-testid': 'solve-curve-legend' },
+    ...curves.flatMap((curve) => [el('span', { style: `color: ${agentColour(agents.indexOf(curve.agent))}` }, '━━ '), `${curve.agent}   `]),
   );
 }
