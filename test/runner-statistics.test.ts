@@ -178,9 +178,19 @@ describe('output for machines and for CI logs', () => {
   it('--json prints one summary on stdout and nothing else; stderr gets readable lines, run.log keeps JSON', () => {
     const result = arcbench(['run', '--agent', 'random', '--game', 'crat', '--episodes', '2', '--json', '--out', 'json']);
     expect(result.status).toBe(0);
-    const summary = JSON.parse(result.stdout) as { format: string; status: string; exit_code: number; run_dir: string; table: TableRow[] };
+    const summary = JSON.parse(result.stdout) as {
+      format: string;
+      status: string;
+      exit_code: number;
+      run_dir: string;
+      table: TableRow[];
+      table_notes: string[];
+    };
     expect(summary).toMatchObject({ format: 'arcbench.run-summary/1', status: 'completed', exit_code: 0, run_dir: join(dir, 'json') });
     expect(summary.table.map((r) => r.game)).toEqual(['crat-a280ea19', 'total']);
+    // One game: its total's interval is over its episodes, and the notes say so, as under the table.
+    expect(summary.table.map((r) => r.interval_method)).toEqual(['episode-bootstrap', 'episode-bootstrap']);
+    expect(summary.table_notes[0]).toContain('a total of one game (random) resamples its episodes and says nothing of other games');
 
     const lines = result.stderr.trim().split('\n');
     expect(lines.some((line) => line.trimStart().startsWith('{'))).toBe(false);
