@@ -13,7 +13,7 @@ import { intervalWithinScoreRange } from '../src/analysis/scoreSummary.ts';
 import { writeReport } from '../src/report/writeReport.ts';
 import { loadExperiment } from '../src/runner/config/loader.ts';
 import { plannedRunOf } from '../src/runner/results/plannedRun.ts';
-import { tableRows } from '../src/runner/results/resultsTable.ts';
+import { renderMarkdownTable, tableRows } from '../src/runner/results/resultsTable.ts';
 import { type RunResult, runExperiment } from '../src/runner/runExperiment.ts';
 import type { EpisodeRecord } from '../src/runfolder/episodeRecord.ts';
 import { readRunFolder } from '../src/runfolder/readRunFolder.ts';
@@ -143,6 +143,7 @@ describe('denominators from the declared plan', () => {
     const flod = rowOf(rows, 'explorer', FLOD);
     expect([flod.episodes, flod.planned_episodes, flod.missing_episodes]).toEqual([2, 3, [`${FLOD} r2`]]);
     expect([flod.mean_score, flod.interval, flod.repeat_spread]).toEqual([null, null, null]);
+    expect(renderMarkdownTable(rows)).toContain(`| explorer | ${FLOD} | 2 of 3 | `);
     const total = rowOf(rows, 'explorer', 'total');
     expect([total.mean_score, total.interval, total.missing_episodes]).toEqual([null, null, [`${FLOD} r2`]]);
     // The other game and the other agent keep their figures.
@@ -171,6 +172,7 @@ describe('denominators from the declared plan', () => {
       expect(total.planned_episodes).toBe(40);
       expect(total.mean_score).toBeNull();
       expect(stopped.table).toContain(`${agent}: ${expected.length} of 40 planned episodes have no result: `);
+      expect(readFileSync(join(stopped.runDir, 'table.md'), 'utf8')).toContain(`| ${agent} | **total** | **${40 - expected.length} of 40** |`);
     }
     expect(readFileSync(join(stopped.runDir, 'table.md'), 'utf8')).toContain('their means are unknown, not means of the rest');
     // junit.xml gives the same reason for a game's unknown mean, not the baselines'.

@@ -110,8 +110,9 @@ export interface ResultRow {
   levels_completed?: number;
   /** Null when no model was called. */
   usage?: UsageFigures | null;
-  /** Episodes the plan declared for the row (absent for runs without a plan to count against). */
+  /** Episodes the plan declared for the row, and how many of them have no result (absent for runs without a plan to count against). */
   planned?: number;
+  missing?: number;
   /** Each repeat's score and their spread; null when unknown; absent for runs of older versions. */
   spread?: { repeats: number; mean: number; sd: number | null; min: number; max: number } | null;
   /** Counted actions ÷ the summed human baselines of the same episodes' games; null when unknown. */

@@ -54,7 +54,7 @@ function resultRow(row: TableRow): ResultRow {
     errors: row.errors,
     levels_completed: row.levels_completed,
     usage: usageFigures(row.usage),
-    ...(row.planned_episodes === undefined ? {} : { planned: row.planned_episodes }),
+    ...(row.planned_episodes === undefined ? {} : { planned: row.planned_episodes, missing: row.missing_episodes?.length ?? 0 }),
     ...(row.repeat_spread === undefined ? {} : { spread: row.repeat_spread === null ? null : withoutScores(row.repeat_spread) }),
     ...(row.baseline_share === undefined ? {} : { baseline_share: row.baseline_share }),
     ...(row.cost_per_level === undefined ? {} : { cost_per_level: row.cost_per_level }),

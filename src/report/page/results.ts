@@ -76,8 +76,9 @@ function spreadCell(row: ResultRow): string {
   return sd === null ? `${format.score(mean)} (1 repeat)` : `${format.score(mean)} ± ${format.score(sd)} (${format.score(min)}–${format.score(max)})`;
 }
 
+/** `3`, or `3 of 4` (episodes with a result, of those planned) when some have none. */
 const episodesCell = (row: ResultRow) =>
-  row.planned !== undefined && row.planned !== row.episodes ? `${row.episodes} of ${row.planned}` : String(row.episodes);
+  row.planned !== undefined && (row.missing ?? 0) > 0 ? `${row.planned - row.missing!} of ${row.planned}` : String(row.episodes);
 
 function resultRow(row: ResultRow, shown: Shown, nameOf: (game: string) => string): HTMLElement {
   const num = (value: string | number) => el('td', { class: 'num' }, value);

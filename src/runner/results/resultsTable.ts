@@ -72,9 +72,11 @@ interface Shown {
   readonly human: boolean;
 }
 
-/** `3`, or `3 of 4` when planned episodes have no result. */
-const episodesCell = (row: TableRow) =>
-  row.planned_episodes !== undefined && row.planned_episodes !== row.episodes ? `${row.episodes} of ${row.planned_episodes}` : String(row.episodes);
+/** `3`, or `3 of 4` (episodes with a result, of those planned) when some have none. */
+function episodesCell(row: TableRow): string {
+  const missing = row.missing_episodes?.length ?? 0;
+  return row.planned_episodes !== undefined && missing > 0 ? `${row.planned_episodes - missing} of ${row.planned_episodes}` : String(row.episodes);
+}
 
 const intervalCell = (row: TableRow) => (row.mean_score === null ? 'unknown' : formatInterval(row.interval));
 
