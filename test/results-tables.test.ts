@@ -90,7 +90,7 @@ describe('the results table of a run with repeats', () => {
     const row = rowOf(run.report.table!, 'explorer', FLOD);
     expect(row.card_score).toBeCloseTo(Math.max(...scoresOf('explorer', FLOD)), 9);
     expect(row.mean_score).toBeCloseTo(mean(scoresOf('explorer', FLOD)), 9);
-    const note = "card score: per game the best of 3 episodes (the service's rule), a best draw, not what one draw gives";
+    const note = "card score (and service score): per game the best of 3 episodes (the service's rule), a best draw, not what one draw gives";
     expect(run.table).toContain(note);
     expect(tableMd()).toContain(note);
   });

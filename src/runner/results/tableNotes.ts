@@ -38,7 +38,8 @@ export function bestOfNote(rows: readonly TableRow[]): string | undefined {
   const draws = [...new Set(rows.filter((row) => row.game !== TOTAL && row.episodes > 1).map((row) => row.episodes))];
   if (draws.length === 0) return undefined;
   const n = draws.length === 1 ? `${draws[0]} episodes` : 'its episodes';
-  return `card score: per game the best of ${n} (the service's rule), a best draw, not what one draw gives; the mean score beside it is the estimate, and nothing is ranked on the card score`;
+  const which = rows.some((row) => row.service_score != null) ? 'card score (and service score)' : 'card score';
+  return `${which}: per game the best of ${n} (the service's rule), a best draw, not what one draw gives; the mean score beside it is the estimate, and nothing is ranked on the card score`;
 }
 
 /** The spread across repeats, or that one repeat cannot show it; undefined for a run of an older version. */
