@@ -121,6 +121,8 @@ export interface ResultRow {
   cost_per_level?: number | null;
   /** Per level: the episodes that completed it, and the mean actions spent on it by those that did (game rows). */
   level_solves?: number[];
+  /** The cells of the levels section, worded as table.md words them (levelsSection.ts): solved per level, solved every time, actions and seconds per level. */
+  levels_detail?: { solved: string; steady: string; actions: string; seconds: string };
   level_actions?: (number | null)[];
   level_seconds?: (number | null)[];
 }

@@ -10,6 +10,7 @@ import { ownScore, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
 import { plannedRunOf } from '../runner/results/plannedRun.ts';
 import { tableNotes } from '../runner/results/tableNotes.ts';
+import { levelCells } from '../runner/results/levelsSection.ts';
 import type { TableRow } from '../runfolder/runReport.ts';
 import type { ResultRow } from './pageData.ts';
 import { usageFigures } from './usageFigures.ts';
@@ -58,7 +59,7 @@ function resultRow(row: TableRow): ResultRow {
     ...(row.repeat_spread === undefined ? {} : { spread: row.repeat_spread === null ? null : withoutScores(row.repeat_spread) }),
     ...(row.baseline_share === undefined ? {} : { baseline_share: row.baseline_share }),
     ...(row.cost_per_level === undefined ? {} : { cost_per_level: row.cost_per_level }),
-    ...(row.level_solves === undefined ? {} : { level_solves: row.level_solves }),
+    ...(row.level_solves === undefined ? {} : { level_solves: row.level_solves, levels_detail: levelCells(row) }),
     ...(row.level_actions === undefined ? {} : { level_actions: row.level_actions }),
     ...(row.level_seconds === undefined ? {} : { level_seconds: row.level_seconds }),
   };

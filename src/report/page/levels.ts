@@ -11,8 +11,6 @@ const WIDTH = 520;
 const HEIGHT = 220;
 const PAD = { left: 44, right: 12, top: 10, bottom: 30 };
 
-const perLevel = (values: readonly (number | null)[], shown: (v: number) => string) => values.map((v) => (v === null ? '–' : shown(v))).join(' · ');
-
 function consistencyTable(rows: readonly ResultRow[], nameOf: (game: string) => string): HTMLElement {
   const games = rows.filter((row) => row.game !== TOTAL_ROW && row.level_solves !== undefined && row.episodes > 0);
   const head = [
@@ -31,21 +29,16 @@ function consistencyTable(rows: readonly ResultRow[], nameOf: (game: string) => 
       'tbody',
       {},
       ...games.map((row) => {
-        const solves = row.level_solves ?? [];
-        const some = solves.filter((n) => n > 0).length;
+        const cells = row.levels_detail ?? { solved: '–', steady: '–', actions: '–', seconds: 'unknown' };
         return el(
           'tr',
           { 'data-agent': row.agent, 'data-game': row.game },
           el('td', {}, row.agent),
           el('td', {}, nameOf(row.game)),
-          el('td', {}, solves.map((n) => `${n}/${row.episodes}`).join(' · ')),
-          el('td', { class: 'num' }, some === 0 ? 'none solved' : `${solves.filter((n) => n === row.episodes).length} of ${some}`),
-          el(
-            'td',
-            {},
-            perLevel(row.level_actions ?? [], (v) => String(Math.round(v * 10) / 10)),
-          ),
-          el('td', {}, row.level_seconds === undefined ? 'unknown' : perLevel(row.level_seconds, (v) => v.toFixed(2))),
+          el('td', {}, cells.solved),
+          el('td', { class: 'num' }, cells.steady),
+          el('td', {}, cells.actions),
+          el('td', {}, cells.seconds),
         );
       }),
     ),

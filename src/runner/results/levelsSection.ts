@@ -27,6 +27,16 @@ export function secondsPerLevel(row: Pick<TableRow, 'level_seconds'>): string {
   return row.level_seconds.length === 0 ? 'no levels' : row.level_seconds.map((s) => (s === null ? '–' : s.toFixed(2))).join(' · ');
 }
 
+/** A game row's cells of the section, as table.md and report.html show them. */
+export function levelCells(row: TableRow): { solved: string; steady: string; actions: string; seconds: string } {
+  return {
+    solved: describeSolveCounts(row.level_solves ?? [], row.episodes),
+    steady: steadyLevels(row),
+    actions: actionsPerLevel(row),
+    seconds: secondsPerLevel(row),
+  };
+}
+
 /** The section, or nothing for rows of a run of an older version (no per-level counts kept). */
 export function levelsMarkdown(rows: readonly TableRow[]): string {
   const games = rows.filter((row) => row.game !== TOTAL && row.level_solves !== undefined && row.episodes > 0);
@@ -36,10 +46,10 @@ export function levelsMarkdown(rows: readonly TableRow[]): string {
     '',
     '| agent | game | solved per level (episodes) | solved every time | actions per level (mean, when solved) | seconds per level (mean, when solved) |',
     '| --- | --- | --- | ---: | --- | --- |',
-    ...games.map(
-      (row) =>
-        `| ${row.agent} | ${row.game} | ${describeSolveCounts(row.level_solves!, row.episodes)} | ${steadyLevels(row)} | ${actionsPerLevel(row)} | ${secondsPerLevel(row)} |`,
-    ),
+    ...games.map((row) => {
+      const cells = levelCells(row);
+      return `| ${row.agent} | ${row.game} | ${cells.solved} | ${cells.steady} | ${cells.actions} | ${cells.seconds} |`;
+    }),
   ];
   return `\n${lines.join('\n')}\n`;
 }
