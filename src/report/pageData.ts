@@ -115,6 +115,8 @@ export interface ResultRow {
   missing?: number;
   /** Each repeat's score and their spread; null when unknown; absent for runs of older versions. */
   spread?: { repeats: number; mean: number; sd: number | null; min: number; max: number } | null;
+  /** The spread as the tables word it (`25.80 ± 3.90 (19.10–31.20)`, `unknown`). */
+  spread_text?: string;
   /** Counted actions ÷ the summed human baselines of the same episodes' games; null when unknown. */
   baseline_share?: number | null;
   /** Model dollars per level completed; null when unknown or none was completed. */

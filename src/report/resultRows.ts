@@ -9,7 +9,7 @@ import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { ownScore, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { serviceCardsOf, tableRows } from '../runner/results/resultsTable.ts';
 import { plannedRunOf } from '../runner/results/plannedRun.ts';
-import { tableNotes } from '../runner/results/tableNotes.ts';
+import { shownSpread, tableNotes } from '../runner/results/tableNotes.ts';
 import { levelCells } from '../runner/results/levelsSection.ts';
 import type { TableRow } from '../runfolder/runReport.ts';
 import type { ResultRow } from './pageData.ts';
@@ -56,7 +56,7 @@ function resultRow(row: TableRow): ResultRow {
     levels_completed: row.levels_completed,
     usage: usageFigures(row.usage),
     ...(row.planned_episodes === undefined ? {} : { planned: row.planned_episodes, missing: row.missing_episodes?.length ?? 0 }),
-    ...(row.repeat_spread === undefined ? {} : { spread: row.repeat_spread === null ? null : withoutScores(row.repeat_spread) }),
+    ...(row.repeat_spread === undefined ? {} : { spread: row.repeat_spread === null ? null : withoutScores(row.repeat_spread), spread_text: shownSpread(row) }),
     ...(row.baseline_share === undefined ? {} : { baseline_share: row.baseline_share }),
     ...(row.cost_per_level === undefined ? {} : { cost_per_level: row.cost_per_level }),
     ...(row.level_solves === undefined ? {} : { level_solves: row.level_solves, levels_detail: levelCells(row) }),

@@ -69,13 +69,6 @@ export function resultsTable(
 /** A score, or `unknown` where it cannot be computed (never 0). */
 const knownScore = (value: number | null) => (value === null ? 'unknown' : format.score(value));
 
-function spreadCell(row: ResultRow): string {
-  if (row.spread === undefined) return '–';
-  if (row.spread === null) return 'unknown';
-  const { mean, sd, min, max } = row.spread;
-  return sd === null ? `${format.score(mean)} (1 repeat)` : `${format.score(mean)} ± ${format.score(sd)} (${format.score(min)}–${format.score(max)})`;
-}
-
 /** `3`, or `3 of 4` (episodes with a result, of those planned) when some have none. */
 const episodesCell = (row: ResultRow) =>
   row.planned !== undefined && (row.missing ?? 0) > 0 ? `${row.planned - row.missing!} of ${row.planned}` : String(row.episodes);
@@ -93,7 +86,7 @@ function resultRow(row: ResultRow, shown: Shown, nameOf: (game: string) => strin
     num(knownScore(row.mean)),
     shown.intervals &&
       num(row.mean === null ? 'unknown' : row.interval === null ? 'n/a' : `${format.score(row.interval.low)} – ${format.score(row.interval.high)}`),
-    shown.spread && num(spreadCell(row)),
+    shown.spread && num(row.spread_text ?? '–'),
     num(row.levels),
     num(format.count(row.actions)),
     shown.human && num(row.baseline_share == null ? 'unknown' : `${row.baseline_share.toFixed(2)}×`),
