@@ -53,11 +53,16 @@ describe('plan --from RUN', () => {
   it('refuses an earlier run with one episode per agent and game, saying what to run instead', async () => {
     const single = join(dir, 'single');
     await runExperiment(await loadExperiment(configFile('single', ['games: [flod]', 'episodes: 1'])), { out: single });
-    const result = await runArcbench(['plan', configFile('next', ['games: [flod, crat]', 'episodes: 1']), '--from', single], dir);
+    const next = configFile('next', ['games: [flod, crat]', 'episodes: 1']);
+    const result = await runArcbench(['plan', next, '--from', single], dir);
+    const why = `--from ${single}: no agent played a game there more than once, and one episode shows no spread to plan from; run it with \`repeats: 2\` (or more episodes) first`;
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      `arcbench plan: --from ${single}: no agent played a game there more than once, and one episode shows no spread to plan from; run it with \`repeats: 2\` (or more episodes) first\n`,
-    );
+    expect(result.stderr).toBe(`arcbench plan: ${why}\n`);
+    // Beside --estimate, which any earlier run serves, the estimate is given and the MDD said unknown, with why.
+    const estimated = await runArcbench(['plan', next, '--estimate', '--from', single], dir);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(estimated.stdout).toContain('estimated cost of the plan');
+    expect(estimated.stdout).toContain(`minimum detectable difference: unknown: ${why}\n`);
   });
 });
 

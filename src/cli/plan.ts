@@ -10,7 +10,7 @@ import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
-import { detectableLines, plannedDetectable } from '../runner/planDetectable.ts';
+import { detectableLines, detectableOrRefuse } from '../runner/planDetectable.ts';
 import { openTarget, openTargetGames, referenceTransport } from '../runner/targets.ts';
 
 interface PlanOptions {
@@ -59,7 +59,7 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
     }
     const earlier = options.from === undefined ? undefined : readRunFolder(options.from);
     const estimate = options.estimate === true ? estimatePlan(experiment, plan, earlier) : undefined;
-    const detectable = earlier === undefined ? undefined : plannedDetectable(experiment, plan, earlier);
+    const detectable = earlier === undefined ? undefined : detectableOrRefuse(experiment, plan, earlier, options.estimate === true);
     if (options.json) {
       if (estimate !== undefined) process.stdout.write(`${JSON.stringify({ estimate })}\n`);
       if (detectable !== undefined) process.stdout.write(`${JSON.stringify({ detectable })}\n`);

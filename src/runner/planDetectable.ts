@@ -9,19 +9,40 @@ import type { RunFolder } from '../runfolder/readRunFolder.ts';
 import { ConfigError, type Experiment } from './config/loader.ts';
 import type { Plan } from './plan.ts';
 
-export function plannedDetectable(experiment: Experiment, plan: Plan, earlier: RunFolder): PlannedDetectable {
+/** The MDD, or why the earlier run cannot give one: a sentence naming what to run instead. */
+export function plannedDetectable(experiment: Experiment, plan: Plan, earlier: RunFolder): PlannedDetectable | { readonly unknown: string } {
   const spread = withinGameSpread(runEpisodesOfFolder(earlier, earlier.dir).episodes);
   if (spread === null) {
-    throw new ConfigError(
-      `--from ${earlier.dir}: no agent played a game there more than once, and one episode shows no spread to plan from; run it with \`repeats: 2\` (or more episodes) first`,
-    );
+    return {
+      unknown: `--from ${earlier.dir}: no agent played a game there more than once, and one episode shows no spread to plan from; run it with \`repeats: 2\` (or more episodes) first`,
+    };
   }
   const { episodes, repeats } = experiment.config;
   return detectableAhead(spread, { games: plan.games.length, episodes, repeats });
 }
 
-/** The lines `plan` prints: the sentence, then what it rests on. */
-export function detectableLines(detectable: PlannedDetectable, from: string, plan: { readonly episodes: number; readonly repeats: number }): string[] {
+/**
+ * The MDD for `plan --from`: asked for alone, an earlier run without spread is refused (exit 2); beside
+ * `--estimate`, which any earlier run serves, it is a line that says why there is none.
+ */
+export function detectableOrRefuse(
+  experiment: Experiment,
+  plan: Plan,
+  earlier: RunFolder,
+  withEstimate: boolean,
+): PlannedDetectable | { readonly unknown: string } {
+  const result = plannedDetectable(experiment, plan, earlier);
+  if ('unknown' in result && !withEstimate) throw new ConfigError(result.unknown);
+  return result;
+}
+
+/** The lines `plan` prints: the sentence, then what it rests on (or why there is none). */
+export function detectableLines(
+  detectable: PlannedDetectable | { readonly unknown: string },
+  from: string,
+  plan: { readonly episodes: number; readonly repeats: number },
+): string[] {
+  if ('unknown' in detectable) return [`minimum detectable difference: unknown: ${detectable.unknown}`];
   const { spread } = detectable;
   const perGame = plan.episodes * plan.repeats;
   return [
