@@ -51,6 +51,9 @@ describe('arcbench export --format leaderboard', () => {
         agent: 'random',
         scorecard_url: `https://three.arcprize.org/scorecards/${card.card_id}`,
         score: card.scorecard.score,
+        // One episode a game: the card's score is the best of 1, and the mean beside it is the table's.
+        score_is_best_of: 1,
+        mean_episode_score: runJson.table.find((row: { game: string }) => row.game === 'total').mean_score,
         cost_usd: 0,
         games: 1,
         tokens: { input: 0, cached_input: 0, output: 0, reasoning: 0 },

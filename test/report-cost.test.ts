@@ -91,7 +91,14 @@ describe('cost in report.html', () => {
 
 describe('cost in the files and the comparison', () => {
   it('table.md has the cached column with thousands separators; junit.xml, the step summary and compare carry dollars and tokens', () => {
-    expect(run.tableMarkdown).toContain('| input tokens | cached tokens | output tokens | cost $ |');
+    expect(run.tableMarkdown).toContain('| input tokens | cached tokens | output tokens | cost $ | $ per level |');
+    // Dollars per level solved: each row's dollars over the levels its episodes completed, none where none was.
+    const folderRead = readRunFolder(run.out);
+    for (const row of folderRead.report.table!) {
+      const mine = folderRead.episodes.filter((e) => e.agent === row.agent && (row.game === 'total' || e.game_id === row.game));
+      const levels = mine.reduce((sum, e) => sum + e.levels_completed, 0);
+      expect(row.cost_per_level).toBe(levels === 0 ? null : row.usage.cost_usd! / levels);
+    }
     expect(run.tableMarkdown).toContain('| cheap | **total** |');
     expect(run.tableMarkdown).toMatch(/\*\*120,000\*\* \| \*\*20,000\*\* \| \*\*3,000\*\*/);
     const junit = readFileSync(join(run.out, 'junit.xml'), 'utf8');
@@ -99,7 +106,7 @@ describe('cost in the files and the comparison', () => {
     expect(junit).toContain('120,000 input tokens (20,000 cached), 3,000 output tokens (1,000 reasoning)');
     const summary = readFileSync(join(folder.path, 'step-summary.md'), 'utf8');
     expect(summary).toContain(`240,000 input tokens (40,000 cached), 6,000 output tokens, cost **$${(10 * (callCost(CHEAP) + callCost(DEAR))).toFixed(4)}**`);
-    expect(summary).toContain('| input tokens | cached tokens | output tokens | cost $ |');
+    expect(summary).toContain('| input tokens | cached tokens | output tokens | cost $ | $ per level |');
 
     const both = runEpisodesOfFolder(readRunFolder(run.out), run.out);
     const comparison = compareRuns(oneAgentAs(both, 'cheap', 'llm'), oneAgentAs(both, 'dear', 'llm'));

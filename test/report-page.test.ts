@@ -221,6 +221,7 @@ describe('report.html opened from disk in Chromium', () => {
           shown(row.interval),
           `${row.levels_completed}/${row.level_count}`,
           row.actions.toLocaleString('en-US'),
+          `${row.baseline_share!.toFixed(2)}×`,
           String(row.wins),
           String(row.errors),
         ]);

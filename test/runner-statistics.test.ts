@@ -104,7 +104,9 @@ describe('the regression gate (done when)', () => {
 
     const written = readFileSync(summary, 'utf8');
     expect(written.startsWith('# earlier steps\n## arcbench run: weakened\n')).toBe(true);
-    expect(written).toContain('| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |');
+    expect(written).toContain(
+      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | × human actions | wins | errors |',
+    );
     expect(written).toContain('### Against the baseline');
     expect(written).toMatch(/\| explorer \| \*\*total\*\* \|.*\*\*worse\*\* \|/);
   });
@@ -156,7 +158,7 @@ describe('statistics in every run', () => {
       expect(row.interval!.high).toBeGreaterThanOrEqual(row.mean_score!);
     }
     expect(readFileSync(join(baselineDir, 'table.md'), 'utf8')).toContain(
-      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | wins | errors |',
+      '| agent | game | episodes | card score | service score | mean score | 95% CI | levels | actions | × human actions | wins | errors |',
     );
   });
 
@@ -176,9 +178,19 @@ describe('output for machines and for CI logs', () => {
   it('--json prints one summary on stdout and nothing else; stderr gets readable lines, run.log keeps JSON', () => {
     const result = arcbench(['run', '--agent', 'random', '--game', 'crat', '--episodes', '2', '--json', '--out', 'json']);
     expect(result.status).toBe(0);
-    const summary = JSON.parse(result.stdout) as { format: string; status: string; exit_code: number; run_dir: string; table: TableRow[] };
+    const summary = JSON.parse(result.stdout) as {
+      format: string;
+      status: string;
+      exit_code: number;
+      run_dir: string;
+      table: TableRow[];
+      table_notes: string[];
+    };
     expect(summary).toMatchObject({ format: 'arcbench.run-summary/1', status: 'completed', exit_code: 0, run_dir: join(dir, 'json') });
     expect(summary.table.map((r) => r.game)).toEqual(['crat-a280ea19', 'total']);
+    // One game: its total's interval is over its episodes, and the notes say so, as under the table.
+    expect(summary.table.map((r) => r.interval_method)).toEqual(['episode-bootstrap', 'episode-bootstrap']);
+    expect(summary.table_notes[0]).toContain('a total of one game (random) resamples its episodes and says nothing of other games');
 
     const lines = result.stderr.trim().split('\n');
     expect(lines.some((line) => line.trimStart().startsWith('{'))).toBe(false);

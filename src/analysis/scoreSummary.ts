@@ -3,7 +3,7 @@
  * a total (the mean over games of the game means, as the card averages its games) whose interval
  * resamples episodes within each game.
  */
-import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimates } from './bootstrap.ts';
+import { type BootstrapOptions, type Estimate, type Interval, meanStratum, stratifiedEstimates } from './bootstrap.ts';
 
 /**
  * A run scores at most 100 (docs/protocol.md §5 caps it at 100 × the completed share of the weight) and at least 0;
@@ -13,10 +13,15 @@ import { type BootstrapOptions, type Estimate, meanStratum, stratifiedEstimates 
 const SCORE_FLOOR = 0;
 const SCORE_CEILING = 100;
 
-function withinScoreRange(estimate: Estimate): Estimate {
-  if (estimate.interval === null) return estimate;
+/** An interval of a mean score, kept inside the range a score can take. */
+export function intervalWithinScoreRange(interval: Interval | null): Interval | null {
+  if (interval === null) return null;
   const clamp = (v: number) => Math.min(SCORE_CEILING, Math.max(SCORE_FLOOR, v));
-  return { ...estimate, interval: { low: clamp(estimate.interval.low), high: clamp(estimate.interval.high) } };
+  return { low: clamp(interval.low), high: clamp(interval.high) };
+}
+
+function withinScoreRange(estimate: Estimate): Estimate {
+  return { ...estimate, interval: intervalWithinScoreRange(estimate.interval) };
 }
 
 export interface ScoreSummary {

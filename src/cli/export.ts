@@ -1,19 +1,20 @@
 /**
- * `arcbench export <run> --format messages|leaderboard`: a run folder in another shape: each episode's
- * model conversation in chat format (JSONL), or the submission file of the ARC Prize community
- * leaderboard (JSON). To stdout, or to --out.
+ * `arcbench export <run> --format messages|leaderboard|results|csv`: a run folder in another shape: each
+ * episode's model conversation in chat format (JSONL), the submission file of the ARC Prize community
+ * leaderboard (JSON), or the results table (JSON with its notes, or CSV). To stdout, or to --out.
  */
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { conversations, noConversations } from '../runner/export/messagesExport.ts';
 import { leaderboardSubmission } from '../runner/export/leaderboardExport.ts';
 import { recordWrittenFile } from '../runfolder/manifest.ts';
-import { readRunFolder } from '../runfolder/readRunFolder.ts';
+import { type RunFolder, readRunFolder } from '../runfolder/readRunFolder.ts';
+import { resultsCsv, resultsDocument } from '../runner/export/resultsExport.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './commandSupport.ts';
 import { reportFailure } from './reportFailure.ts';
 
 interface ExportOptions {
-  format: 'messages' | 'leaderboard';
+  format: 'messages' | 'leaderboard' | 'results' | 'csv';
   out?: string;
 }
 
@@ -23,8 +24,11 @@ export function register(program: Command): void {
     .description('Write a run folder in another shape: chat-format conversations (messages) or a leaderboard submission (leaderboard).')
     .argument('<run>', 'run folder written by arcbench run')
     .addOption(
-      new Option('--format <format>', 'messages: one JSON line per episode, its model conversation; leaderboard: the submission file')
-        .choices(['messages', 'leaderboard'])
+      new Option(
+        '--format <format>',
+        'messages: one JSON line per episode, its model conversation; leaderboard: the submission file; results: the results table (JSON, with its notes); csv: the results table as CSV',
+      )
+        .choices(['messages', 'leaderboard', 'results', 'csv'])
         .makeOptionMandatory(),
     )
     .option('--out <file>', 'write here instead of stdout')
@@ -37,6 +41,13 @@ export function register(program: Command): void {
     });
 }
 
+function exportText(format: ExportOptions['format'], folder: RunFolder, records: readonly unknown[]): string {
+  if (format === 'messages') return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+  if (format === 'csv') return resultsCsv(folder);
+  const document = format === 'results' ? resultsDocument(folder) : leaderboardSubmission(folder);
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
 async function exportCommand(run: string, options: ExportOptions): Promise<number> {
   try {
     const folder = readRunFolder(run);
@@ -45,10 +56,7 @@ async function exportCommand(run: string, options: ExportOptions): Promise<numbe
       process.stderr.write(`arcbench export: ${noConversations(folder)}\n`);
       return EXIT_FAILED;
     }
-    const text =
-      options.format === 'messages'
-        ? records.map((record) => `${JSON.stringify(record)}\n`).join('')
-        : `${JSON.stringify(leaderboardSubmission(folder), null, 2)}\n`;
+    const text = exportText(options.format, folder, records);
     if (options.out === undefined) process.stdout.write(text);
     else {
       writeFileSync(options.out, text);

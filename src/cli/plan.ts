@@ -4,13 +4,14 @@
  */
 import Table from 'cli-table3';
 import { type Command, Option } from 'commander';
-import { loadExperiment } from '../runner/config/loader.ts';
-import { EXIT_OK, EXIT_USAGE, integerOption } from './commandSupport.ts';
+import { type Experiment, loadExperiment } from '../runner/config/loader.ts';
+import { EXIT_OK, integerOption } from './commandSupport.ts';
 import { estimateLines, estimatePlan } from '../runner/planEstimate.ts';
 import { readRunFolder } from '../runfolder/readRunFolder.ts';
 import { reportFailure } from './reportFailure.ts';
 import { armsLines } from './armsList.ts';
 import { type Plan, resolvePlan } from '../runner/plan.ts';
+import { detectableLines, detectableOrRefuse } from '../runner/planDetectable.ts';
 import { openTarget, openTargetGames, referenceTransport } from '../runner/targets.ts';
 
 interface PlanOptions {
@@ -28,7 +29,12 @@ export function register(program: Command): void {
     .addOption(new Option('--json', 'print one JSON line per episode instead of the table'))
     .addOption(new Option('--seed <n>', 'run seed (overrides the config)').argParser(integerOption('--seed', 0, 0xffffffff)))
     .addOption(new Option('--estimate', "also estimate the plan's tokens and dollars (from what each agent says of its calls, or --from)"))
-    .addOption(new Option('--from <run>', "with --estimate: use the per-action tokens and dollars measured in this earlier run's folder"))
+    .addOption(
+      new Option(
+        '--from <run>',
+        "an earlier run's folder: state the smallest difference this plan can tell from noise, from that run's spread (and with --estimate, price the plan from its measured tokens and dollars)",
+      ),
+    )
     .action(async (configPath: string, options: PlanOptions) => {
       process.exit(await planCommand(configPath, options));
     });
@@ -52,14 +58,12 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       else await target.transport.close();
       offered?.close();
     }
-    if (options.from !== undefined && options.estimate !== true) {
-      process.stderr.write('arcbench plan: --from goes with --estimate, e.g. arcbench plan exp.yaml --estimate --from results/last-run\n');
-      return EXIT_USAGE;
-    }
-    const estimate =
-      options.estimate === true ? estimatePlan(experiment, plan, options.from === undefined ? undefined : readRunFolder(options.from)) : undefined;
+    const earlier = options.from === undefined ? undefined : readRunFolder(options.from);
+    const estimate = options.estimate === true ? estimatePlan(experiment, plan, earlier) : undefined;
+    const detectable = earlier === undefined ? undefined : detectableOrRefuse(experiment, plan, earlier, options.estimate === true);
     if (options.json) {
       if (estimate !== undefined) process.stdout.write(`${JSON.stringify({ estimate })}\n`);
+      if (detectable !== undefined) process.stdout.write(`${JSON.stringify({ detectable })}\n`);
       for (const e of plan.episodes) {
         const arm = e.agent.arm === undefined ? {} : { arm: e.agent.arm.levels };
         process.stdout.write(
@@ -68,37 +72,44 @@ async function planCommand(configPath: string, options: PlanOptions): Promise<nu
       }
       return EXIT_OK;
     }
-    const table = new Table({ head: ['agent', 'use', 'game', 'levels', 'episodes', 'seeds'], style: { head: [], border: [] } });
-    for (const agent of experiment.agents) {
-      for (const game of plan.games) {
-        const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
-        const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
-        table.push([
-          agent.label,
-          agent.use,
-          game.game_id,
-          game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length),
-          String(seeds.length),
-          shown,
-        ]);
-      }
-    }
-    const b = config.budgets;
-    const budgets = [
-      `max ${b.max_actions} actions per episode`,
-      b.max_actions_per_level === undefined ? undefined : `${b.max_actions_per_level}× baseline per level`,
-      b.episode_seconds === undefined ? undefined : `${b.episode_seconds} s per episode`,
-      b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
-    ].filter(Boolean);
-    process.stdout.write(
-      `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}` +
-        `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
-        `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`,
-    );
+    process.stdout.write(planText(experiment, plan));
     for (const line of armsLines(experiment.agents)) process.stdout.write(`${line}\n`);
     if (estimate !== undefined) process.stdout.write(`${estimateLines(estimate).join('\n')}\n`);
+    if (detectable !== undefined) process.stdout.write(`${detectableLines(detectable, options.from!, config).join('\n')}\n`);
     return EXIT_OK;
   } catch (error) {
     return reportFailure('plan', error);
   }
+}
+
+/** The matrix as a table, and the line under it: episodes, seed, concurrency, budgets. */
+function planText(experiment: Experiment, plan: Plan): string {
+  const { config } = experiment;
+  const table = new Table({ head: ['agent', 'use', 'game', 'levels', 'episodes', 'seeds'], style: { head: [], border: [] } });
+  for (const agent of experiment.agents) {
+    for (const game of plan.games) {
+      const seeds = plan.episodes.filter((e) => e.agent === agent && e.game === game).map((e) => e.seed);
+      const shown = seeds.slice(0, 3).join(', ') + (seeds.length > 3 ? `, … (${seeds.length})` : '');
+      table.push([
+        agent.label,
+        agent.use,
+        game.game_id,
+        game.baseline_actions === undefined ? 'unknown' : String(game.baseline_actions.length),
+        String(seeds.length),
+        shown,
+      ]);
+    }
+  }
+  const b = config.budgets;
+  const budgets = [
+    `max ${b.max_actions} actions per episode`,
+    b.max_actions_per_level === undefined ? undefined : `${b.max_actions_per_level}× baseline per level`,
+    b.episode_seconds === undefined ? undefined : `${b.episode_seconds} s per episode`,
+    b.run_seconds === undefined ? undefined : `${b.run_seconds} s per run`,
+  ].filter(Boolean);
+  return (
+    `${table.toString()}\n${plan.episodes.length} episode(s): ${experiment.agents.length} agent(s) × ${plan.games.length} game(s) × ${config.episodes}` +
+    `${config.repeats > 1 ? ` × ${config.repeats} repeats` : ''}; ` +
+    `seed ${config.seed}; concurrency ${config.concurrency}; ${budgets.join(', ')}\n`
+  );
 }

@@ -12,6 +12,7 @@ import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
 import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
 import { renderCompactTable, tableWidth } from '../runner/results/resultsTable.ts';
+import { tableNotes } from '../runner/results/tableNotes.ts';
 import { unplayedSentence } from '../runner/results/runCompleteness.ts';
 import { terminalProgress } from '../runner/progress.ts';
 import type { BaselineOptions } from '../runner/results/baselineComparison.ts';
@@ -181,6 +182,8 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
       exit_code: exitCode,
       totals,
       table: result.report.table ?? [],
+      // What the table's intervals resample, its best draws, repeats and missing episodes, as under every table.
+      table_notes: tableNotes(result.report.table ?? []),
       scorecard_urls: Object.fromEntries(result.report.agents.filter((a) => a.scorecard_url).map((a) => [a.label, a.scorecard_url])),
       comparison,
       comparison_error: result.baseline?.error ?? null,

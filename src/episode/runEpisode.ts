@@ -26,6 +26,7 @@ import { type EpisodeRecord, startedRecord } from '../runfolder/episodeRecord.ts
 import { EpisodeCut, EpisodeStop } from './episodeStop.ts';
 import { BaselinesUnknownError, type GameBaselines } from './gameBaselines.ts';
 import { RunLedger } from './runLedger.ts';
+import { noteLevelTimes } from './levelTimes.ts';
 import { recordingPath } from '../runfolder/layout.ts';
 import type { EpisodeCheckpoint } from '../runfolder/checkpointFile.ts';
 import { type CheckpointKeeper, type CheckpointSettings, checkpointKeeper, NO_CHECKPOINTS } from './checkpointKeeper.ts';
@@ -323,6 +324,7 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
     if (recorded !== undefined) await recorded;
     if (action.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
+    noteLevelTimes(record, frame.levels_completed);
     const kept = play.checkpoints.answered(step + 1, frame);
     if (kept !== undefined) await kept;
   }

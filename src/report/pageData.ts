@@ -110,9 +110,34 @@ export interface ResultRow {
   levels_completed?: number;
   /** Null when no model was called. */
   usage?: UsageFigures | null;
+  /** Episodes the plan declared for the row, and how many of them have no result (absent for runs without a plan to count against). */
+  planned?: number;
+  missing?: number;
+  /** Each repeat's score and their spread; null when unknown; absent for runs of older versions. */
+  spread?: { repeats: number; mean: number; sd: number | null; min: number; max: number } | null;
+  /** The spread as the tables word it (`25.80 ± 3.90 (19.10–31.20)`, `unknown`). */
+  spread_text?: string;
+  /** Counted actions ÷ the summed human baselines of the same episodes' games; null when unknown. */
+  baseline_share?: number | null;
+  /** Model dollars per level completed; null when unknown or none was completed. */
+  cost_per_level?: number | null;
+  /** Per level: the episodes that completed it, and the mean actions spent on it by those that did (game rows). */
+  level_solves?: number[];
+  /** The cells of the levels section, worded as table.md words them (levelsSection.ts): solved per level, solved every time, actions and seconds per level. */
+  levels_detail?: { solved: string; steady: string; actions: string; seconds: string };
+  level_actions?: (number | null)[];
+  level_seconds?: (number | null)[];
 }
 
 export const TOTAL_ROW = 'total';
+
+/** An agent's level-solve curve: levels completed, summed over its episodes, against the actions each had taken. */
+export interface SolveCurve {
+  agent: string;
+  points: Array<{ actions: number; solved: number }>;
+  /** The levels there were to complete, over its episodes. */
+  levels: number;
+}
 
 export interface EpisodeRow {
   agent: string;
@@ -161,6 +186,10 @@ export interface ReportData {
   results: ResultRow[];
   /** Why some scores are null (a game without level baselines), to say once; null when all are known. */
   unknown_scores: string | null;
+  /** The lines under the results table (what its intervals resample, best draws, repeats, missing episodes), as under table.md's. */
+  result_notes?: string[];
+  /** Per agent, over its finished episodes. */
+  solve_curves?: SolveCurve[];
   episodes: EpisodeRow[];
   recordings: RecordingSource;
   /** What produced the scores beyond the model (run.json's harness_card); null for a run that kept none. */

@@ -20,7 +20,8 @@ import {
   type RunHeader,
   UNFINISHED,
 } from './pageData.ts';
-import { resultRows, scoreOf } from './resultRows.ts';
+import { resultTable, scoreOf } from './resultRows.ts';
+import { levelSolveCurve } from '../analysis/levelProgress.ts';
 import { knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { usageFigures } from './usageFigures.ts';
 import { factorialSummary } from '../analysis/factorialSummary.ts';
@@ -29,17 +30,20 @@ import { folderStatus, recordingsWithoutRecord, type RunFolderSnapshot, runName 
 
 export function buildReportData(folder: RunFolderSnapshot, recordings: RecordingSource, now = new Date()): ReportData {
   const agents = agentSummaries(folder);
+  const results = resultTable(
+    folder,
+    agents.map((a) => a.label),
+  );
   return {
     format: REPORT_FORMAT,
     generated_at: now.toISOString(),
     run: runHeader(folder),
     agents,
     games: gameSummaries(folder),
-    results: resultRows(
-      folder,
-      agents.map((a) => a.label),
-    ),
+    results: results.rows,
     unknown_scores: folder.run?.unknown_scores ?? (folder.episodes.some((e) => !knewBaselines(e)) ? UNKNOWN_SCORES_REASON : null),
+    result_notes: results.notes,
+    solve_curves: agents.map((a) => ({ agent: a.label, ...levelSolveCurve(folder.episodes.filter((e) => e.agent === a.label)) })),
     episodes: [...folder.episodes.map(episodeRow), ...folder.superseded.map(playedAgainRow), ...inProgressRows(folder)],
     recordings,
     harness_card: folder.run?.harness_card ?? null,

@@ -77,6 +77,12 @@ export interface EpisodeRecord {
   restarted?: { reason: string };
   started_at: string;
   wall_seconds: number;
+  /**
+   * Per level, wall seconds from the episode's start to the first answer that showed the level completed
+   * (in any of its runs); absent in records of versions before it was kept, and in an episode a resume
+   * continued (when its earlier levels were completed was lost with the process that played them).
+   */
+  level_seconds?: number[];
 }
 
 /** The record of an episode about to start: an error until something better is known. */

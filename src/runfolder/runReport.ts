@@ -225,6 +225,19 @@ const runTotalsSchema = z.looseObject({
 
 const intervalSchema = z.object({ low: z.number(), high: z.number() });
 
+/** Which resampling an interval of the table used (resultsTable.ts says it under every table). */
+export const INTERVAL_METHODS = ['episode-bootstrap', 'cluster-bootstrap'] as const;
+export type IntervalMethod = (typeof INTERVAL_METHODS)[number];
+
+const repeatSpreadSchema = z.object({
+  repeats: count,
+  scores: z.array(z.number()),
+  mean: z.number(),
+  sd: z.number().nullable(),
+  min: z.number(),
+  max: z.number(),
+});
+
 /** A row of the results table (resultsTable.ts): per agent and game, and per agent a "total". */
 export const tableRowSchema = z.looseObject({
   agent: z.string(),
@@ -237,7 +250,7 @@ export const tableRowSchema = z.looseObject({
   service_score: z.number().nullable().optional(),
   /** Mean of the episodes' own scores (in total: the mean over games of the game means); null when unknown. */
   mean_score: z.number().nullable(),
-  /** 95% bootstrap interval of mean_score; null below 2 episodes (in total: in any game). */
+  /** 95% interval of mean_score (see interval_method); null below 2 episodes (in total: below 2 games, or 2 episodes of its one game). */
   interval: intervalSchema.nullable(),
   levels_completed: count,
   level_count: count,
@@ -248,6 +261,23 @@ export const tableRowSchema = z.looseObject({
   baselines_known: z.boolean().optional(),
   /** Model usage of the row's episodes; absent in runs of versions before it was kept. */
   usage: usageOrNone,
+  /** What `interval` resamples: the game's episodes (game rows, and a total of one game), or whole games (totals). Absent in older runs. */
+  interval_method: z.enum(INTERVAL_METHODS).optional(),
+  /** The score of each repeat (the mean over its games of their means) and their spread; null when an episode of the row has no result. */
+  repeat_spread: repeatSpreadSchema.nullable().optional(),
+  /** Episodes the plan declared for the row, and those of them with no result (named `game rR eE`). */
+  planned_episodes: count.optional(),
+  missing_episodes: z.array(z.string()).optional(),
+  /** Per level, how many of the row's episodes completed it (per-game rows). */
+  level_solves: z.array(count).optional(),
+  /** Per level, the mean actions spent on it by the episodes that completed it; null where none did (per-game rows). */
+  level_actions: z.array(z.number().nullable()).optional(),
+  /** Per level, the mean wall seconds spent on it by the episodes that completed it; absent when records predate level times. */
+  level_seconds: z.array(z.number().nullable()).optional(),
+  /** Counted actions ÷ the summed human baselines of the same episodes' games; null when baselines are unknown. */
+  baseline_share: z.number().nullable().optional(),
+  /** Model dollars per level completed (summed over episodes); null when unknown or no level was completed. */
+  cost_per_level: z.number().nullable().optional(),
 });
 export type TableRow = z.infer<typeof tableRowSchema>;
 

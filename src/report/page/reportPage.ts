@@ -14,6 +14,7 @@ import { episodeKey, linkTo, readLink } from './episodeLink.ts';
 import * as format from './format.ts';
 import { loadRecordingText, parseRecording } from './recording.ts';
 import { resultsTable } from './results.ts';
+import { levelsSection } from './levels.ts';
 import { runDetails, runHeader } from './summary.ts';
 import { ReplayViewer } from './viewer.ts';
 import { TranscriptPanel } from './transcriptPanel.ts';
@@ -35,6 +36,7 @@ class ReportPage {
   private readonly header = el('div');
   private readonly results = el('div');
   private readonly charts = el('div');
+  private readonly levels = el('div');
   private readonly cost = el('div');
   private readonly harness = el('div');
   private readonly factorial = el('div');
@@ -77,6 +79,7 @@ class ReportPage {
       this.factorialSection,
       section('harness', 'Harness card', this.harness),
       section('charts', 'Scores by game', this.charts),
+      section('levels', 'Levels', this.levels),
       section('cost', 'Cost', this.cost),
       section('episodes', 'Episodes', this.episodes.element),
       section('replay', 'Replay', this.recordingsNote, this.replayStatus, this.viewer.element, this.transcript.element),
@@ -89,7 +92,9 @@ class ReportPage {
     const data = this.data;
     replaceChildren(this.header, runHeader(data, this.live && data.run.status === 'running'), problem && el('p', { class: 'note' }, problem));
     const nameOf = (gameId: string) => this.gameName(gameId);
-    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf));
+    replaceChildren(this.results, resultsTable(data.results, data.unknown_scores, nameOf, data.result_notes ?? []));
+    const agents = data.agents.map((a) => a.label);
+    replaceChildren(this.levels, levelsSection(data.results, data.solve_curves ?? [], agents, nameOf));
     replaceChildren(
       this.charts,
       gameCharts(

@@ -1,5 +1,5 @@
 /** The run's header (name, status, key figures) and its details (agents, provenance, config). */
-import { IN_PROGRESS, type ReportData, type ReportGitState } from '../pageData.ts';
+import { IN_PROGRESS, type ReportData, type ReportGitState, TOTAL_ROW } from '../pageData.ts';
 import { el } from './dom.ts';
 import * as format from './format.ts';
 
@@ -46,11 +46,24 @@ export function runDetails(data: ReportData): HTMLElement {
   );
 }
 
+/** A card's score is each game's best episode: a best draw, shown with the mean episode score beside it, which is what to rank on. */
+const AGENT_TITLES: Record<string, string> = {
+  'service score': "the card's score as the service returned it: per game the best episode, a best draw",
+  'local score': "the card's score scored here from the episodes: per game the best episode, a best draw",
+  'mean episode score': 'the mean over games of the mean episode score: the estimate to rank on',
+};
+
+const meanOf = (data: ReportData, agent: string) => data.results.find((row) => row.agent === agent && row.game === TOTAL_ROW)?.mean ?? null;
+
 function agentsTable(data: ReportData): HTMLElement {
   return el(
     'table',
     { class: 'agents' },
-    el('thead', {}, el('tr', {}, ...['agent', 'use', 'card', 'service score', 'local score'].map((h) => el('th', {}, h)))),
+    el(
+      'thead',
+      {},
+      el('tr', {}, ...['agent', 'use', 'card', 'service score', 'local score', 'mean episode score'].map((h) => el('th', { title: AGENT_TITLES[h] }, h))),
+    ),
     el(
       'tbody',
       {},
@@ -72,6 +85,7 @@ function agentsTable(data: ReportData): HTMLElement {
             format.score(agent.local_score),
             agent.score_differences.length > 0 ? ' ⚠' : '',
           ),
+          el('td', { class: 'num', 'data-testid': 'agent-mean' }, format.score(meanOf(data, agent.label))),
         ),
       ),
     ),

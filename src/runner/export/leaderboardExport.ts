@@ -1,10 +1,12 @@
 /**
  * `arcbench export --format leaderboard`: a run as a submission to the ARC Prize community leaderboard,
  * which publishes per entry its scorecard link (a card on the hosted service, where the score can be
- * checked), the score, and what it cost (in total and per game played). One entry per agent. A run
+ * checked), the score (the best of how many episodes per game, with the mean episode score beside it),
+ * and what it cost (in total and per game played). One entry per agent. A run
  * whose cards are not on the hosted service (a local or self-hosted run) is refused: nobody else can
  * check its cards.
  */
+import { TOTAL } from '../../analysis/episodeSample.ts';
 import { ArcbenchError } from '../../errors.ts';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
 import { readManifest, runFileHash } from '../../runfolder/manifest.ts';
@@ -26,6 +28,16 @@ function sameOrigin(url: string, origin: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The card's score is each game's best episode (the service's rule): with several episodes a game, a
+ * best draw. Said beside it, with the mean episode score to rank on.
+ */
+function bestOf(report: RunFolder['report'], label: string): { score_is_best_of: number; mean_episode_score: number | null } {
+  const draws = report.plan.episodes * (report.plan.repeats ?? 1);
+  const total = report.table?.find((row) => row.agent === label && row.game === TOTAL);
+  return { score_is_best_of: draws, mean_episode_score: total?.mean_score ?? null };
 }
 
 export function leaderboardSubmission(folder: RunFolder): Record<string, unknown> {
@@ -64,6 +76,7 @@ export function leaderboardSubmission(folder: RunFolder): Record<string, unknown
         scorecard_url: agent.scorecard_url,
         card_id: agent.card_id,
         score: card?.score ?? null,
+        ...bestOf(report, agent.label),
         cost_usd: cost,
         cost_per_game_usd: cost === null || games === 0 ? null : cost / games,
         games,

@@ -4,6 +4,7 @@
  * when it regressed. With a baseline each suite also has a "total" case that carries the gate's verdict
  * on the agent's total. Built with junit-report-builder.
  */
+import { withoutResultSentence } from '../../analysis/planDenominators.ts';
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
 import type { ComparisonRow } from '../../analysis/compareRuns.ts';
 import { TOTAL } from '../../analysis/episodeSample.ts';
@@ -45,9 +46,15 @@ function regressionFailure(row: ComparisonRow, baseline: string | undefined): st
   return `regressed against ${baseline ?? 'the baseline'}: mean score ${formatScore(row.baseline.mean)} → ${formatScore(row.candidate.mean)}, difference ${formatSigned(row.difference.value)} ${formatInterval(row.difference.interval, true)}`;
 }
 
+/** Why a row's scores are unknown: planned episodes without a result, else its game's baselines. */
+const unknownWhy = (row: TableRow) =>
+  (row.missing_episodes?.length ?? 0) > 0
+    ? withoutResultSentence(row.missing_episodes!, row.planned_episodes ?? row.missing_episodes!.length)
+    : UNKNOWN_SCORES_REASON.replace(/^unknown: /, '');
+
 const describeScores = (row: TableRow) =>
   row.mean_score === null || row.card_score === null
-    ? `scores unknown (${UNKNOWN_SCORES_REASON.replace(/^unknown: /, '')})`
+    ? `scores unknown (${unknownWhy(row)})`
     : `mean score ${formatScore(row.mean_score)} ${formatInterval(row.interval)}, card score ${formatScore(row.card_score)}`;
 
 const describeRow = (row: TableRow) =>

@@ -14,6 +14,8 @@ import { buildJunitXml } from './junitReport.ts';
 import type { Redactor } from '../../redaction.ts';
 import { renderMarkdownTable, renderTerminalTable, serviceCardsOf, serviceScoreNote, type TableRow, tableRows } from './resultsTable.ts';
 import { unplayedSentence } from './runCompleteness.ts';
+import { levelsMarkdown } from './levelsSection.ts';
+import { plannedRunOf } from './plannedRun.ts';
 import { agentSetups, runEpisodesOf } from '../../analysis/runEpisodes.ts';
 import { factorialSummary } from '../../analysis/factorialSummary.ts';
 import { type RunReport, writeRunReport } from '../../runfolder/runReport.ts';
@@ -48,14 +50,14 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
       logger.warn({ agent: agent.label, differences: agent.score_differences }, 'local score and the service scorecard differ');
     }
   }
-  const built = tableRows(input.agentLabels, input.episodes, serviceCardsOf(input.report));
+  const built = tableRows(input.agentLabels, input.episodes, serviceCardsOf(input.report), plannedRunOf(input.report));
   const rows = input.redactor?.active ? (input.redactor.value(built) as TableRow[]) : built;
   const factorial = factorialSummary(input.report.agents, runEpisodesOf(runDir, input.agentLabels, input.episodes).episodes);
   const report: RunReport = { ...input.report, table: rows, ...(factorial === null ? {} : { factorial }) };
   writeRunReport(runDir, report);
   // Episodes a stop or a crash left unplayed are said under the table, with the command that plays them.
   const notes = [unplayedSentence(report, runDir), serviceScoreNote(report)].filter((note) => note !== undefined);
-  const tableMarkdown = renderMarkdownTable(rows) + notes.map((note) => `\n${note}\n`).join('');
+  const tableMarkdown = renderMarkdownTable(rows) + notes.map((note) => `\n${note}\n`).join('') + levelsMarkdown(rows);
   writeFileSync(runFolderLayout(runDir).table, `# ${report.name}\n\n${tableMarkdown}`);
 
   const baseline =
