@@ -250,7 +250,8 @@ describe('cost without prices', () => {
     expect(firstOf(episode.model_calls ?? [], 'model call').cost_usd).toBeNull();
     expect(run.runJson.totals.usage.cost_usd).toBeNull();
     expect(run.runJson.agents[0].usage.cost_usd).toBeNull();
-    expect(run.tableMarkdown).toMatch(/\| \*\*unknown\*\* \|\n$/);
+    // The total's cost $ cell (the $ per level beside it is unknown too: no dollars, no level).
+    expect(run.tableMarkdown).toMatch(/\| \*\*total\*\* \|.*\| \*\*unknown\*\* \| \*\*–\*\* \|\n/);
   });
 
   it('cannot keep a dollar budget, and the episode says so', async () => {

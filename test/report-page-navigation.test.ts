@@ -158,7 +158,7 @@ describe("report.html: finding one's way", () => {
       expect(await page.locator(`figure.chart[data-game="${gameId}"] figcaption`).innerText()).toBe(`${title} (${gameId})`);
     }
     const axisEnds = await page
-      .locator('figure.chart')
+      .locator('figure.chart[data-game]')
       .evaluateAll((figures) => figures.map((figure) => [...figure.querySelectorAll('text.tick')].at(-1)?.textContent));
     expect(axisEnds.length).toBe(run.report.games.length);
     expect(new Set(axisEnds).size).toBe(1);
