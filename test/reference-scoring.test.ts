@@ -58,7 +58,7 @@ describe('tags_scores (docs/protocol.md §5 check)', () => {
       gameId: 'aaaa-00000001',
       guid: 'g1',
       baselines: [10, 20],
-      levelActions: [20, 0],
+      completionActionCounts: [20],
       levelsCompleted: 1,
       actions: 20,
       resets: 0,
@@ -68,7 +68,7 @@ describe('tags_scores (docs/protocol.md §5 check)', () => {
       gameId: 'bbbb-00000001',
       guid: 'g2',
       baselines: [15, 30, 45],
-      levelActions: [25, 0, 0],
+      completionActionCounts: [25],
       levelsCompleted: 1,
       actions: 25,
       resets: 0,
@@ -91,7 +91,7 @@ describe('tags_scores (docs/protocol.md §5 check)', () => {
         gameId: 'aaaa-00000001',
         guid,
         baselines: [10, 10],
-        levelActions: [a, a],
+        completionActionCounts: levelsCompleted > 0 ? [a] : [],
         levelsCompleted,
         actions: 2 * a,
         resets: 0,
@@ -104,11 +104,27 @@ describe('tags_scores (docs/protocol.md §5 check)', () => {
   });
 });
 
+describe('a run past its baselines (docs/protocol.md §5)', () => {
+  it('scores 0, as the official scorecard code, listing each level it completed and the one it was on', () => {
+    const run = { gameId: 'aaaa-00000001', guid: 'g', baselines: [3, 3], completionActionCounts: [3, 6, 9], levelsCompleted: 3, resets: 0 };
+    expect(buildRunEntry({ ...run, actions: 12, state: 'GAME_OVER' })).toMatchObject({
+      score: 0,
+      level_scores: [0, 0, 0, 0],
+      level_actions: [3, 3, 3, 3],
+      level_baseline_actions: [-1, -1, -1, -1],
+      number_of_levels: 4,
+    });
+    expect(buildRunEntry({ ...run, actions: 9, state: 'WIN' })).toMatchObject({ score: 0, level_actions: [3, 3, 3], level_baseline_actions: [-1, -1, -1] });
+    // Within its baselines a run scores as ever: here, both levels at their baselines.
+    expect(buildRunEntry({ ...run, completionActionCounts: [3, 6], levelsCompleted: 2, actions: 6, state: 'NOT_FINISHED' }).score).toBe(100);
+  });
+});
+
 describe('environment and card aggregates', () => {
   it('best score and levels, summed actions and resets; card mean and totals', () => {
-    const base = { gameId: 'aaaa-00000001', baselines: [2, 4, 4], levelActions: [2, 5, 3], resets: 1 };
+    const base = { gameId: 'aaaa-00000001', baselines: [2, 4, 4], completionActionCounts: [2, 7], resets: 1 };
     const r1 = buildRunEntry({ ...base, guid: 'a', levelsCompleted: 2, actions: 10, state: 'GAME_OVER' });
-    const r2 = buildRunEntry({ ...base, guid: 'a', levelActions: [2, 4, 4], levelsCompleted: 3, actions: 10, state: 'WIN' });
+    const r2 = buildRunEntry({ ...base, guid: 'a', completionActionCounts: [2, 6, 10], levelsCompleted: 3, actions: 10, state: 'WIN' });
     const env = buildEnvironmentEntry({ gameId: 'aaaa-00000001', levelCount: 3, runs: [r1, r2] });
     expect(env.score).toBe(100);
     expect(env.actions).toBe(20);

@@ -3,7 +3,7 @@
  * each level completion, never frames, so a long session stays a few hundred bytes.
  */
 import type { RunEntry } from '../protocol/index.ts';
-import { buildRunEntry, levelActionsFromCompletions, type RunState } from './scoring.ts';
+import { buildRunEntry, type RunState } from './scoring.ts';
 
 /** A run's counters as they stand, with no scoring: what the toolkit's per-game card lists (docs/protocol.md §7a). */
 export interface RunCounts {
@@ -76,7 +76,7 @@ export class RunTracker {
       gameId: this.gameId,
       guid: this.guid,
       baselines: this.baselines,
-      levelActions: levelActionsFromCompletions(this.completionMarks, this.actions, this.baselines.length),
+      completionActionCounts: this.completionMarks,
       levelsCompleted: this.levelsCompleted,
       actions: this.actions,
       resets: this.resets,

@@ -83,8 +83,8 @@ export interface RunRecord {
   readonly gameId: string;
   readonly guid: string;
   readonly baselines: readonly number[];
-  /** One entry per level, see levelActionsFromCompletions. */
-  readonly levelActions: readonly number[];
+  /** The run's counted actions when each level was completed, in order (levelActionsFromCompletions). */
+  readonly completionActionCounts: readonly number[];
   readonly levelsCompleted: number;
   /** Counted actions of the run: game actions plus level resets. */
   readonly actions: number;
@@ -95,8 +95,10 @@ export interface RunRecord {
 
 /** The scorecard's run entry (docs/protocol.md §5) of one run. */
 export function buildRunEntry(run: RunRecord): RunEntry {
-  const { score, levelScores } = scoreRun(run);
+  if (run.levelsCompleted > run.baselines.length) return pastItsBaselines(run);
   const levelCount = run.baselines.length;
+  const levelActions = levelActionsFromCompletions(run.completionActionCounts, run.actions, levelCount);
+  const { score, levelScores } = scoreRun({ ...run, levelActions });
   return {
     id: run.gameId,
     guid: run.guid,
@@ -107,8 +109,34 @@ export function buildRunEntry(run: RunRecord): RunEntry {
     state: run.state,
     completed: run.state === 'WIN',
     level_scores: levelScores,
-    level_actions: Array.from({ length: levelCount }, (_, i) => run.levelActions[i] ?? 0),
+    level_actions: levelActions,
     level_baseline_actions: [...run.baselines],
+    number_of_levels: levelCount,
+    number_of_environments: 1,
+  };
+}
+
+/**
+ * A run that completed more levels than its game has baselines (an official game whose metadata lists
+ * fewer, as the toolkit's bt33): its baselines do not describe the game played, and the official
+ * scorecard code scores it 0, each level completed (and the one it was on, unless won) with its
+ * actions, a score of 0 and a baseline of -1.
+ */
+function pastItsBaselines(run: RunRecord): RunEntry {
+  const levelCount = run.levelsCompleted + (run.state === 'WIN' ? 0 : 1);
+  const levelActions = levelActionsFromCompletions(run.completionActionCounts, run.actions, levelCount);
+  return {
+    id: run.gameId,
+    guid: run.guid,
+    score: 0,
+    levels_completed: run.levelsCompleted,
+    actions: run.actions,
+    resets: run.resets,
+    state: run.state,
+    completed: run.state === 'WIN',
+    level_scores: levelActions.map(() => 0),
+    level_actions: levelActions,
+    level_baseline_actions: levelActions.map(() => -1),
     number_of_levels: levelCount,
     number_of_environments: 1,
   };
@@ -142,7 +170,8 @@ export function buildEnvironmentEntry(input: EnvironmentInput): EnvironmentEntry
     actions,
     levels_completed: levelsCompleted,
     completed,
-    level_count: input.levelCount,
+    // A run past its baselines lists more levels than the game's baselines (the official code's count).
+    level_count: Math.max(input.levelCount, ...input.runs.map((run) => run.level_scores.length)),
     resets,
   };
 }

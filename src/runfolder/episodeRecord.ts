@@ -6,7 +6,7 @@ import type { EpisodeOutcome } from '../agent/contract.ts';
 import { emptyUsage, type ModelCallRecord, type UsageTotals } from '../agent/usage.ts';
 import type { GameDescriptor } from '../protocol/index.ts';
 import type { RunEntry } from '../protocol/index.ts';
-import { buildRunEntry, levelActionsFromCompletions, type RunState } from '../reference/scoring.ts';
+import { buildRunEntry, type RunState } from '../reference/scoring.ts';
 
 /** An attempt at an episode that a worker started and never finished. */
 export interface LostAttempt {
@@ -134,7 +134,7 @@ export function runEntryOf(gameId: string, baselines: readonly number[], run: Re
     gameId,
     guid: run.guid,
     baselines,
-    levelActions: levelActionsFromCompletions(run.completion_actions, run.actions, baselines.length),
+    completionActionCounts: run.completion_actions,
     levelsCompleted: run.levels_completed,
     actions: run.actions,
     resets: run.resets,
