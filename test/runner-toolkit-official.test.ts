@@ -103,6 +103,36 @@ describe('the runner against the official toolkit server', () => {
     );
   });
 
+  it('in competition mode takes a RESET the server did not play (a level not begun answers the frame as it is) and counts as it counts', async () => {
+    const fresh = await startOfficialToolkitServer({ competition: true });
+    onTestFinished(() => fresh.stop());
+    const file = join(dir, 'resetter.ts');
+    // bt11's first level takes four ACTION3; a RESET right after it is one of a level not begun.
+    writeFileSync(
+      file,
+      `import { defineAgent, action, reset, stop } from 'arcbench';
+export default defineAgent({
+  name: 'resetter',
+  create: () => ({ act: (_frame, { step }) => (step < 4 ? action(3) : step === 4 ? reset() : step < 7 ? action(3) : stop('done')) }),
+});
+`,
+    );
+    const yaml = join(dir, 'resetter.yaml');
+    writeFileSync(
+      yaml,
+      `name: resetter\ntarget: { url: "${fresh.url}", api_key: k }\nagents: [{ use: ${file} }]\ngames: [bt11]\n` +
+        'episodes: 1\nbudgets: { max_actions: 100 }\nrecordings: false\nscorecard: { competition_mode: true }\n',
+    );
+    const result = await runExperiment(await loadExperiment(yaml), { out: join(dir, 'resetter') });
+    const [episode] = result.episodes;
+    expect(episode!.error).toBeUndefined();
+    expect(episode!.outcome).toBe('agent_stop');
+    const agent = result.report.agents[0]!;
+    expect(agent.score_differences).toEqual([]);
+    const service = agent.scorecard!.environments!.find((env) => env.id === BT11)!;
+    expect([episode!.actions, episode!.levels_completed]).toEqual([service.actions, service.levels_completed]);
+  });
+
   it('in competition mode scores a game no episode played against the close answer’s baselines, as the service does', async () => {
     // The toolkit's competition server opens one card in its life: this run needs one of its own.
     const fresh = await startOfficialToolkitServer({ competition: true });

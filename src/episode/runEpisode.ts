@@ -322,7 +322,9 @@ async function playUntilEnd(play: EpisodePlay, start: SessionStart): Promise<Fra
     }
     const recorded = answered(play, sent, frame);
     if (recorded !== undefined) await recorded;
-    if (action.id === 0) ledger.recordReset(frame);
+    // A RESET answered with another action's echo was not played (the toolkit's competition mode, on a
+    // level not begun: client/http/answerCheck.ts); the toolkit counts it as an action on the level, no reset.
+    if (action.id === 0 && frame.action_input.id === 0) ledger.recordReset(frame);
     else ledger.recordAction(frame);
     noteLevelTimes(record, frame.levels_completed);
     const kept = play.checkpoints.answered(step + 1, frame);
