@@ -81,6 +81,10 @@ describe('the regression gate (done when)', () => {
     expect(comparison.rows.every((row) => row.verdict === 'identical' && row.pairing === 'paired')).toBe(true);
     expect(comparison.failed).toBe(false);
     expect(result.stdout).toContain('identical');
+    // The harness cards are compared first, as `compare` does: the same config makes the same card.
+    expect((comparison as ComparisonDocument & { harness_cards: { state: string } }).harness_cards.state).toBe('identical');
+    expect(result.stdout).toContain('Harness cards: identical');
+    expect(readFileSync(join(dir, 'rerun-gated', 'comparison.md'), 'utf8').startsWith('Harness cards: identical')).toBe(true);
     await validJunit(join(dir, 'rerun-gated'));
   });
 
@@ -95,6 +99,12 @@ describe('the regression gate (done when)', () => {
 
     const comparison = readJson<ComparisonDocument>(join(dir, 'weak-gated', 'comparison.json'));
     expect(comparison.regressions.map((r) => `${r.agent} ${r.game}`)).toEqual(['explorer total']);
+    // The weakened agent is another agent under the same label: its card says so before any score.
+    const cards = (comparison as ComparisonDocument & { harness_cards: { state: string } }).harness_cards;
+    expect(cards.state).toBe('different');
+    const markdown = readFileSync(join(dir, 'weak-gated', 'comparison.md'), 'utf8');
+    expect(markdown.startsWith('Harness cards differ (baseline → candidate)')).toBe(true);
+    expect(result.stdout.indexOf('Harness cards differ')).toBeLessThan(result.stdout.indexOf('worse'));
     const random = comparison.rows.find((r) => r.agent === 'random' && r.game === 'total')!;
     expect(random.verdict).toBe('identical');
 

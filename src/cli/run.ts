@@ -8,6 +8,7 @@
  */
 import type { Command } from 'commander';
 import { renderComparisonTerminal } from '../analysis/comparisonTable.ts';
+import { harnessCardLines } from '../analysis/harnessCardDiff.ts';
 import { RunsNotComparableError } from '../analysis/compareRuns.ts';
 import { type Experiment, experimentFromFlags, loadExperiment } from '../runner/config/loader.ts';
 import { loadExperimentForResume } from '../runner/resume/loadForResume.ts';
@@ -186,11 +187,14 @@ function report(command: string, result: RunResult, options: RunCommandOptions, 
       table_notes: tableNotes(result.report.table ?? []),
       scorecard_urls: Object.fromEntries(result.report.agents.filter((a) => a.scorecard_url).map((a) => [a.label, a.scorecard_url])),
       comparison,
+      harness_cards: result.baseline?.document ? result.baseline.cards : null,
       comparison_error: result.baseline?.error ?? null,
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    const compared = comparison ? `\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
+    // What differs between the two harness cards before any score, as `compare` says it.
+    const cards = result.baseline?.document ? `\n${harnessCardLines(result.baseline.cards).join('\n')}\n` : '';
+    const compared = comparison ? `${cards}\n${renderComparisonTerminal(comparison, { perGame: options.perGame === true })}\n` : '';
     process.stdout.write(`${tableForTerminal(result)}\n${compared}results: ${result.runDir}\n`);
     // Each card's page on the service's site, as the official harness prints it.
     for (const agent of result.report.agents) if (agent.scorecard_url) process.stdout.write(`scorecard of ${agent.label}: ${agent.scorecard_url}\n`);

@@ -8,6 +8,8 @@ import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
 import type { AgentSetup } from '../../analysis/episodeSample.ts';
 import type { RunFolder } from '../../runfolder/readRunFolder.ts';
 import { runEpisodesOf, runEpisodesOfFolder } from '../../analysis/runEpisodes.ts';
+import { type CardComparison, compareHarnessCards } from '../../analysis/harnessCardDiff.ts';
+import type { HarnessCard } from '../../runfolder/harnessCard.ts';
 
 export interface BaselineOptions {
   readonly folder: RunFolder;
@@ -19,12 +21,23 @@ export interface BaselineOptions {
   readonly failOnRegression?: boolean;
 }
 
-/** The comparison, or the sentence saying why the runs cannot be compared. */
-export type BaselineOutcome = { readonly document: ComparisonDocument; readonly error: null } | { readonly document: null; readonly error: string };
+/**
+ * The comparison with what differs between the two harness cards (said before any score), or the
+ * sentence saying why the runs cannot be compared.
+ */
+export type BaselineOutcome =
+  | { readonly document: ComparisonDocument; readonly cards: CardComparison; readonly error: null }
+  | { readonly document: null; readonly error: string };
 
 export function compareWithBaseline(
   baseline: BaselineOptions,
-  candidate: { name: string; agents: readonly string[]; episodes: readonly EpisodeRecord[]; setups?: Readonly<Record<string, AgentSetup>> },
+  candidate: {
+    name: string;
+    agents: readonly string[];
+    episodes: readonly EpisodeRecord[];
+    setups?: Readonly<Record<string, AgentSetup>>;
+    harnessCard?: HarnessCard | undefined;
+  },
 ): BaselineOutcome {
   try {
     const candidateRun = { ...runEpisodesOf(candidate.name, candidate.agents, candidate.episodes), setups: candidate.setups };
@@ -33,6 +46,7 @@ export function compareWithBaseline(
     });
     return {
       document: comparisonDocument(comparison, { perGame: baseline.perGame === true, failOnRegression: baseline.failOnRegression === true }),
+      cards: compareHarnessCards(baseline.folder.report.harness_card, candidate.harnessCard),
       error: null,
     };
   } catch (error) {

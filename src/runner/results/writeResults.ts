@@ -6,6 +6,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { renderComparisonMarkdown } from '../../analysis/comparisonTable.ts';
+import { harnessCardMarkdown } from '../../analysis/harnessCardDiff.ts';
 import { formatCost, formatCount } from '../../analysis/format.ts';
 import type { UsageTotals } from '../../agent/usage.ts';
 import type { EpisodeRecord } from '../../runfolder/episodeRecord.ts';
@@ -63,11 +64,18 @@ export function writeResults(input: ResultsToWrite): WrittenResults {
   const baseline =
     input.baseline === undefined
       ? null
-      : compareWithBaseline(input.baseline, { name: runDir, agents: input.agentLabels, episodes: input.episodes, setups: agentSetups(report) });
+      : compareWithBaseline(input.baseline, {
+          name: runDir,
+          agents: input.agentLabels,
+          episodes: input.episodes,
+          setups: agentSetups(report),
+          harnessCard: report.harness_card,
+        });
   const view = { perGame: input.baseline?.perGame === true };
   if (baseline?.document) {
-    writeFileSync(runFolderLayout(runDir).comparisonJson, `${JSON.stringify(baseline.document, null, 2)}\n`);
-    writeFileSync(runFolderLayout(runDir).comparisonMarkdown, renderComparisonMarkdown(baseline.document, view));
+    // What differs between the harnesses first: a score difference is theirs too.
+    writeFileSync(runFolderLayout(runDir).comparisonJson, `${JSON.stringify({ harness_cards: baseline.cards, ...baseline.document }, null, 2)}\n`);
+    writeFileSync(runFolderLayout(runDir).comparisonMarkdown, `${harnessCardMarkdown(baseline.cards)}\n\n${renderComparisonMarkdown(baseline.document, view)}`);
     logger.info({ baseline: input.baseline?.name, regressions: baseline.document.regressions.length }, 'compared with the baseline');
   } else if (baseline?.error) {
     logger.error({ baseline: input.baseline?.name }, baseline.error);
