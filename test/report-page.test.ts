@@ -282,6 +282,10 @@ describe('report.html opened from disk in Chromium', () => {
       expect(cells.at(-1)).toContain(row.verdict);
     }
     expect(await browserPage.locator('figure.chart[data-agent]').count()).toBe(2);
+    // The harness cards first: the two runs differ in their seed.
+    const cards = await browserPage.getByTestId('harness-cards').innerText();
+    expect(cards).toContain('Harness cards differ (baseline → candidate)');
+    expect(cards).toMatch(/run: seed 3 → 4/);
     expect(watch.errors).toEqual([]);
     expect(watch.requests).toEqual([pathToFileURL(page).href]);
     await browserPage.close();

@@ -81,7 +81,7 @@ async function compareCommand(baselinePath: string, candidatePath: string, optio
     else process.stdout.write(`${harnessCardLines(cards).join('\n')}\n\n${renderComparisonTerminal(comparison, view)}\n`);
     if (options.html !== undefined) {
       // Loaded only when asked: the page's bundler is not needed otherwise.
-      await (await import('../report/writeComparisonPage.ts')).writeComparisonPage(document, options.html);
+      await (await import('../report/writeComparisonPage.ts')).writeComparisonPage({ ...document, harness_card_lines: harnessCardLines(cards) }, options.html);
       process.stderr.write(`arcbench compare: the comparison as a page: ${options.html}\n`);
     }
     return document.failed ? EXIT_FAILED : EXIT_OK;

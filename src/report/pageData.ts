@@ -272,6 +272,8 @@ export interface ComparisonData {
   notes: readonly string[];
   fail_on_regression: boolean;
   failed: boolean;
+  /** What differs between the two runs' harness cards, as `compare` says it first (analysis/harnessCardDiff.ts). */
+  harness_card_lines?: readonly string[];
 }
 
 /** What a page is told at load: a run's report, a comparison of two runs, or the `view` server's list of runs. */

@@ -30,6 +30,15 @@ export function mountComparison(root: HTMLElement, data: ComparisonData, generat
         `baseline ${data.baseline} · candidate ${data.candidate} · threshold ${data.threshold} points · written ${format.timestamp(generatedAt)}`,
       ),
     ),
+    // What differs between the harnesses comes before any score: a score difference is theirs too.
+    el(
+      'section',
+      { 'data-testid': 'harness-cards' },
+      el('h2', {}, 'Harness cards'),
+      ...(data.harness_card_lines ?? ['Not compared: this page was written by an arcbench without harness cards.']).map((line) =>
+        el('p', { class: line.startsWith('  ') ? 'note' : '' }, line.trim()),
+      ),
+    ),
     el('section', {}, el('h2', {}, 'Differences'), comparisonTable(data.rows, data.threshold), ...data.notes.map((note) => el('p', { class: 'note' }, note))),
     el(
       'section',
