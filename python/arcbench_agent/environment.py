@@ -7,13 +7,13 @@ Stepping is arcbench's: the action an agent returns from ``choose_action`` is th
 from __future__ import annotations
 
 import importlib
-from functools import partial
 from types import SimpleNamespace
 from typing import Any, Optional
 
 import arcengine
-from arcengine import ActionInput, FrameData, GameAction, GameState
+from arcengine import FrameData, GameAction
 
+from .episode import action_input_of, frame_data, frame_fields
 from .grids import SIZE, frame_rows, grid_cells
 
 # Optional, and looked up by name so that no import of it stands in the layer: the layer needs only the
@@ -26,8 +26,6 @@ except ImportError:  # pragma: no cover - depends on the interpreter
 # arcengine before FrameDataRaw answered FrameData only; an installed one that old still plays.
 _RAW = getattr(arcengine, "FrameDataRaw", FrameData)
 
-# arcbench's own FrameData (python/compat) makes a frame's lists when an agent first reads them.
-_DEFERS_FRAME = hasattr(FrameData, "defer_frame")
 
 
 class Environment:
@@ -45,7 +43,7 @@ class Environment:
     def observation_space(self) -> Any:
         # One object per answer, as the toolkit's wrapper keeps its last response.
         if self._raw is None:
-            self._raw = _RAW(**_fields(self._wire), action_input=_action_input(self._wire))
+            self._raw = _RAW(**frame_fields(self._wire), action_input=action_input_of(self._wire))
             self._raw.frame = [_array(cells) for cells in self._grids]
         return self._raw
 
@@ -56,37 +54,13 @@ class Environment:
     def latest_frame(self) -> FrameData:
         """The harness's ``latest_frame``: a new FrameData from the last answer at every call, without
         its action_input (the harness's conversion leaves it at its default)."""
-        data = FrameData(**_fields(self._wire), frame=[] if _DEFERS_FRAME else frame_rows(self._grids))
-        if _DEFERS_FRAME:
-            data.defer_frame(partial(frame_rows, self._grids))
-        return data
+        return frame_data(self._wire, self._grids, with_action_input=False)
 
     def step(self, *_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("arc_env.step is arcbench's in this loop: return the action from choose_action and arcbench takes it")
 
     def reset(self, *_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("arc_env.reset is arcbench's in this loop: return GameAction.RESET from choose_action and arcbench sends it")
-
-
-def _fields(wire: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "game_id": wire["game_id"],
-        "state": GameState(wire["state"]),
-        "levels_completed": wire["levels_completed"],
-        "win_levels": wire["win_levels"],
-        "guid": wire["guid"],
-        "full_reset": wire.get("full_reset", False),
-        "available_actions": list(wire["available_actions"]),
-    }
-
-
-def _action_input(wire: dict[str, Any]) -> ActionInput:
-    given = wire.get("action_input") or {}
-    try:
-        action = GameAction.from_id(given.get("id", 0))
-    except ValueError:
-        action = GameAction.RESET
-    return ActionInput(id=action, data=given.get("data") or {}, reasoning=given.get("reasoning"))
 
 
 def _array(cells: bytes) -> Any:

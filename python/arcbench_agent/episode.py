@@ -11,7 +11,7 @@ import random
 import sys
 import traceback
 from functools import partial
-from typing import Any
+from typing import Any, Optional
 
 from arcengine import ActionInput, FrameData, GameAction, GameState
 
@@ -29,27 +29,38 @@ _ROOT_URL = "arcbench://agent-protocol"
 _DEFERS_FRAME = hasattr(FrameData, "defer_frame")
 
 
-def frame_data(wire: dict[str, Any]) -> FrameData:
-    action_input = wire.get("action_input") or {}
+def frame_data(wire: dict[str, Any], grids: Optional[list[bytes]] = None, with_action_input: bool = True) -> FrameData:
+    """A new FrameData of a protocol frame; ``grids``, its cell values when already checked. Today's
+    harness's ``latest_frame`` leaves ``action_input`` at its default (``with_action_input=False``)."""
+    cells = [grid_cells(grid) for grid in wire["grids"]] if grids is None else grids
+    given = {"action_input": action_input_of(wire)} if with_action_input else {}
+    data = FrameData(**frame_fields(wire), **given, frame=[] if _DEFERS_FRAME else frame_rows(cells))
+    if _DEFERS_FRAME:
+        data.defer_frame(partial(frame_rows, cells))
+    return data
+
+
+def frame_fields(wire: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a FrameData (and a FrameDataRaw) but its grids and action_input, from a protocol frame."""
+    return {
+        "game_id": wire["game_id"],
+        "state": GameState(wire["state"]),
+        "levels_completed": wire["levels_completed"],
+        "win_levels": wire["win_levels"],
+        "guid": wire["guid"],
+        "full_reset": wire.get("full_reset", False),
+        "available_actions": list(wire["available_actions"]),
+    }
+
+
+def action_input_of(wire: dict[str, Any]) -> ActionInput:
+    """The frame's action_input; an id the engine does not know reads as RESET."""
+    given = wire.get("action_input") or {}
     try:
-        action = GameAction.from_id(action_input.get("id", 0))
+        action = GameAction.from_id(given.get("id", 0))
     except ValueError:
         action = GameAction.RESET
-    grids = [grid_cells(grid) for grid in wire["grids"]]
-    data = FrameData(
-        game_id=wire["game_id"],
-        frame=[] if _DEFERS_FRAME else frame_rows(grids),
-        state=GameState(wire["state"]),
-        levels_completed=wire["levels_completed"],
-        win_levels=wire["win_levels"],
-        action_input=ActionInput(id=action, data=action_input.get("data") or {}, reasoning=action_input.get("reasoning")),
-        guid=wire["guid"],
-        full_reset=wire.get("full_reset", False),
-        available_actions=wire["available_actions"],
-    )
-    if _DEFERS_FRAME:
-        data.defer_frame(partial(frame_rows, grids))
-    return data
+    return ActionInput(id=action, data=given.get("data") or {}, reasoning=given.get("reasoning"))
 
 
 def construct(agent_class: type, start: dict[str, Any], arc_env: Any = None) -> Any:
