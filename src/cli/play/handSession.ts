@@ -57,13 +57,14 @@ type ServedGame = { readonly kind: 'ours'; readonly game: GameFromLevel; readonl
 export class HandSession {
   private readonly service: ReferenceService;
   private readonly cardId: string;
+  /** The service's last answer; the first is the session's RESET (#started), before anyone reads it. */
+  private latest!: FrameResponse;
 
   private constructor(
     private readonly served: ServedGame,
     /** The game's own info (all its levels' baselines). */
     readonly info: GameInfo,
     readonly firstLevel: number,
-    private latest: FrameResponse = undefined as never,
   ) {
     // A person may pause as long as they like: the card never closes by itself.
     this.service = new ReferenceService({ games: [served.game], idleCloseMs: Infinity, maxOpenMs: Infinity });

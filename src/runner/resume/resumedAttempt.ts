@@ -171,12 +171,7 @@ export async function resumedAttempt(
     logger,
   );
   notes.push(...continuations.notes);
-  if (folder.tornTail) {
-    // Logged as the other notes are: the CLI says them at the end only when the log is not on stderr.
-    const torn = 'the last line of episodes.jsonl was cut off mid-write; that episode is played again';
-    logger.warn(torn);
-    notes.push(torn);
-  }
+  if (folder.tornTail) notes.push(tornTailNote(logger));
   return {
     runDir: dir,
     logger,
@@ -193,6 +188,13 @@ export async function resumedAttempt(
     notes,
     continuations,
   };
+}
+
+/** Logged as the other notes are: the CLI says them at the end only when the log is not on stderr. */
+function tornTailNote(logger: { warn(message: string): void }): string {
+  const torn = 'the last line of episodes.jsonl was cut off mid-write; that episode is played again';
+  logger.warn(torn);
+  return torn;
 }
 
 /** A resume of a run that played its whole plan: it changes nothing, and says so (`arcbench resume` exits 0). */
