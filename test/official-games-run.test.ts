@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ARCBENCH_BIN } from './support/arcbenchProcess.ts';
 import { pythonHasRealEngineDependencies } from './support/officialCode.ts';
 import { tempDir } from './support/tempDir.ts';
-import { asToolkitFrame, ENGINE_ENV, PLAYS, TOOLKIT_GAMES_DIR, toolkitPlay, ulps } from './support/toolkitPlays.ts';
+import { asToolkitFrame, ENGINE_ENV, PLAYS, TOOLKIT_GAMES_DIR, toolkitPlay } from './support/toolkitPlays.ts';
 
 const SCRIPTED = join(import.meta.dirname, 'fixtures', 'scriptedActions.ts');
 
@@ -75,7 +75,7 @@ describe.skipIf(!pythonHasRealEngineDependencies())('games_dir in an experiment 
       for (const [index, frame] of frames.entries()) expect({ index, ...frame }).toEqual({ index, ...expected.frames[slug]![index] });
       const episode = episodes.find((e) => e.game_id.startsWith(slug));
       const environment = expected.scorecard.environments.find((e) => e.id.startsWith(slug))!;
-      expect(ulps(episode.score)).toBe(ulps(environment.score));
+      expect(episode.score).toBe(environment.score);
     }
   }, 120_000);
 

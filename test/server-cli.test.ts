@@ -110,6 +110,7 @@ describe('arcbench serve', () => {
       [['--headers-timeout', '60s', '--request-timeout', '30s'], /--headers-timeout \(60s\) must not exceed --request-timeout \(30s\)/],
       [['--affinity-grace', 'soon'], /--affinity-grace takes a duration such as 500ms, 90s, 15m or 24h/],
       [['--dialect', 'flask'], /--dialect.*flask.*arcbench, toolkit/],
+      [['--competition'], /--competition is the toolkit server's competition mode; add --dialect toolkit/],
     ] as const) {
       const serve = runServe(['--port', '0', ...args]);
       serve.url.catch(() => undefined);

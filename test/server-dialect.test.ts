@@ -3,6 +3,7 @@
  * wherever a client could tell, while it plays and scores exactly as in the default dialect.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ReferenceService } from '../src/reference/index.ts';
 import { startServer, type RunningServer } from '../src/reference/server/index.ts';
 import { fixtureGames, threeLevels } from './fixtures/fixtureGames.ts';
 import { sendRequest } from './support/httpDriver.ts';
@@ -188,5 +189,15 @@ describe('the toolkit dialect', () => {
         } else expect(answer.body.error).toBe(answer.status === 404 ? 'SERVER_ERROR' : 'VALIDATION_ERROR');
       }
     }
+  });
+});
+
+describe('the services behind a server', () => {
+  it('must play competition cards by the dialect’s rules: a service built for another is refused, naming the rules', async () => {
+    const hosted = new ReferenceService({ games: fixtureGames() });
+    await expect(startServer({ backends: [hosted], dialect: 'toolkit' })).rejects.toThrow(/competitionRules 'toolkit', got 'hosted'/);
+    const toolkit = new ReferenceService({ games: fixtureGames(), competitionRules: 'toolkit' });
+    await expect(startServer({ backends: [toolkit] })).rejects.toThrow(/competitionRules 'hosted', got 'toolkit'/);
+    await expect(startServer({ dialect: 'arcbench', competition: true })).rejects.toThrow(/competition mode for the whole server is the toolkit's/);
   });
 });

@@ -26,6 +26,7 @@ interface ServeOptions extends GamesDirOptions {
   retainClosed?: number;
   affinityGrace?: number;
   dialect: Dialect;
+  competition?: boolean;
   idleTimeout?: number;
   headersTimeout?: number;
   requestTimeout?: number;
@@ -83,6 +84,12 @@ export function register(program: Command): void {
       )
         .choices([...DIALECTS])
         .default('arcbench'),
+    )
+    .addOption(
+      new Option(
+        '--competition',
+        "with --dialect toolkit: as the toolkit's server in competition mode, as Kaggle's gateway runs it (every card a competition card, one card in the server's life)",
+      ),
     )
     .addOption(
       new Option('--idle-close <minutes>', 'close a scorecard after this many minutes without a counted action (default 15)').argParser(
@@ -153,6 +160,12 @@ async function serve(options: ServeOptions): Promise<void> {
     );
     process.exit(2);
   }
+  if (options.competition && options.dialect !== 'toolkit') {
+    process.stderr.write(
+      "arcbench serve: --competition is the toolkit server's competition mode; add --dialect toolkit (competition cards of the full API need no flag: open them with competition_mode: true)\n",
+    );
+    process.exit(2);
+  }
 
   const official = await loadGamesDirOrExit('serve', options);
   const logger = createServeLogger(options.logLevel, process.stderr);
@@ -190,6 +203,7 @@ async function listenOrExit(
       },
       keys,
       dialect: options.dialect,
+      competition: options.competition,
       rotateAffinity: options.rotateAffinity,
       affinityGraceMs: options.affinityGrace,
       keepAliveTimeoutMs: options.idleTimeout,

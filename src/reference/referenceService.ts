@@ -36,6 +36,7 @@ import { describeGame, GameDirectory } from './gameDirectory.ts';
 import { SeededIdGenerator } from './ids.ts';
 import { KeyRing, type Caller, type UserIdentity } from './keyring.ts';
 import { actionRequest, resetRequest, type CommandBody } from './commandRequest.ts';
+import { type CompetitionRules, openRefusal, opensCompetitionCard, repeatedAnswer, sessionResetKind } from './competitionRules.ts';
 import { RunTracker } from './run.ts';
 import { type GameRunCounts, ScorecardRecord } from './scorecardRecord.ts';
 import { Session } from './session.ts';
@@ -64,6 +65,8 @@ export interface ReferenceServiceOptions {
    * one server) accept each other's. Default: random per service.
    */
   anonymousKeySecret?: Uint8Array;
+  /** Whose rules competition cards follow (competitionRules.ts); default `hosted`, the hosted service's. */
+  competitionRules?: CompetitionRules;
 }
 
 export class ReferenceService {
@@ -75,6 +78,9 @@ export class ReferenceService {
   private readonly maxOpenMs: number;
   private readonly closedRetentionMs: number;
   private readonly gameSeed: number;
+  readonly competitionRules: CompetitionRules;
+  /** Cards opened in this service's life, forgotten ones included. */
+  private cardsOpened = 0;
   private readonly cards = new Map<string, ScorecardRecord>();
   private readonly openCards = new Set<ScorecardRecord>();
   /** Closed cards in the order they closed, each with when it is forgotten (non-decreasing). */
@@ -90,6 +96,7 @@ export class ReferenceService {
     this.idleCloseMs = positiveOr(options.idleCloseMs, DEFAULT_IDLE_CLOSE_MS, 'idleCloseMs');
     this.maxOpenMs = positiveOr(options.maxOpenMs, DEFAULT_MAX_OPEN_MS, 'maxOpenMs');
     this.gameSeed = options.gameSeed ?? 0;
+    this.competitionRules = options.competitionRules ?? 'hosted';
     this.closedRetentionMs = positiveOr(options.closedRetentionMs, DEFAULT_CLOSED_RETENTION_MS, 'closedRetentionMs');
   }
 
@@ -117,10 +124,9 @@ export class ReferenceService {
     const caller = this.keyRing.authenticate(key);
     const request = parseRequest(openScorecardRequestSchema, body);
     const now = this.now();
-    for (const card of this.openCardsOf(caller.owner)) {
-      if (card.competition)
-        throw new ApiError(409, 'SERVER_ERROR', `competition mode allows one open scorecard per key, and card ${card.cardId} is still open; close it first`);
-    }
+    const openCompetitionCard = this.openCardsOf(caller.owner).find((card) => card.competition)?.cardId;
+    const refusal = openRefusal(this.competitionRules, openCompetitionCard, this.cardsOpened);
+    if (refusal !== undefined) throw refusal;
     const tags = [...(request.tags ?? [])];
     if (!tags.includes('agent') && !tags.includes('human')) tags.push('agent');
     const card = new ScorecardRecord({
@@ -130,11 +136,12 @@ export class ReferenceService {
       sourceUrl: request.source_url ?? undefined,
       tags,
       opaqueJson: request.opaque === undefined ? undefined : stringifyJson(request.opaque),
-      competition: request.competition_mode === true,
+      competition: opensCompetitionCard(this.competitionRules, request.competition_mode),
       openedAt: now,
     });
     this.cards.set(card.cardId, card);
     this.openCards.add(card);
+    this.cardsOpened++;
     return { card_id: card.cardId };
   }
 
@@ -272,27 +279,40 @@ export class ReferenceService {
     if (request.guid === undefined || request.guid === null)
       return isHosted(game) ? this.startHostedSession(caller, game, request) : this.startSession(caller, game, request);
     const session = this.liveSession(caller, request.guid, game);
-    const card = session.card;
-    if (card.competition && session.state === 'WIN')
+    const kind = sessionResetKind(this.competitionRules, session.card.competition, session.state, session.actionsOnLevel);
+    if (kind === 'refused')
       throw gameNotStarted(`session ${session.guid} has won ${game.info.id}; in competition mode a run cannot be restarted, close the scorecard`);
-    if (isHosted(game)) return session.serially(() => this.hostedReset(session, request));
+    if (kind === 'repeat-last-answer') return isHosted(game) ? session.serially(async () => this.repeatLastAnswer(session)) : this.repeatLastAnswer(session);
+    if (isHosted(game)) return session.serially(() => this.hostedReset(session, request, kind === 'level-reset'));
     const play = session.play as GamePlay;
     const now = this.now();
-    card.lastUpdateAt = now;
-    if (card.competition) {
-      // Competition: never a full reset. At the very start of a level the grid stays as it is.
-      const frame = session.actionsOnLevel === 0 ? play.frame() : play.resetLevel();
-      return this.levelReset(session, frame, request, now);
-    }
-    if (session.state === 'WIN' || session.actionsOnLevel === 0) {
+    session.card.lastUpdateAt = now;
+    if (kind === 'new-run') {
       session.play = game.start();
       session.run = new RunTracker(game.info.id, session.guid, game.info.baselineActions);
       session.state = 'NOT_FINISHED';
       session.actionsOnLevel = 0;
-      card.addRun(game, session.run);
+      session.card.addRun(game, session.run);
       return this.frameResponse(session, [(session.play as GamePlay).frame()], actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true);
     }
-    return this.levelReset(session, play.resetLevel(), request, now);
+    // At the very start of a level (a competition card's RESET there, by the hosted rules) the grid stays as it is.
+    const frame = session.actionsOnLevel === 0 ? play.frame() : play.resetLevel();
+    return this.levelReset(session, frame, request, now);
+  }
+
+  /**
+   * The toolkit's RESET at a level's very start on a competition card (competitionRules.ts): nothing is
+   * played, the session's last answer comes again, and it is counted as that answer's action was: a
+   * RESET's as a level reset, a game action's as one more action on the level.
+   */
+  private repeatLastAnswer(session: Session): FrameResponse {
+    const last = session.lastAnswer;
+    if (last.action_input.id === 0) session.run.recordLevelReset();
+    else session.run.recordAction(false);
+    const now = this.now();
+    session.card.lastCountedAt = now;
+    session.card.lastUpdateAt = now;
+    return repeatedAnswer({ ...last, game_id: session.game.info.id, frame: [...last.frame] });
   }
 
   private levelReset(session: Session, frame: Grid, request: CommandBody, now: number): FrameResponse {
@@ -334,10 +354,14 @@ export class ReferenceService {
     return this.frameResponse(session, frame.frames, actionInputOf(game.info.id, { id: 0, reasoning: request.reasoning }), true, frame);
   }
 
-  /** The engine's own RESET: it decides level or full (docs/protocol.md §10); competition asks for a level one. */
-  private async hostedReset(session: Session, request: CommandBody): Promise<FrameResponse> {
+  /**
+   * The engine's own RESET: it decides level or full (docs/protocol.md §10); on a competition card, where the
+   * rules want a level reset, the engine is asked for one (`levelWanted`).
+   */
+  private async hostedReset(session: Session, request: CommandBody, levelWanted: boolean): Promise<FrameResponse> {
     const game = session.game as HostedGame;
-    const frame = await this.fromEngine(game, () => (session.play as HostedPlay).reset(session.card.competition), session);
+    const levelsOnly = session.card.competition && levelWanted;
+    const frame = await this.fromEngine(game, () => (session.play as HostedPlay).reset(levelsOnly), session);
     const now = this.now();
     session.card.lastUpdateAt = now;
     if (frame.fullReset) {
@@ -438,7 +462,7 @@ export class ReferenceService {
 
   private frameResponse(session: Session, frames: readonly Grid[], actionInput: ActionInput, fullReset: boolean, engine?: HostedFrame): FrameResponse {
     const info = session.game.info;
-    return {
+    const answer: FrameResponse = {
       game_id: info.id,
       guid: session.guid,
       // Not copied again: a game hands out fresh grids it never touches afterwards (Game's contract), so
@@ -451,6 +475,8 @@ export class ReferenceService {
       available_actions: [...(engine?.availableActions ?? info.availableActions)],
       full_reset: fullReset,
     };
+    session.lastAnswer = answer;
+    return answer;
   }
 
   // ------------------------------------------------------------------ lookups and lifecycle

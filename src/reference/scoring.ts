@@ -18,11 +18,14 @@ export interface WeightedLevel {
   readonly completed: boolean;
 }
 
-/** Score of one completed level: min(115, 100·(b/a)²); 0 when no actions or no baseline. */
+/**
+ * Score of one completed level: min(115, 100·(b/a)²); 0 when no actions or no baseline. Computed in the
+ * official scorecard code's order, (b/a)² first, so both give the same floating-point number to the last bit.
+ */
 export function levelScore(baseline: number, actions: number): number {
   if (!(actions > 0) || !(baseline > 0)) return 0;
   const ratio = baseline / actions;
-  return Math.min(LEVEL_SCORE_CAP, 100 * ratio * ratio);
+  return Math.min(LEVEL_SCORE_CAP, ratio * ratio * 100);
 }
 
 /** Weighted mean of level scores, capped at 100 × the completed share of the weight (0 for an empty pool). */
@@ -36,7 +39,8 @@ export function weightedPoolScore(levels: readonly WeightedLevel[]): number {
     if (level.completed) completedWeight += level.weight;
   }
   if (totalWeight <= 0) return 0;
-  return Math.min(weightedSum / totalWeight, (100 * completedWeight) / totalWeight);
+  // The cap's share first, then the percentage: the official code's order, so the last bit agrees too.
+  return Math.min(weightedSum / totalWeight, (completedWeight / totalWeight) * 100);
 }
 
 /** What scoreRun needs: the game's baselines (one per level), actions per level, levels completed. */

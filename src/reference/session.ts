@@ -3,6 +3,7 @@
  * RESET rules live in the service; this holds the state they read and write.
  */
 import type { AnyGame, GamePlay, HostedPlay } from '../games/types.ts';
+import type { FrameResponse } from '../protocol/index.ts';
 import type { ScorecardRecord } from './scorecardRecord.ts';
 import type { RunTracker } from './run.ts';
 
@@ -21,6 +22,11 @@ export class Session {
   state: SessionState = 'NOT_FINISHED';
   /** Counted game actions since the current level began or was last reset (decides full vs level reset). */
   actionsOnLevel = 0;
+  /**
+   * The answer the session gave last, set by every answer from the first RESET on. A server's dialect may
+   * word it in place (toolkitDialect.ts), so it holds what the client was told; the toolkit's rules repeat it.
+   */
+  lastAnswer!: FrameResponse;
 
   /** The hosted play's commands, one after another: its engine holds one state, and answers come later. */
   private queue: Promise<unknown> = Promise.resolve();

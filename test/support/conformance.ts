@@ -86,7 +86,8 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
 
     async function start(options: Partial<ReferenceServiceOptions> = {}) {
       const clock = createTestClock();
-      const service = new ReferenceService({ games: fixtureGames(), now: clock.now, seed: SEED, ...options });
+      const competitionRules = toolkit ? 'toolkit' : 'hosted';
+      const service = new ReferenceService({ games: fixtureGames(), now: clock.now, seed: SEED, competitionRules, ...options });
       const made = await makeDriver(service);
       disposers.push(() => made.dispose());
       const d = made.driver;
@@ -328,7 +329,8 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
       it('echoes data {game_id} (full id) and reasoning as sent, any JSON, strings included', async () => {
         const { open, reset, act } = await start();
         const { guid } = await reset(THREE, { card_id: await open() });
-        expect((await act('thre', guid, 'ACTION2')).action_input).toEqual(echoed({ id: 2, data: { game_id: THREE } }));
+        // The toolkit finds a session only by its game's full id.
+        expect((await act(toolkit ? THREE : 'thre', guid, 'ACTION2')).action_input).toEqual(echoed({ id: 2, data: { game_id: THREE } }));
         const reasoning = { thought: 'go left', score: [1, 2.5, null], nested: { ok: true } };
         expect((await act(THREE, guid, 'ACTION2', { reasoning })).action_input).toEqual({ id: 2, data: { game_id: THREE }, reasoning });
         const text = JSON.stringify({ thought: 'as a string' });
@@ -464,13 +466,14 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         expect(run).toMatchObject({ actions: 5, resets: 1, state: 'GAME_OVER', level_actions: [2, 3, 0] });
       });
 
-      it('rule 2: the session’s game must match game_id (bare slug of the same game is fine)', async () => {
+      it('rule 2: the session’s game must match game_id (bare slug of the same game is fine, not to the toolkit)', async () => {
         const { d, open, reset } = await start();
         const { guid } = await reset(THREE, { card_id: await open() });
         expectError(await d.command('RESET', { game_id: SIX, guid }), 400, 'SERVER_ERROR');
         expectError(await d.command('ACTION1', { game_id: SIX, guid }), 400, 'SERVER_ERROR');
         expectError(await d.command('ACTION1', { game_id: threeLevelsOld.info.id, guid }), 400, 'SERVER_ERROR');
-        expect((await d.command('ACTION1', { game_id: 'thre', guid })).status).toBe(200);
+        if (toolkit) expectError(await d.command('ACTION1', { game_id: 'thre', guid }), 400, 'SERVER_ERROR');
+        else expect((await d.command('ACTION1', { game_id: 'thre', guid })).status).toBe(200);
       });
 
       it('rule 3: every action while NOT_FINISHED counts, whatever its effect', async () => {
@@ -822,13 +825,18 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
     });
 
     describe('§5 competition mode', () => {
-      it('marks the card, forbids reading it (403) and a second open by the key (409) until it closes', async () => {
+      it('marks the card, forbids reading it (403) and a second open by the key (409) until it closes (the toolkit: no limit)', async () => {
         const { d, ok, open, close, closedCard } = await start();
         const cardId = await open({ competition_mode: true });
         expectError(await d.card(cardId), 403, 'SERVER_ERROR');
         expectError(await d.card(cardId, THREE), 403, 'SERVER_ERROR');
-        expectError(await d.open({ competition_mode: true }), 409, 'SERVER_ERROR');
-        expectError(await d.open({}), 409, 'SERVER_ERROR');
+        if (toolkit) {
+          ok(await d.open({ competition_mode: true }));
+          ok(await d.open({}));
+        } else {
+          expectError(await d.open({ competition_mode: true }), 409, 'SERVER_ERROR');
+          expectError(await d.open({}), 409, 'SERVER_ERROR');
+        }
         expect(ok(await d.open({ competition_mode: true }, OTHER_KEY)).card_id).toMatch(UUID_V4);
         const closed = await close(cardId);
         expect(closed.competition_mode).toBe(true);
@@ -836,15 +844,17 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         expect((await open({ competition_mode: true })).length).toBeGreaterThan(0);
       });
 
-      it('refuses a RESET after WIN (400 GAME_NOT_STARTED_ERROR, our choice: a competition run cannot restart)', async () => {
+      it('refuses a RESET after WIN (400 GAME_NOT_STARTED_ERROR, our choice: a competition run cannot restart); the toolkit starts a new run', async () => {
         const { d, open, reset, close } = await start();
         const cardId = await open({ competition_mode: true });
         const { guid } = await reset(CLICK, { card_id: cardId });
         expect((await d.command('ACTION6', { game_id: CLICK, guid, ...GOAL_CELL })).body.state).toBe('WIN');
-        expectError(await d.command('RESET', { game_id: CLICK, guid }), 400, 'GAME_NOT_STARTED_ERROR');
+        if (toolkit) expect(await reset(CLICK, { guid })).toMatchObject({ state: 'NOT_FINISHED', levels_completed: 0 });
+        else expectError(await d.command('RESET', { game_id: CLICK, guid }), 400, 'GAME_NOT_STARTED_ERROR');
         expectError(await d.command('RESET', { game_id: CLICK, card_id: cardId }), 400, 'SERVER_ERROR');
         const body = await close(cardId);
         expect(body.environments.find((e: any) => e.id === CLICK)).toMatchObject({ actions: 1, completed: true, score: 100 });
+        expect(body.environments.find((e: any) => e.id === CLICK).runs).toHaveLength(toolkit ? 2 : 1);
       });
 
       it('auto-closes like any card: the lock on a second open lifts, unplayed games enter at 0, the card becomes readable', async () => {
@@ -871,29 +881,53 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         await reset(SIX, { card_id: cardId });
       });
 
-      it('makes every RESET with a guid a level reset; at a level’s start it changes nothing and counts 1 action, 1 reset', async () => {
-        const { open, reset, play, close } = await start();
-        const cardId = await open({ competition_mode: true });
-        const first = await reset(THREE, { card_id: cardId });
-        const atStart = await reset(THREE, { guid: first.guid });
-        expect(atStart).toMatchObject({ full_reset: false, levels_completed: 0, state: 'NOT_FINISHED' });
-        expect(sameGrid(firstGridOf(atStart), firstGridOf(first))).toBe(true);
-        const transition = await play(THREE, first.guid, ['ACTION1', 'ACTION1']);
-        const afterCompletion = await reset(THREE, { guid: first.guid });
-        expect(afterCompletion).toMatchObject({ full_reset: false, levels_completed: 1 });
-        expect(sameGrid(firstGridOf(afterCompletion), gridsOf(transition).at(-1)!)).toBe(true);
-        await play(THREE, first.guid, ['ACTION1', 'ACTION2']);
-        const midLevel = await reset(THREE, { guid: first.guid });
-        expect(midLevel).toMatchObject({ full_reset: false, levels_completed: 1 });
-        expect(sameGrid(firstGridOf(midLevel), gridsOf(transition).at(-1)!)).toBe(true);
-        const twice = await reset(THREE, { guid: first.guid });
-        expect(twice).toMatchObject({ full_reset: false, levels_completed: 1 });
-        const body = await close(cardId);
-        const env = body.environments.find((e: any) => e.id === THREE);
-        expect(env.runs).toHaveLength(1);
-        expect(env.runs[0]).toMatchObject({ actions: 2 + 2 + 4, resets: 4, levels_completed: 1 });
-        expect(env.runs[0].level_actions).toEqual([3, 5, 0]);
-      });
+      // Each rule set of competitionRules.ts has its own test; a dialect's suite runs the one it plays by.
+      if (!toolkit)
+        it('makes every RESET with a guid a level reset; at a level’s start it changes nothing and counts 1 action, 1 reset', async () => {
+          const { open, reset, play, close } = await start();
+          const cardId = await open({ competition_mode: true });
+          const first = await reset(THREE, { card_id: cardId });
+          const atStart = await reset(THREE, { guid: first.guid });
+          expect(atStart).toMatchObject({ full_reset: false, levels_completed: 0, state: 'NOT_FINISHED' });
+          expect(sameGrid(firstGridOf(atStart), firstGridOf(first))).toBe(true);
+          const transition = await play(THREE, first.guid, ['ACTION1', 'ACTION1']);
+          const afterCompletion = await reset(THREE, { guid: first.guid });
+          expect(afterCompletion).toMatchObject({ full_reset: false, levels_completed: 1 });
+          expect(sameGrid(firstGridOf(afterCompletion), gridsOf(transition).at(-1)!)).toBe(true);
+          await play(THREE, first.guid, ['ACTION1', 'ACTION2']);
+          const midLevel = await reset(THREE, { guid: first.guid });
+          expect(midLevel).toMatchObject({ full_reset: false, levels_completed: 1 });
+          expect(sameGrid(firstGridOf(midLevel), gridsOf(transition).at(-1)!)).toBe(true);
+          const twice = await reset(THREE, { guid: first.guid });
+          expect(twice).toMatchObject({ full_reset: false, levels_completed: 1 });
+          const body = await close(cardId);
+          const env = body.environments.find((e: any) => e.id === THREE);
+          expect(env.runs).toHaveLength(1);
+          expect(env.runs[0]).toMatchObject({ actions: 2 + 2 + 4, resets: 4, levels_completed: 1 });
+          expect(env.runs[0].level_actions).toEqual([3, 5, 0]);
+        });
+
+      if (toolkit)
+        it('repeats the session’s last answer for a RESET at a level’s start, counted as that answer’s action was (the toolkit)', async () => {
+          const { open, reset, play, close } = await start();
+          const cardId = await open({ competition_mode: true });
+          const first = await reset(THREE, { card_id: cardId });
+          const atStart = await reset(THREE, { guid: first.guid });
+          expect(atStart).toEqual(first);
+          const transition = await play(THREE, first.guid, ['ACTION1', 'ACTION1']);
+          const afterCompletion = await reset(THREE, { guid: first.guid });
+          expect(afterCompletion).toEqual(transition);
+          await play(THREE, first.guid, ['ACTION1', 'ACTION2']);
+          const levelReset = await reset(THREE, { guid: first.guid });
+          expect(levelReset.action_input).toEqual({ id: 0, data: { game_id: THREE }, reasoning: null });
+          expect(await reset(THREE, { guid: first.guid })).toEqual(levelReset);
+          const body = await close(cardId);
+          const env = body.environments.find((e: any) => e.id === THREE);
+          expect(env.runs).toHaveLength(1);
+          // Repeated: the first RESET's answer (an action and a reset), a completing action's (an action), a level reset's (both).
+          expect(env.runs[0]).toMatchObject({ actions: 1 + 2 + 1 + 2 + 1 + 1, resets: 3, levels_completed: 1 });
+          expect(env.runs[0].level_actions).toEqual([1 + 2, 1 + 2 + 1 + 1, 0]);
+        });
 
       it('on close, every offered game not played enters the card with score 0', async () => {
         const { open, reset, play, close } = await start();
@@ -951,7 +985,7 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
       });
 
       it('400 VALIDATION_ERROR for a body that is not an object, or a field of the wrong type', async () => {
-        const { d, open, reset } = await start();
+        const { d, ok, open, reset } = await start();
         const cardId = await open();
         await reset(THREE, { card_id: cardId }); // a live session: each refusal below is about the body alone
         for (const body of [null, [], 'text', 42, true]) {
@@ -965,7 +999,9 @@ export function defineConformanceSuite(label: string, makeDriver: MakeDriver, di
         expectError(await d.open({ tags: 'x' }), 400, 'VALIDATION_ERROR');
         expectError(await d.open({ tags: [1] }), 400, 'VALIDATION_ERROR');
         expectError(await d.open({ source_url: 5 }), 400, 'VALIDATION_ERROR');
-        expectError(await d.open({ competition_mode: 'yes' }), 400, 'VALIDATION_ERROR');
+        // The toolkit takes any competition_mode as asking for a competition card.
+        if (toolkit) ok(await d.open({ competition_mode: 'yes' }));
+        else expectError(await d.open({ competition_mode: 'yes' }), 400, 'VALIDATION_ERROR');
         expectError(await d.close({}), 400, 'VALIDATION_ERROR');
         expectError(await d.close({ card_id: 7 }), 400, 'VALIDATION_ERROR');
         expectError(await d.command('RESET', { game_id: 5, card_id: cardId }), 400, 'VALIDATION_ERROR');

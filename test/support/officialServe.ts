@@ -3,8 +3,22 @@ import { ARCBENCH_BIN } from './arcbenchProcess.ts';
 import { type ListeningChild, startListeningChild } from './listeningChild.ts';
 import { ENGINE_ENV, TOOLKIT_GAMES_DIR } from './toolkitPlays.ts';
 
-/** Its URL, and a way to stop it. */
-export async function serveGames(dialect = 'arcbench'): Promise<ListeningChild> {
-  const args = [ARCBENCH_BIN, 'serve', '--port', '0', '--games-dir', TOOLKIT_GAMES_DIR, '--game-hosts', '2', '--dialect', dialect, '--log-level', 'warn'];
+/** Its URL, and a way to stop it; `extra`: more flags of serve. */
+export async function serveGames(dialect = 'arcbench', extra: readonly string[] = []): Promise<ListeningChild> {
+  const args = [
+    ARCBENCH_BIN,
+    'serve',
+    '--port',
+    '0',
+    '--games-dir',
+    TOOLKIT_GAMES_DIR,
+    '--game-hosts',
+    '2',
+    '--dialect',
+    dialect,
+    '--log-level',
+    'warn',
+    ...extra,
+  ];
   return startListeningChild(process.execPath, args, ENGINE_ENV, 'serve');
 }

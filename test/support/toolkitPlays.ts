@@ -65,9 +65,6 @@ export function toolkitPlay(plays: Record<string, Step[]> = PLAYS, seed = TOOLKI
   return JSON.parse(out) as ToolkitAnswer;
 }
 
-/** A level score to 12 significant digits: the official code divides in another order, and differs in the last bit. */
-export const ulps = (score: number) => Number(score.toPrecision(12));
-
 /** A frame response as the toolkit driver writes its frames. */
 export function asToolkitFrame(response: Pick<FrameResponse, 'frame' | 'state' | 'levels_completed' | 'win_levels' | 'available_actions' | 'full_reset'>) {
   return {

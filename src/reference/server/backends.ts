@@ -4,14 +4,20 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { ReferenceService } from '../referenceService.ts';
+import { competitionRulesOf } from './dialect.ts';
 import type { ServerOptions } from './options.ts';
 
 // Far apart so that seeds of neighbouring backends never coincide with another run's base seed + 1.
 const SEED_STRIDE = 7919;
 
+/** The services, built as the options say, or those given, which must play competition cards by the dialect's rules. */
 export function createBackends(options: ServerOptions): ReferenceService[] {
+  const competitionRules = competitionRulesOf(options.dialect, options.competition);
   if (options.backends !== undefined) {
     if (options.backends.length === 0) throw new RangeError('backends: give at least one ReferenceService');
+    const other = options.backends.find((backend) => backend.competitionRules !== competitionRules);
+    if (other !== undefined)
+      throw new RangeError(`backends: this server needs services built with competitionRules '${competitionRules}', got '${other.competitionRules}'`);
     return options.backends;
   }
   const count = options.backendCount ?? 1;
@@ -24,6 +30,6 @@ export function createBackends(options: ServerOptions): ReferenceService[] {
   const anonymousKeySecret = service.anonymousKeySecret ?? randomBytes(32);
   return Array.from(
     { length: count },
-    (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), anonymousKeySecret, seed: baseSeed + index * SEED_STRIDE }),
+    (_, index) => new ReferenceService({ ...service, ...(keys ? { keys } : {}), anonymousKeySecret, competitionRules, seed: baseSeed + index * SEED_STRIDE }),
   );
 }

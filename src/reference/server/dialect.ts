@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionName, FrameResponse, GameDescriptor, Scorecard } from '../../protocol/index.ts';
+import type { CompetitionRules } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import { type RequestErrorSender, sendError } from './errorMapping.ts';
@@ -17,6 +18,8 @@ export type Dialect = (typeof DIALECTS)[number];
 
 /** The dialect's side of every endpoint: each calls the request's backend and words its answer. */
 export interface DialectBehaviour {
+  /** Whose rules the services behind the server play competition cards by (competitionRules.ts). */
+  competitionRules: CompetitionRules;
   /** The key the service is asked with. */
   apiKey(request: FastifyRequest): string | undefined;
   /** Whether answers carry the balancer's affinity cookies, with this many backends behind the server. */
@@ -43,6 +46,7 @@ export interface DialectBehaviour {
 }
 
 const arcbenchDialect: DialectBehaviour = {
+  competitionRules: 'hosted',
   apiKey: apiKeyOf,
   issuesAffinityCookies: () => true,
   healthcheck: () => ({ status: 'ok' }),
@@ -57,6 +61,17 @@ const arcbenchDialect: DialectBehaviour = {
   closedCard: (card) => card,
   command: (backend, key, action, body) => backend.commandOrPromise(key, action, body),
 };
+
+/**
+ * The competition rules of a server of `dialect`; `competitionServer`: the toolkit's server started in
+ * competition mode, as Kaggle's gateway runs it (the toolkit dialect only).
+ */
+export function competitionRulesOf(dialect: Dialect = 'arcbench', competitionServer = false): CompetitionRules {
+  const rules = dialectBehaviour(dialect).competitionRules;
+  if (!competitionServer) return rules;
+  if (rules !== 'toolkit') throw new RangeError(`competition mode for the whole server is the toolkit's; use it with the toolkit dialect, not ${dialect}`);
+  return 'toolkit-competition-server';
+}
 
 export function dialectBehaviour(dialect: Dialect = 'arcbench'): DialectBehaviour {
   if (dialect === 'arcbench') return arcbenchDialect;

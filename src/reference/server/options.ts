@@ -19,6 +19,11 @@ export interface ServerOptions extends ConnectionLimits {
   affinityGraceMs?: number;
   /** `toolkit`: answer as the official toolkit's sparser reference server does (dialect.ts). Default `arcbench`. */
   dialect?: Dialect;
+  /**
+   * Serve as the toolkit's server started in competition mode, as Kaggle's gateway runs it: every card
+   * opened is a competition card, and one card is opened in the server's life. The toolkit dialect only.
+   */
+  competition?: boolean;
   /** Requests per minute per key; beyond it 429 RATE_LIMIT_EXCEEDED with Retry-After. Default: unlimited. */
   rateLimitPerMinute?: number;
   /** Answer every Nth request with 429 and `Retry-After: 0`, to test clients' retries deterministically. */

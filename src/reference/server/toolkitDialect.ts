@@ -10,6 +10,7 @@
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { isRepeatedAnswer } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
@@ -23,6 +24,7 @@ const CARD_FIELDS_LEFT_OUT = ['open_at', 'last_update', 'published_at', 'user_id
 const RUN_FIELDS_LEFT_OUT = ['id', 'number_of_levels', 'number_of_environments'] as const;
 
 export const toolkitDialect: DialectBehaviour = {
+  competitionRules: 'toolkit',
   apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
   issuesAffinityCookies: (backendCount) => backendCount > 1,
   healthcheck: (reply) => reply.type('text/plain').send('okay'),
@@ -37,7 +39,9 @@ export const toolkitDialect: DialectBehaviour = {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       return reply.code(400).type('application/json').send({ error: 'request body must be a JSON object' });
-    return backend.openScorecard(key, body);
+    // It takes any value of competition_mode, false and strings included, as asking for a competition card.
+    const { competition_mode: asked, ...rest } = body as Record<string, unknown>;
+    return backend.openScorecard(key, asked === undefined || asked === null ? rest : { ...rest, competition_mode: true });
   },
   readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),
   readGameCard(backend, key, cardId, gameId) {
@@ -64,8 +68,10 @@ export const toolkitDialect: DialectBehaviour = {
 /** A frame as the toolkit's server words it. */
 function asTheToolkit(response: FrameResponse, action: string, fields: { game_id: string; guid?: unknown }): FrameResponse {
   response.full_reset = false;
-  // A RESET of a session is played as a step, which echoes the game as any action does; only a RESET that starts one echoes `{}`.
-  if (action === 'RESET' && fields.guid != null) response.action_input = { ...response.action_input, data: { game_id: fields.game_id } };
+  // A RESET of a session is played as a step, which echoes the game as any action does; only a RESET that
+  // starts one echoes `{}`. A repeated answer (competitionRules.ts) was worded when it was first given.
+  if (action === 'RESET' && fields.guid != null && !isRepeatedAnswer(response))
+    response.action_input = { ...response.action_input, data: { game_id: fields.game_id } };
   if (response.action_input.reasoning === undefined) response.action_input = { ...response.action_input, reasoning: null };
   // The toolkit names the game as the RESET did: a bare slug stays one.
   if (action === 'RESET' && !fields.game_id.includes('-')) response.game_id = fields.game_id;
@@ -79,7 +85,10 @@ function asTheToolkit(response: FrameResponse, action: string, fields: { game_id
 function refuseAsTheToolkit(action: string, body: unknown): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const { game_id, guid, card_id } = body as Record<string, unknown>;
-  if (typeof game_id !== 'string' || guid != null) return;
+  if (typeof game_id !== 'string') return;
+  // It finds a session by its guid and its game's full id together; a bare slug finds none.
+  if (guid != null && card_id == null && !game_id.includes('-')) throw new ApiError(400, 'SERVER_ERROR', `game ${game_id} not found`);
+  if (guid != null) return;
   if (action !== 'RESET') throw new ApiError(400, 'SERVER_ERROR', `${action} needs the guid of a session; start one with RESET and a card_id`);
   if (card_id == null) throw new ApiError(400, 'SERVER_ERROR', 'RESET without a guid needs the card_id of an open scorecard');
 }
