@@ -108,6 +108,8 @@ export interface ResultRow {
   errors: number;
   /** Levels completed (the card's), for dollars per level. */
   levels_completed?: number;
+  /** Levels the card counts for the game (in total: for all its games). */
+  level_count?: number;
   /** Null when no model was called. */
   usage?: UsageFigures | null;
   /** Episodes the plan declared for the row, and how many of them have no result (absent for runs without a plan to count against). */

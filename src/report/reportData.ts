@@ -17,6 +17,7 @@ import {
   REPORT_FORMAT,
   type ReportData,
   type ReportFactorial,
+  type ResultRow,
   type RunHeader,
   UNFINISHED,
 } from './pageData.ts';
@@ -39,7 +40,7 @@ export function buildReportData(folder: RunFolderSnapshot, recordings: Recording
     generated_at: now.toISOString(),
     run: runHeader(folder),
     agents,
-    games: gameSummaries(folder),
+    games: gameSummaries(folder, results.rows),
     results: results.rows,
     unknown_scores: folder.run?.unknown_scores ?? (folder.episodes.some((e) => !knewBaselines(e)) ? UNKNOWN_SCORES_REASON : null),
     result_notes: results.notes,
@@ -126,9 +127,10 @@ function agentSummaries(folder: RunFolderSnapshot): AgentSummary[] {
 /**
  * run.json's games, then games seen only in episodes (a run without run.json yet). Each as its own data
  * says: the title and frame rate its descriptor gave (an official game of a games_dir, a remote service's
- * game), else the built-in catalog's; its levels as its frames counted them.
+ * game), else the built-in catalog's; its levels as the results table counts them (the card's count, which
+ * for a game with fewer baselines than levels, as the toolkit's bt33, is not its frames'), else as its frames do.
  */
-function gameSummaries(folder: RunFolderSnapshot): GameSummary[] {
+function gameSummaries(folder: RunFolderSnapshot, rows: readonly ResultRow[]): GameSummary[] {
   const ids = [...new Set([...(folder.run?.games ?? []), ...folder.episodes.map((e) => e.game_id)])];
   return ids.map((id) => {
     const episodes = folder.episodes.filter((e) => e.game_id === id);
@@ -138,7 +140,7 @@ function gameSummaries(folder: RunFolderSnapshot): GameSummary[] {
       game_id: id,
       title: described?.game_title ?? known?.title ?? null,
       default_fps: described?.game_fps ?? known?.defaultFps ?? DEFAULT_FPS,
-      levels: Math.max(0, ...episodes.map((e) => e.win_levels)),
+      levels: Math.max(0, ...rows.filter((row) => row.game === id).map((row) => row.level_count ?? 0)) || Math.max(0, ...episodes.map((e) => e.win_levels)),
     };
   });
 }

@@ -54,6 +54,7 @@ function resultRow(row: TableRow): ResultRow {
     wins: row.wins,
     errors: row.errors,
     levels_completed: row.levels_completed,
+    level_count: row.level_count,
     usage: usageFigures(row.usage),
     ...(row.planned_episodes === undefined ? {} : { planned: row.planned_episodes, missing: row.missing_episodes?.length ?? 0 }),
     ...(row.repeat_spread === undefined ? {} : { spread: row.repeat_spread === null ? null : withoutScores(row.repeat_spread), spread_text: shownSpread(row) }),
