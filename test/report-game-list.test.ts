@@ -25,14 +25,19 @@ function arcbench(args: string[]): Promise<{ code: number; stderr: string }> {
   });
 }
 
-/** Plays a few random actions of each game of `target`; the report data's game list. */
-async function gameListOf(name: string, target: string) {
+/** Plays a few random actions of each game of `target`; the report's data. */
+async function reportDataOf(name: string, target: string) {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, `name: ${name}\n${target}agents: [{ use: random }]\nbudgets: { max_actions: 3 }\nrecordings: false\n`);
   const out = join(dir, name);
   const run = await arcbench(['run', file, '--out', out]);
   expect(run.code, run.stderr).toBe(0);
-  return buildReportData(readRunFolderSnapshot(out), { kind: 'served', base_url: '/' }).games;
+  return buildReportData(readRunFolderSnapshot(out), { kind: 'served', base_url: '/' });
+}
+
+/** The report's game list after a few random actions of each game of `target`. */
+async function gameListOf(name: string, target: string) {
+  return (await reportDataOf(name, target)).games;
 }
 
 describe('the report’s game list', () => {
@@ -52,7 +57,15 @@ describe('the report’s game list', () => {
   it('takes a remote service’s game titles from its game list', async () => {
     const official = await startOfficialToolkitServer();
     try {
-      const list = await gameListOf('remote', `target: { url: "${official.url}", api_key: k }\n`);
+      const data = await reportDataOf('remote', `target: { url: "${official.url}", api_key: k }\n`);
+      // An episode's levels are out of the card's count too, which its frames' win_levels exceeds for bt33.
+      expect(data.episodes.map((row) => [row.game_id, row.level_count, row.win_levels])).toEqual(
+        expect.arrayContaining([
+          ['bt11-fd9df0622a1a', 5, 5],
+          ['bt33-a7c3f9d18b4e', 3, 5],
+        ]),
+      );
+      const list = data.games;
       expect(list.map((game) => [game.game_id, game.title, game.default_fps, game.levels])).toEqual(
         expect.arrayContaining([
           ['bt11-fd9df0622a1a', 'BT11', 5, 5],

@@ -2,7 +2,7 @@
  * Scores a run's episodes with the reference service's own scoring code, so the result needs no
  * service and can be compared number for number with the scorecard the service returns.
  */
-import type { EnvironmentAnswer, GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
+import type { EnvironmentAnswer, EnvironmentEntry, GameDescriptor, ScorecardAnswer } from '../protocol/index.ts';
 import { buildEnvironmentEntry, scoreCard, type ScoredCard } from '../reference/scoring.ts';
 import type { EpisodeRecord } from '../runfolder/episodeRecord.ts';
 import { type RecordedRun, runEntryOf } from '../runfolder/episodeRecord.ts';
@@ -42,13 +42,28 @@ function scoringBaselines(episode: Pick<EpisodeRecord, 'baselines' | 'baselines_
  * One episode's own score: the score its game's environment entry would have if the episode were the
  * only one on the card, i.e. its best run (docs/protocol.md §5), built by the service's scoring code.
  */
-export function episodeScore(episode: Pick<EpisodeRecord, 'game_id' | 'baselines' | 'baselines_known' | 'win_levels' | 'runs'>): number {
+export function episodeScore(episode: ScoredEpisode): number {
+  return episodeEnvironment(episode).score;
+}
+
+/**
+ * The levels its game has on the card, as the service counts them: one per baseline (the toolkit's bt33:
+ * 3, though its frames say 5), more where a run completed levels past them; `win_levels` when unknown.
+ */
+export function episodeLevelCount(episode: ScoredEpisode): number {
+  return episodeEnvironment(episode).level_count;
+}
+
+type ScoredEpisode = Pick<EpisodeRecord, 'game_id' | 'baselines' | 'baselines_known' | 'win_levels' | 'runs'>;
+
+/** The environment entry of a card holding this one episode. */
+function episodeEnvironment(episode: ScoredEpisode): EnvironmentEntry {
   const baselines = scoringBaselines(episode);
   return buildEnvironmentEntry({
     gameId: episode.game_id,
     levelCount: baselines.length,
     runs: episode.runs.map((run) => runEntryOf(episode.game_id, baselines, run)),
-  }).score;
+  });
 }
 
 /**

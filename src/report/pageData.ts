@@ -154,6 +154,9 @@ export interface EpisodeRow {
   attempt: number | null;
   score: number | null;
   levels_completed: number;
+  /** How many levels the card counts for the game (episodeLevelCount): what `levels_completed` is out of. */
+  level_count: number;
+  /** How many levels its frames say the game has: what its replay plays through. */
   win_levels: number;
   actions: number;
   resets: number;

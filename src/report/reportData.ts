@@ -23,7 +23,7 @@ import {
 } from './pageData.ts';
 import { resultTable, scoreOf } from './resultRows.ts';
 import { levelSolveCurve } from '../analysis/levelProgress.ts';
-import { knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
+import { episodeLevelCount, knewBaselines, UNKNOWN_SCORES_REASON } from '../analysis/localScoring.ts';
 import { usageFigures } from './usageFigures.ts';
 import { factorialSummary } from '../analysis/factorialSummary.ts';
 import { runEpisodesOf } from '../analysis/runEpisodes.ts';
@@ -158,6 +158,7 @@ function episodeRow(episode: EpisodeRecord): EpisodeRow {
     outcome: episode.outcome,
     score: scoreOf(episode),
     levels_completed: episode.levels_completed,
+    level_count: episodeLevelCount(episode),
     win_levels: episode.win_levels,
     actions: episode.actions,
     resets: episode.resets,
@@ -191,6 +192,7 @@ function inProgressRows(folder: RunFolderSnapshot): EpisodeRow[] {
       attempt: null,
       score: null,
       levels_completed: 0,
+      level_count: 0,
       win_levels: 0,
       actions: 0,
       resets: 0,

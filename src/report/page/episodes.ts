@@ -39,7 +39,7 @@ const columns = (options: EpisodeListOptions): Column[] => [
     cell: (r) => el('span', { class: `outcome outcome-${format.slug(r.outcome)}`, title: r.error ?? '' }, format.outcome(r.outcome)),
   },
   { key: 'score', title: 'score', numeric: true, value: (r) => r.score ?? -1, cell: (r) => format.score(r.score) },
-  { key: 'levels', title: 'levels', numeric: true, value: (r) => r.levels_completed, cell: (r) => `${r.levels_completed}/${r.win_levels}` },
+  { key: 'levels', title: 'levels', numeric: true, value: (r) => r.levels_completed, cell: (r) => `${r.levels_completed}/${r.level_count}` },
   { key: 'actions', title: 'actions', numeric: true, value: (r) => r.actions, cell: (r) => format.count(r.actions) },
   { key: 'resets', title: 'resets', numeric: true, value: (r) => r.resets, cell: (r) => String(r.resets) },
   { key: 'seconds', title: 'time', numeric: true, value: (r) => r.wall_seconds ?? -1, cell: (r) => format.seconds(r.wall_seconds) },
