@@ -106,6 +106,8 @@ const REFUSALS: Record<string, (s: Start) => Promise<Answer>> = {
   'open, body an array': (s) => ask(s.url, '/api/scorecard/open', { json: [1] }),
   'open, body null': (s) => ask(s.url, '/api/scorecard/open', { json: null }),
   'open, opaque too big': (s) => ask(s.url, '/api/scorecard/open', { json: { opaque: 'x'.repeat(20_000) } }),
+  // 9 KB of UTF-8, but 18 KB as the toolkit counts it (each é its escape \u00e9).
+  'open, opaque too big as escaped': (s) => ask(s.url, '/api/scorecard/open', { json: { opaque: 'é'.repeat(3_000) } }),
   'close, body an array': (s) => ask(s.url, '/api/scorecard/close', { json: [1] }),
   'close without card_id': (s) => ask(s.url, '/api/scorecard/close', { json: {} }),
   'close, unknown card': (s) => ask(s.url, '/api/scorecard/close', { json: { card_id: 'no-such-card' } }),

@@ -15,7 +15,7 @@ import type { DialectBehaviour } from './dialect.ts';
 import { toolkitErrorPage } from './toolkitErrorPages.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
 import { installToolkitJson } from './toolkitJson.ts';
-import { sendToolkitRefusal } from './toolkitRefusals.ts';
+import { exceedsToolkitOpaqueLimit, sendOpaqueRefusal, sendToolkitRefusal } from './toolkitRefusals.ts';
 import { installToolkitStatusLine } from './toolkitStatusLine.ts';
 
 /** Who a request without a key (or with an empty one) is served as: the toolkit accepts those. */
@@ -43,6 +43,7 @@ export const toolkitDialect: DialectBehaviour = {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       return reply.code(400).type('application/json').send({ error: 'request body must be a JSON object' });
+    if (exceedsToolkitOpaqueLimit(body)) return sendOpaqueRefusal(reply);
     return backend.openScorecard(key, body);
   },
   readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),

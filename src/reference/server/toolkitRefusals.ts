@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../protocol/index.ts';
 import { API_KEY_HEADER } from './apiKey.ts';
 import { sendError } from './errorMapping.ts';
+import { pythonJsonBytes, pythonText } from './pythonWording.ts';
 
 /** What the toolkit answers: its status, and its body (`{error, message}`, or once `{error}` alone). */
 interface ToolkitRefusal {
@@ -50,7 +51,7 @@ function toolkitRefusal(error: ApiError, request: FastifyRequest, serviceKey: st
   const params = (request.params ?? {}) as Record<string, string>;
   if (route === '/api/games/:game_id' && error.status === 404) return refusal(404, 'SERVER_ERROR', `game ${params.game_id} not found`);
   if (route === '/api/scorecard/:card_id' || route === '/api/scorecard/:card_id/:game_id') return cardReadRefusal(error, params.card_id ?? '');
-  if (route === '/api/scorecard/open') return openRefusal(error, request.body);
+  if (route === '/api/scorecard/open') return openRefusal(error);
   if (route === '/api/scorecard/close') return closeRefusal(error, request.body);
   if (route.startsWith('/api/cmd/')) return commandRefusal(error, request, route.slice('/api/cmd/'.length), serviceKey);
   return undefined;
@@ -66,11 +67,22 @@ function cardReadRefusal(error: ApiError, cardId: string): ToolkitRefusal | unde
   return undefined;
 }
 
-function openRefusal(error: ApiError, body: unknown): ToolkitRefusal | undefined {
+function openRefusal(error: ApiError): ToolkitRefusal | undefined {
   if (error.status === 409) return refusal(409, 'SERVER_ERROR', 'cannot open multiple scorecards in competition mode');
-  // Its "8 KB" is a slip of its own: the limit it checks is 16 KiB.
-  if (isObject(body) && pythonJsonBytes(body.opaque) > MAX_OPAQUE_BYTES) return { status: 400, body: { error: 'opaque exceeds 8 KB limit' } };
   return undefined;
+}
+
+/**
+ * Whether the toolkit refuses the open's `opaque` as too large. It counts every character beyond ASCII as
+ * its 6-byte escape, so it refuses some that the service, which counts UTF-8, takes: the dialect asks first.
+ */
+export function exceedsToolkitOpaqueLimit(body: object): boolean {
+  return pythonJsonBytes((body as Body).opaque) > MAX_OPAQUE_BYTES;
+}
+
+/** Its "8 KB" is a slip of its own (the limit it checks is 16 KiB); like its refusal of a body that is not an object, it has no code. */
+export function sendOpaqueRefusal(reply: FastifyReply): FastifyReply {
+  return send(reply, { status: 400, body: { error: 'opaque exceeds 8 KB limit' } });
 }
 
 function closeRefusal(error: ApiError, body: unknown): ToolkitRefusal | undefined {
@@ -132,21 +144,4 @@ function keyAsSent(request: FastifyRequest): string {
 
 function isObject(value: unknown): value is Body {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `value` as Python's str() writes it, for the JSON values whose text is plain; undefined for others. */
-function pythonText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  return undefined;
-}
-
-/** The bytes of `value` as Python's json.dumps writes it compactly: every character beyond ASCII as a \uXXXX escape. */
-function pythonJsonBytes(value: unknown): number {
-  const text = JSON.stringify(value ?? null);
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) bytes += 5;
-  return bytes;
 }
