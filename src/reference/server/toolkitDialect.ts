@@ -4,7 +4,8 @@
  * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
  * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
- * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
+ * backend; refusals in its words, codes and shapes (toolkitRefusals.ts); its framework's HTML pages for
+ * requests it cannot route or parse (toolkitErrorPages.ts) and upper-case status lines (toolkitStatusLine.ts).
  * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';

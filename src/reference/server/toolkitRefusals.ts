@@ -131,7 +131,8 @@ function startsSession(request: FastifyRequest, body: Body, key: string | undefi
     request.backend.getGame(key, body.game_id as string);
     return request.backend.getRunCounts(key, body.card_id).isOpen;
   } catch (error) {
-    // An open competition card cannot be read, but it is there.
+    // An open competition card cannot be read, but it is there. (Where its game was played already the
+    // toolkit says "not found"; the service does not tell, so that one case reads "missing guid" here.)
     return (error as ApiError).status === 403;
   }
 }
