@@ -44,7 +44,7 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
   installConnectionCap(app, limits);
   installJsonBody(app);
   const dialect = dialectBehaviour(options.dialect);
-  installErrorMapping(app, bodyLimit, dialect.requestError);
+  installErrorMapping(app, bodyLimit, dialect.requestError, dialect.refusal);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
   const affinity = installAffinity(app, backends, {
     rotateEvery: options.rotateAffinity,

@@ -10,7 +10,7 @@ import type { ActionName, FrameResponse, GameDescriptor, Scorecard } from '../..
 import type { CompetitionRules } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
-import { type RequestErrorSender, sendError } from './errorMapping.ts';
+import { type RefusalSender, type RequestErrorSender, sendApiError, sendError } from './errorMapping.ts';
 import { toolkitDialect } from './toolkitDialect.ts';
 
 export const DIALECTS = ['arcbench', 'toolkit'] as const;
@@ -31,6 +31,8 @@ export interface DialectBehaviour {
   servesScorecardPage: boolean;
   /** Answers a request the routes could not take: a body that is not JSON, an unknown path, a wrong method. */
   requestError: RequestErrorSender;
+  /** Answers a refusal of the service (an ApiError it threw), in the dialect's words. */
+  refusal: RefusalSender;
   games(list: GameDescriptor[]): unknown;
   game(descriptor: GameDescriptor): unknown;
   /** POST /api/scorecard/open. */
@@ -53,6 +55,7 @@ const arcbenchDialect: DialectBehaviour = {
   installWording: () => {},
   servesScorecardPage: true,
   requestError: sendError,
+  refusal: sendApiError,
   games: (list) => list,
   game: (descriptor) => descriptor,
   openCard: (backend, key, body) => backend.openScorecard(key, body),

@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiError, type ApiErrorCode } from '../../protocol/index.ts';
+import { type ApiError, isApiError, type ApiErrorCode } from '../../protocol/index.ts';
 
 export function sendError(reply: FastifyReply, status: number, code: ApiErrorCode | string, message: string, retryAfterSeconds?: number): FastifyReply {
   if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
@@ -16,9 +16,19 @@ export function sendError(reply: FastifyReply, status: number, code: ApiErrorCod
 /** How a request the routes could not take (bad body, unknown path, wrong method) is answered: sendError, or the dialect's own. */
 export type RequestErrorSender = (reply: FastifyReply, status: number, code: string, message: string) => FastifyReply;
 
-export function installErrorMapping(app: FastifyInstance, bodyLimitBytes: number, sendRequestError: RequestErrorSender = sendError): void {
+/** How a refusal of the service is answered: sendApiError, or in the dialect's own words. */
+export type RefusalSender = (reply: FastifyReply, error: ApiError) => FastifyReply;
+
+export const sendApiError: RefusalSender = (reply, error) => sendError(reply, error.status, error.code, error.message, error.retryAfterSeconds);
+
+export function installErrorMapping(
+  app: FastifyInstance,
+  bodyLimitBytes: number,
+  sendRequestError: RequestErrorSender = sendError,
+  sendRefusal: RefusalSender = sendApiError,
+): void {
   app.setErrorHandler((error: unknown, request, reply) => {
-    if (isApiError(error)) return sendError(reply, error.status, error.code, error.message, error.retryAfterSeconds);
+    if (isApiError(error)) return sendRefusal(reply, error);
     const status = statusOf(error);
     if (status !== undefined && status >= 400 && status < 500) {
       return sendRequestError(reply, status, 'VALIDATION_ERROR', describeRequestError(error as FastifyError, request, bodyLimitBytes));

@@ -4,18 +4,21 @@
  * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
  * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
- * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
+ * backend; refusals in its words, codes and shapes (toolkitRefusals.ts); its framework's HTML pages for
+ * requests it cannot route or parse (toolkitErrorPages.ts) and upper-case status lines (toolkitStatusLine.ts).
  * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
 import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
 import { isRepeatedAnswer } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
+import { toolkitErrorPage } from './toolkitErrorPages.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
 import { installToolkitJson } from './toolkitJson.ts';
+import { exceedsToolkitOpaqueLimit, sendOpaqueRefusal, sendToolkitRefusal } from './toolkitRefusals.ts';
+import { installToolkitStatusLine } from './toolkitStatusLine.ts';
 
 /** Who a request without a key (or with an empty one) is served as: the toolkit accepts those. */
 export const TOOLKIT_STAND_IN_KEY = 'toolkit-request-without-key';
@@ -28,10 +31,14 @@ export const toolkitDialect: DialectBehaviour = {
   apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
   issuesAffinityCookies: (backendCount) => backendCount > 1,
   healthcheck: (reply) => reply.type('text/plain').send('okay'),
-  installWording: installToolkitJson,
+  installWording(app) {
+    installToolkitJson(app);
+    installToolkitStatusLine(app);
+  },
   // The toolkit's server has no pages: /scorecards/{card} is its framework's 404 page.
   servesScorecardPage: false,
-  requestError: htmlErrorPage,
+  requestError: toolkitErrorPage,
+  refusal: (reply, error) => sendToolkitRefusal(reply, error, toolkitDialect.apiKey(reply.request)),
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
   games: (list) => list.map(withoutBaselines).reverse(),
   game: withoutBaselines,
@@ -39,6 +46,7 @@ export const toolkitDialect: DialectBehaviour = {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       return reply.code(400).type('application/json').send({ error: 'request body must be a JSON object' });
+    if (exceedsToolkitOpaqueLimit(body)) return sendOpaqueRefusal(reply);
     // It takes any value of competition_mode, false and strings included, as asking for a competition card.
     const { competition_mode: asked, ...rest } = body as Record<string, unknown>;
     return backend.openScorecard(key, asked === undefined || asked === null ? rest : { ...rest, competition_mode: true });
@@ -91,24 +99,6 @@ function refuseAsTheToolkit(action: string, body: unknown): void {
   if (guid != null) return;
   if (action !== 'RESET') throw new ApiError(400, 'SERVER_ERROR', `${action} needs the guid of a session; start one with RESET and a card_id`);
   if (card_id == null) throw new ApiError(400, 'SERVER_ERROR', 'RESET without a guid needs the card_id of an open scorecard');
-}
-
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  413: 'Request Entity Too Large',
-  415: 'Unsupported Media Type',
-};
-
-/** The toolkit's web framework answers a request it cannot route or parse with an HTML page, not `{error, message}`. */
-function htmlErrorPage(reply: FastifyReply, status: number, _code: string, message: string): FastifyReply {
-  const reason = REASONS[status] ?? 'Error';
-  const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(`<!doctype html>\n<html lang=en>\n<title>${status} ${reason}</title>\n<h1>${reason}</h1>\n<p>${text}</p>\n`);
 }
 
 /** The toolkit forgets a card when it closes. */
