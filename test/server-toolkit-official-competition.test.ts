@@ -108,7 +108,7 @@ function comparable(exchanges: Exchange[]): Exchange[] {
     ...exchange,
     text: exchange.text
       .replace(uuid, placeholder)
-      .replace(/"message":"[^"]*"/, 'M')
+
       .replace(/,"tags_scores":\[[^\]]*\]/, ''),
   }));
 }

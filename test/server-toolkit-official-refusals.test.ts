@@ -17,15 +17,17 @@ const KEY = 'toolkit-refusals';
 let official: OfficialToolkitServer;
 let officialInCompetition: OfficialToolkitServer;
 let ours: { url: string; stop(): Promise<void> };
+let oursInCompetition: { url: string; stop(): Promise<void> };
 beforeAll(async () => {
-  [official, officialInCompetition, ours] = await Promise.all([
+  [official, officialInCompetition, ours, oursInCompetition] = await Promise.all([
     startOfficialToolkitServer(),
     startOfficialToolkitServer({ competition: true }),
     serveGames('toolkit'),
+    serveGames('toolkit', ['--competition']),
   ]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([official?.stop(), officialInCompetition?.stop(), ours?.stop()]);
+  await Promise.all([official?.stop(), officialInCompetition?.stop(), ours?.stop(), oursInCompetition?.stop()]);
 });
 
 interface Answer {
@@ -194,11 +196,10 @@ describe('serve --dialect toolkit refuses as the official toolkit server does', 
     expect(got).toEqual(expected);
   });
 
-  it('a second card where only one competition card may be open: 409 in the same words', async () => {
-    // The official server refuses any second card when it runs in competition mode; ours, a key's second competition card.
+  it('a second card of a server in competition mode: 409 in the same words', async () => {
     const headers = { 'x-api-key': 'second-competition-card' };
     const openOfficial = () => ask(officialInCompetition.url, '/api/scorecard/open', { json: {}, headers });
-    const openOurs = () => ask(ours.url, '/api/scorecard/open', { json: { competition_mode: true }, headers });
+    const openOurs = () => ask(oursInCompetition.url, '/api/scorecard/open', { json: {}, headers });
     expect([(await openOfficial()).statusLine, (await openOurs()).statusLine]).toEqual(['200 OK', '200 OK']);
     const [expected, got] = [await openOfficial(), await openOurs()];
     expect(expected.statusLine).toBe('409 CONFLICT');
