@@ -116,6 +116,14 @@ export function buildRunEntry(run: RunRecord): RunEntry {
   };
 }
 
+/** The baseline a run past its baselines lists for each of its levels: none known. */
+const NO_BASELINE = -1;
+
+/** Whether the run was scored against its game's baselines, not past them (pastItsBaselines). */
+export function scoredAgainstBaselines(run: RunEntry): boolean {
+  return !run.level_baseline_actions.includes(NO_BASELINE);
+}
+
 /**
  * A run that completed more levels than its game has baselines (an official game whose metadata lists
  * fewer, as the toolkit's bt33): its baselines do not describe the game played, and the official
@@ -136,7 +144,7 @@ function pastItsBaselines(run: RunRecord): RunEntry {
     completed: run.state === 'WIN',
     level_scores: levelActions.map(() => 0),
     level_actions: levelActions,
-    level_baseline_actions: levelActions.map(() => -1),
+    level_baseline_actions: levelActions.map(() => NO_BASELINE),
     number_of_levels: levelCount,
     number_of_environments: 1,
   };

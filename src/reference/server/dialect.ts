@@ -28,8 +28,10 @@ export interface DialectBehaviour {
   servesScorecardPage: boolean;
   /** Answers a request the routes could not take: a body that is not JSON, an unknown path, a wrong method. */
   requestError: RequestErrorSender;
-  games(list: GameDescriptor[]): unknown;
-  game(descriptor: GameDescriptor): unknown;
+  /** GET /api/games: the backend's descriptors as the dialect words them. */
+  games(list: GameDescriptor[], backend: ReferenceService): unknown;
+  /** GET /api/games/{game}. */
+  game(descriptor: GameDescriptor, backend: ReferenceService): unknown;
   /** POST /api/scorecard/open. */
   openCard(backend: ReferenceService, key: string | undefined, body: unknown, reply: FastifyReply): unknown;
   /** GET /api/scorecard/{card}. */

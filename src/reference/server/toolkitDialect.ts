@@ -7,13 +7,15 @@
  * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
  * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
-import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import { ApiError, type FrameResponse, isApiError, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { ReferenceService } from '../referenceService.ts';
 import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
+import { toolkitDescriptor, withToolkitTagScores } from './toolkitGames.ts';
+import { withToolkitRunActions } from './toolkitRunActions.ts';
 import { installToolkitJson } from './toolkitJson.ts';
 
 /** Who a request without a key (or with an empty one) is served as: the toolkit accepts those. */
@@ -31,21 +33,21 @@ export const toolkitDialect: DialectBehaviour = {
   servesScorecardPage: false,
   requestError: htmlErrorPage,
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
-  games: (list) => list.map(withoutBaselines).reverse(),
-  game: withoutBaselines,
+  games: (list, backend) => list.map((descriptor) => toolkitDescriptor(descriptor, backend)).reverse(),
+  game: toolkitDescriptor,
   openCard(backend, key, body, reply) {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       return reply.code(400).type('application/json').send({ error: 'request body must be a JSON object' });
     return backend.openScorecard(key, body);
   },
-  readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),
+  readCard: (backend, key, cardId) => toolkitCard(stillOpen(backend.getScorecard(key, cardId), cardId), backend, key),
   readGameCard(backend, key, cardId, gameId) {
     const { isOpen, games } = backend.getRunCounts(key, cardId);
     if (!isOpen) throw droppedCard(cardId);
     return toolkitGameCard(games, gameId);
   },
-  closedCard: (card, backend, key) => sparseCard(withUnplayedRuns(card, backend, key)),
+  closedCard: (card, backend, key) => toolkitCard(withUnplayedRuns(card, backend, key), backend, key),
   command(backend, key, action, body) {
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
@@ -138,6 +140,11 @@ function withUnplayedRuns(card: Scorecard, backend: ReferenceService, key: strin
   return card;
 }
 
+/** A card as the toolkit scores it (its runs' actions, its tags_scores) and writes it. */
+function toolkitCard(card: Scorecard, backend: ReferenceService, key: string | undefined): unknown {
+  return sparseCard(withToolkitTagScores(withToolkitRunActions(card), backend, key));
+}
+
 /** The card with the fields the toolkit does not keep left out, and those without a value too (it writes no nulls). */
 function sparseCard(card: Scorecard): unknown {
   const sparse = card as Record<string, unknown>;
@@ -147,9 +154,4 @@ function sparseCard(card: Scorecard): unknown {
     for (const run of environment.runs) for (const field of RUN_FIELDS_LEFT_OUT) delete (run as Record<string, unknown>)[field];
   }
   return sparse;
-}
-
-function withoutBaselines(descriptor: GameDescriptor): unknown {
-  const { baseline_actions: _dropped, ...rest } = descriptor;
-  return rest;
 }
