@@ -21,8 +21,8 @@ export interface WeightedLevel {
 /** Score of one completed level: min(115, 100·(b/a)²); 0 when no actions or no baseline. */
 export function levelScore(baseline: number, actions: number): number {
   if (!(actions > 0) || !(baseline > 0)) return 0;
-  const ratio = baseline / actions;
-  return Math.min(LEVEL_SCORE_CAP, 100 * ratio * ratio);
+  // In the official scorecard's order of operations, so that a score agrees with its to the last bit.
+  return Math.min(LEVEL_SCORE_CAP, (baseline / actions) ** 2 * 100);
 }
 
 /** Weighted mean of level scores, capped at 100 × the completed share of the weight (0 for an empty pool). */
@@ -36,7 +36,8 @@ export function weightedPoolScore(levels: readonly WeightedLevel[]): number {
     if (level.completed) completedWeight += level.weight;
   }
   if (totalWeight <= 0) return 0;
-  return Math.min(weightedSum / totalWeight, (100 * completedWeight) / totalWeight);
+  // (w/W)·100, not 100w/W: the official scorecard's order, whose last bit a capped score shows.
+  return Math.min(weightedSum / totalWeight, (completedWeight / totalWeight) * 100);
 }
 
 /** What scoreRun needs: the game's baselines (one per level), actions per level, levels completed. */

@@ -29,9 +29,8 @@ export function toolkitTagsScores(environments: readonly ToolkitTaggedEnvironmen
   const pools = new Map<string, TagPool>();
   for (const { tags, environment } of environments) {
     const run = bestRun(environment.runs);
-    // A pool is made by its first level, so a run with none (a game without baselines) makes none.
-    if (run === undefined || run.level_scores.length === 0 || !scoredAgainstBaselines(run)) continue;
-    for (const tag of tags ?? []) addRun(poolOf(pools, tag), environment.id, run);
+    if (run === undefined || !scoredAgainstBaselines(run)) continue;
+    addRun(pools, tags ?? [], environment.id, run);
   }
   return [...pools.entries()].map(([tag, pool]) => ({
     id: tag,
@@ -52,13 +51,20 @@ function poolOf(pools: Map<string, TagPool>, tag: string): TagPool {
   return pool;
 }
 
-/** Every level the run was scored on, with its in-game weight (level i, 1-based, weighs i). */
-function addRun(pool: TagPool, gameId: string, run: RunEntry): void {
+/**
+ * Every level the run was scored on (a tag's entry is made by its first level, so a run without levels makes none), with its in-game weight (level i, 1-based, weighs i), into each of
+ * its tags: level by level, each level to every tag, as the toolkit does (a tag written twice gets
+ * level 1 twice, then level 2: the order its sums take, to the last bit).
+ */
+function addRun(pools: Map<string, TagPool>, tags: readonly string[], gameId: string, run: RunEntry): void {
   for (const [i, score] of run.level_scores.entries()) {
-    // The toolkit caps a pool by the weight of the levels that scored above 0.
-    pool.levels.push({ weight: i + 1, score, completed: score > 0 });
-    if (i < run.levels_completed) pool.levelsCompleted += 1;
-    pool.actions += run.level_actions[i] ?? 0;
+    for (const tag of tags) {
+      const pool = poolOf(pools, tag);
+      // The toolkit caps a pool by the weight of the levels that scored above 0.
+      pool.levels.push({ weight: i + 1, score, completed: score > 0 });
+      if (i < run.levels_completed) pool.levelsCompleted += 1;
+      pool.actions += run.level_actions[i] ?? 0;
+      pool.games.add(gameId);
+    }
   }
-  pool.games.add(gameId);
 }
