@@ -132,7 +132,8 @@ function asScorecardPy(games: { gameId: string; tags: string[] | null; baselines
 /** A run of a game of `levels` levels: its completions strictly rising, its actions at least the last one. */
 const rawRunArb = (levels: number) =>
   fc.tuple(fc.array(fc.integer({ min: 1, max: 30 }), { maxLength: levels + 1 }), fc.integer({ min: 0, max: 10 })).map(([gaps, after]): RawRun => {
-    const completions = gaps.reduce<number[]>((marks, gap) => [...marks, (marks.at(-1) ?? 0) + gap], []);
+    let mark = 0;
+    const completions = gaps.map((gap) => (mark += gap));
     return { completions, actions: (completions.at(-1) ?? 0) + after, won: completions.length >= levels && after === 0 };
   });
 

@@ -22,7 +22,8 @@ export interface WeightedLevel {
 export function levelScore(baseline: number, actions: number): number {
   if (!(actions > 0) || !(baseline > 0)) return 0;
   // In the official scorecard's order of operations, so that a score agrees with its to the last bit.
-  return Math.min(LEVEL_SCORE_CAP, (baseline / actions) ** 2 * 100);
+  const ratio = baseline / actions;
+  return Math.min(LEVEL_SCORE_CAP, ratio * ratio * 100);
 }
 
 /** Weighted mean of level scores, capped at 100 × the completed share of the weight (0 for an empty pool). */
