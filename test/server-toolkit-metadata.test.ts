@@ -7,6 +7,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HttpTransport } from '../src/client/httpTransport.ts';
 import { sendRequest } from './support/httpDriver.ts';
 import { startOfficialToolkitServer } from './support/officialToolkitServer.ts';
 import { serveGames } from './support/officialServe.ts';
@@ -63,6 +64,17 @@ describe('official games with metadata of other shapes', () => {
       expect(expected[0]).toContain('"tags":null');
       expect(expected.at(-1)).toContain('"tags_scores":[]');
       expect(got).toEqual(expected);
+      // arcbench's client reads a game without tags (null) from either server.
+      for (const url of [official.url, ours.url]) {
+        const transport = new HttpTransport({ baseUrl: url, apiKey: 'toolkit-metadata', retryBaseDelayMs: 1 });
+        try {
+          const listed = await transport.listGames();
+          expect(listed.find((game) => game.game_id === BT11)?.tags).toBeUndefined();
+          expect((await transport.getGame(BT33)).tags).toEqual([]);
+        } finally {
+          await transport.close();
+        }
+      }
     } finally {
       await Promise.all([official.stop(), ours.stop()]);
     }
