@@ -1,7 +1,8 @@
 /**
  * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
- * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
- * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
+ * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted, named by their
+ * metadata's tags and date (toolkitGames.ts); cards and run entries without the fields it does not keep,
+ * scored as its scorecard code counts (toolkitRunActions.ts, toolkitTagScores.ts); a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
  * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
  * backend; some refusals under other codes or shapes; HTML pages for requests it cannot route or parse.
