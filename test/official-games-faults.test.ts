@@ -60,6 +60,13 @@ describe.skipIf(!pythonHasRealEngineDependencies())('official game faults (pytho
     await expect(loadOfficialGames(gamesFolder(FAULTY_GAME, '{ not json'), { env: ENGINE_ENV, hosts: 1 })).rejects.toThrow(/metadata\.json: is not JSON/);
   });
 
+  it('names a date_downloaded that is no date, and tags that are not strings', async () => {
+    const undated = gamesFolder(FAULTY_GAME, { game_id: 'bt99-0001', baseline_actions: [3], date_downloaded: '19 January 2024' });
+    await expect(loadOfficialGames(undated, { env: ENGINE_ENV, hosts: 1 })).rejects.toThrow(/metadata\.json: .*date_downloaded.*ISO 8601/s);
+    const badlyTagged = gamesFolder(FAULTY_GAME, { game_id: 'bt99-0001', baseline_actions: [3], tags: 'tag1' });
+    await expect(loadOfficialGames(badlyTagged, { env: ENGINE_ENV, hosts: 1 })).rejects.toThrow(/metadata\.json: .*tags/s);
+  });
+
   it('ends the session of a game that raises, with its file and line, and goes on with others', async () => {
     const official = await loadOfficialGames(gamesFolder(FAULTY_GAME), { env: ENGINE_ENV, hosts: 1 });
     try {

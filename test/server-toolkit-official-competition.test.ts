@@ -6,8 +6,8 @@
  * open cards. With `--competition`, as the toolkit's server in competition mode (Kaggle's gateway): every
  * card competes and the server opens one in its life. Same requests, same answers, ids aside.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRequest } from './support/httpDriver.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { conversation, type Exchange, expectSameAnswers } from './support/toolkitExchanges.ts';
 import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
 import { serveGames } from './support/officialServe.ts';
 import type { ListeningChild } from './support/listeningChild.ts';
@@ -25,29 +25,12 @@ beforeAll(async () => {
     startOfficialToolkitServer(),
     startOfficialToolkitServer({ competition: true }),
     serveGames('toolkit'),
-    serveGames('toolkit', ['--competition']),
+    serveGames('toolkit', { flags: ['--competition'] }),
   ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([official?.stop(), officialInCompetition?.stop(), ours?.stop(), oursInCompetition?.stop()]);
 });
-
-interface Exchange {
-  what: string;
-  status: number;
-  type: string;
-  text: string;
-}
-
-function conversation(url: string) {
-  const exchanges: Exchange[] = [];
-  const ask = async (what: string, path: string, json?: unknown) => {
-    const answer = await sendRequest(url, path, { headers: KEY, ...(json === undefined ? {} : { json }) });
-    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
-    return answer.body;
-  };
-  return { exchanges, ask };
-}
 
 const ACTION3_TIMES_PER_LEVEL = [4, 8, 16, 20, 24];
 
@@ -57,7 +40,7 @@ const ACTION3_TIMES_PER_LEVEL = [4, 8, 16, 20, 24];
  * then RESET (a new run, as outside competition), repeated, and a level reset.
  */
 async function playCompetitionCard(url: string): Promise<Exchange[]> {
-  const { exchanges, ask } = conversation(url);
+  const { exchanges, ask } = conversation(url, KEY);
   const { card_id } = await ask('open, competition_mode false', '/api/scorecard/open', { competition_mode: false });
   await ask('read it', `/api/scorecard/${card_id}`);
   await ask('a second open card', '/api/scorecard/open', { competition_mode: true });
@@ -85,7 +68,7 @@ async function playCompetitionCard(url: string): Promise<Exchange[]> {
 
 /** The server in competition mode: the first card competes whatever the open says, and no second card opens, even once it closed. */
 async function useCompetitionServer(url: string): Promise<Exchange[]> {
-  const { exchanges, ask } = conversation(url);
+  const { exchanges, ask } = conversation(url, KEY);
   const { card_id } = await ask('open', '/api/scorecard/open', {});
   await ask('read it', `/api/scorecard/${card_id}`);
   await ask('a second open', '/api/scorecard/open', {});
@@ -96,34 +79,12 @@ async function useCompetitionServer(url: string): Promise<Exchange[]> {
   return exchanges;
 }
 
-/** Ids in order of appearance, so that two servers' answers compare. */
-function comparable(exchanges: Exchange[]): Exchange[] {
-  const ids = new Map<string, string>();
-  const placeholder = (id: string) => {
-    if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
-    return ids.get(id)!;
-  };
-  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-  return exchanges.map((exchange) => ({
-    ...exchange,
-    text: exchange.text
-      .replace(uuid, placeholder)
-
-      .replace(/,"tags_scores":\[[^\]]*\]/, ''),
-  }));
-}
-
-function expectSameAnswers(got: Exchange[], expected: Exchange[]): void {
-  expect(got.map((e) => e.what)).toEqual(expected.map((e) => e.what));
-  for (const [i, exchange] of got.entries()) expect(exchange, exchange.what).toEqual(expected[i]);
-}
-
 describe('competition cards of serve --dialect toolkit and of the official toolkit server', () => {
   it('answer alike: repeated answers at a level’s start, a new run after a win, any competition_mode, many open cards', async () => {
-    expectSameAnswers(comparable(await playCompetitionCard(ours.url)), comparable(await playCompetitionCard(official.url)));
+    expectSameAnswers(await playCompetitionCard(ours.url), await playCompetitionCard(official.url));
   }, 120_000);
 
   it('answer alike in competition mode: every card competes, one card in the server’s life', async () => {
-    expectSameAnswers(comparable(await useCompetitionServer(oursInCompetition.url)), comparable(await useCompetitionServer(officialInCompetition.url)));
+    expectSameAnswers(await useCompetitionServer(oursInCompetition.url), await useCompetitionServer(officialInCompetition.url));
   }, 60_000);
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
     startOfficialToolkitServer(),
     startOfficialToolkitServer({ competition: true }),
     serveGames('toolkit'),
-    serveGames('toolkit', ['--competition']),
+    serveGames('toolkit', { flags: ['--competition'] }),
   ]);
 }, 60_000);
 afterAll(async () => {

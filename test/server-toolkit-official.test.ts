@@ -4,8 +4,8 @@
  * them (status, Content-Type, key order, `0` against `0.0`, error messages and pages), ids aside. The one
  * difference kept is named. Each refusal is compared in test/server-toolkit-official-refusals.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRequest, type RawAnswer } from './support/httpDriver.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { conversation, type Exchange, expectSameAnswers } from './support/toolkitExchanges.ts';
 import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
 import { serveGames } from './support/officialServe.ts';
 
@@ -22,37 +22,32 @@ afterAll(async () => {
   await Promise.all([official?.stop(), ours?.stop()]);
 });
 
-interface Exchange {
-  what: string;
-  status: number;
-  type: string;
-  text: string;
-}
-
 /**
  * bt33's left button, as often as each level is half wide: 4, 8, 16, 20, 24 clicks; the last two levels
  * are letterboxed. Its metadata has baselines for 3 of its 5 levels.
  */
 const winningClicks = [...Array(28).fill([0, 0]), ...Array(20).fill([12, 12]), ...Array(24).fill([8, 8])] as [number, number][];
 
-/** One server's answers to a session that completes a level and resets one, bt33 played through the 3 levels it has baselines for, and the edges probed. */
+/**
+ * One server's answers: the games listed and described; bt33 begun first (so its tags come first in
+ * tags_scores) and played one click past the 3 levels it has baselines for; bt11 in two runs, the first
+ * completing a level and resetting one, a second RESET then starting the second run, which completes two
+ * levels (so a tag's score shows which runs it pools); and the edges probed.
+ */
 async function converse(url: string): Promise<Exchange[]> {
-  const exchanges: Exchange[] = [];
-  const ask = async (what: string, path: string, json?: unknown, body?: string) => {
-    const headers = body === undefined ? KEY : { ...KEY, 'content-type': 'application/json' };
-    const answer: RawAnswer = await sendRequest(url, path, { headers, ...(json === undefined ? {} : { json }), ...(body === undefined ? {} : { body }) });
-    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
-    return answer.body;
-  };
+  const { exchanges, ask } = conversation(url, KEY);
   await ask('open with [1]', '/api/scorecard/open', undefined, '[1]');
   await ask('close with [1]', '/api/scorecard/close', undefined, '[1]');
   await ask('action with [1]', '/api/cmd/ACTION1', undefined, '[1]');
+  for (const path of ['/api/games', `/api/games/${BT11}`, '/api/games/bt33']) await ask(`GET ${path}`, path);
   const { card_id } = await ask('open', '/api/scorecard/open', {});
+  const clicker = await ask('bt33 RESET', '/api/cmd/RESET', { game_id: BT33, card_id });
   const { guid } = await ask('first RESET', '/api/cmd/RESET', { game_id: BT11, card_id });
   for (let i = 0; i < 5; i++) await ask(`ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
   await ask('level RESET', '/api/cmd/RESET', { game_id: BT11, guid });
-  const clicker = await ask('bt33 RESET', '/api/cmd/RESET', { game_id: BT33, card_id });
-  for (const [i, [x, y]] of winningClicks.slice(0, 28).entries())
+  await ask('second RESET: a full reset, a second run', '/api/cmd/RESET', { game_id: BT11, guid });
+  for (let i = 0; i < 12; i++) await ask(`second run ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
+  for (const [i, [x, y]] of winningClicks.slice(0, 29).entries())
     await ask(`ACTION6 #${i + 1}`, '/api/cmd/ACTION6', { game_id: BT33, guid: clicker.guid, x, y });
   for (const game of [BT11, BT33, 'bt11', 'zzzz']) await ask(`game card ${game}`, `/api/scorecard/${card_id}/${game}`);
   await ask('card', `/api/scorecard/${card_id}`);
@@ -63,28 +58,9 @@ async function converse(url: string): Promise<Exchange[]> {
   return exchanges;
 }
 
-/** Ids in order of appearance, so two servers' answers compare; everything else, error texts and pages too, as sent. */
-function comparable(exchanges: Exchange[]): Exchange[] {
-  const ids = new Map<string, string>();
-  const placeholder = (id: string) => {
-    if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
-    return ids.get(id)!;
-  };
-  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-  return exchanges.map((exchange) => ({ ...exchange, text: exchange.text.replace(uuid, placeholder) }));
-}
-
-/** What arcbench words otherwise on purpose: its games' tags are their input kinds, so tags_scores name those. */
-const withoutTagScores = (exchange: Exchange) => ({ ...exchange, text: exchange.text.replace(/,"tags_scores":\[[^\]]*\]/, '') });
-
 /** A competition card: unreadable while open (the card and the game's plays), its game's one session, and its close. */
 async function converseInCompetition(url: string): Promise<Exchange[]> {
-  const exchanges: Exchange[] = [];
-  const ask = async (what: string, path: string, json?: unknown) => {
-    const answer = await sendRequest(url, path, { headers: KEY, ...(json === undefined ? {} : { json }) });
-    exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
-    return answer.body;
-  };
+  const { exchanges, ask } = conversation(url, KEY);
   const { card_id } = await ask('open', '/api/scorecard/open', { competition_mode: true });
   const { guid } = await ask('RESET', '/api/cmd/RESET', { game_id: BT11, card_id });
   for (let i = 0; i < 4; i++) await ask(`ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
@@ -97,15 +73,10 @@ async function converseInCompetition(url: string): Promise<Exchange[]> {
 
 describe('serve --dialect toolkit and the official toolkit server', () => {
   it('answer the same requests alike, status, Content-Type and text', async () => {
-    const expected = comparable(await converse(official.url));
-    const got = comparable(await converse(ours.url));
-    expect(got.map((e) => e.what)).toEqual(expected.map((e) => e.what));
-    for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
+    expectSameAnswers(await converse(ours.url), await converse(official.url));
   }, 120_000);
 
   it('answer a competition card alike, the games it never played entering it at close', async () => {
-    const expected = comparable(await converseInCompetition(official.url));
-    const got = comparable(await converseInCompetition(ours.url));
-    for (const [i, exchange] of got.entries()) expect(withoutTagScores(exchange), exchange.what).toEqual(withoutTagScores(expected[i]!));
+    expectSameAnswers(await converseInCompetition(ours.url), await converseInCompetition(official.url));
   }, 60_000);
 });

@@ -8,6 +8,7 @@
  */
 import type { GameActionId, Grid } from '../protocol/index.ts';
 import type { GameTag } from '../protocol/index.ts';
+import type { DownloadDate } from './downloadDate.ts';
 
 /** What one action did to the play. */
 export type StepOutcome =
@@ -66,6 +67,14 @@ export interface GameInfo {
   readonly availableActions: readonly GameActionId[];
   /** One integer per level: a first-time human's action count. Its length is the number of levels. */
   readonly baselineActions: readonly number[];
+  /** What an official game's metadata.json says of it beyond the above; our own games have none. */
+  readonly metadata?: GameMetadata;
+}
+
+/** metadata.json's own words: its authors' tags (not input kinds; null when it has none) and its download date. */
+export interface GameMetadata {
+  readonly tags: readonly string[] | null;
+  readonly dateDownloaded: DownloadDate;
 }
 
 export interface Game {

@@ -105,7 +105,8 @@ export const gameDescriptorSchema = z.looseObject({
   game_id: z.string(),
   title: z.string(),
   default_fps: z.number().optional(),
-  tags: z.array(z.string()).optional(),
+  // The toolkit's server writes null for a game whose metadata has no tags (docs/protocol.md §7a): read as none.
+  tags: z.preprocess((tags) => tags ?? undefined, z.array(z.string()).optional()),
   baseline_actions: z.array(count).optional(),
   date_downloaded: z.string().optional(),
   class_name: z.string().optional(),

@@ -3,9 +3,10 @@
  * and their descriptors of docs/protocol.md §2.
  */
 import { DEFAULT_FPS, type GameDescriptor } from '../protocol/index.ts';
+import { downloadDateInstant } from '../games/downloadDate.ts';
 import type { AnyGame as Game } from '../games/types.ts';
 
-/** Games carry no download date; a fixed one keeps descriptors stable across restarts. */
+/** Our own games carry no download date; a fixed one keeps descriptors stable across restarts. */
 export const REFERENCE_DATE_DOWNLOADED = '2025-01-01T00:00:00.000Z';
 
 export class GameDirectory {
@@ -44,7 +45,8 @@ export function describeGame(game: Game): GameDescriptor {
     default_fps: info.defaultFps ?? DEFAULT_FPS,
     tags: [...info.tags],
     baseline_actions: [...info.baselineActions],
-    date_downloaded: REFERENCE_DATE_DOWNLOADED,
+    // An official game's is its metadata's: a fact about its files, in our times' form.
+    date_downloaded: info.metadata ? downloadDateInstant(info.metadata.dateDownloaded) : REFERENCE_DATE_DOWNLOADED,
     class_name: info.slug.charAt(0).toUpperCase() + info.slug.slice(1),
   };
 }

@@ -30,7 +30,17 @@ import {
   stringifyJson,
 } from '../protocol/index.ts';
 import { gameCatalog } from '../games/catalog.ts';
-import { type AnyGame, type Game, type GameInput, type GamePlay, type HostedFrame, type HostedGame, type HostedPlay, isHosted } from '../games/types.ts';
+import {
+  type AnyGame,
+  type Game,
+  type GameInput,
+  type GameMetadata,
+  type GamePlay,
+  type HostedFrame,
+  type HostedGame,
+  type HostedPlay,
+  isHosted,
+} from '../games/types.ts';
 import type { Clock } from './clock.ts';
 import { describeGame, GameDirectory } from './gameDirectory.ts';
 import { SeededIdGenerator } from './ids.ts';
@@ -117,6 +127,14 @@ export class ReferenceService {
     const game = typeof gameId === 'string' ? this.directory.find(gameId) : undefined;
     if (game === undefined) throw new ApiError(404, 'SERVER_ERROR', `game ${printable(gameId)} not found; GET /api/games lists the games this service offers`);
     return describeGame(game);
+  }
+
+  /**
+   * What an official game's metadata.json says of it (its authors' tags, its download date), by full id or
+   * bare slug, for a dialect that shows those words (the toolkit's); undefined for our own games and unknown ids.
+   */
+  gameMetadata(gameId: string): GameMetadata | undefined {
+    return this.directory.find(gameId)?.info.metadata;
   }
 
   /** POST /api/scorecard/open. */

@@ -39,7 +39,7 @@ export function weightedPoolScore(levels: readonly WeightedLevel[]): number {
     if (level.completed) completedWeight += level.weight;
   }
   if (totalWeight <= 0) return 0;
-  // The cap's share first, then the percentage: the official code's order, so the last bit agrees too.
+  // (w/W)·100, not 100w/W: the official scorecard's order, whose last bit a capped score shows.
   return Math.min(weightedSum / totalWeight, (completedWeight / totalWeight) * 100);
 }
 
@@ -120,6 +120,14 @@ export function buildRunEntry(run: RunRecord): RunEntry {
   };
 }
 
+/** The baseline a run past its baselines lists for each of its levels: none known. */
+const NO_BASELINE = -1;
+
+/** Whether the run was scored against its game's baselines, not past them (pastItsBaselines). */
+export function scoredAgainstBaselines(run: RunEntry): boolean {
+  return !run.level_baseline_actions.includes(NO_BASELINE);
+}
+
 /**
  * A run that completed more levels than its game has baselines (an official game whose metadata lists
  * fewer, as the toolkit's bt33): its baselines do not describe the game played, and the official
@@ -140,7 +148,7 @@ function pastItsBaselines(run: RunRecord): RunEntry {
     completed: run.state === 'WIN',
     level_scores: levelActions.map(() => 0),
     level_actions: levelActions,
-    level_baseline_actions: levelActions.map(() => -1),
+    level_baseline_actions: levelActions.map(() => NO_BASELINE),
     number_of_levels: levelCount,
     number_of_environments: 1,
   };

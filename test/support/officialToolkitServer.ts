@@ -9,8 +9,12 @@ import { TOOLKIT_GAMES_DIR } from './toolkitPlays.ts';
 
 export type OfficialToolkitServer = ListeningChild;
 
-/** `competition`: the server in competition mode, as Kaggle's gateway runs it. */
-export async function startOfficialToolkitServer(options: { competition?: boolean } = {}): Promise<OfficialToolkitServer> {
-  const args = [join(import.meta.dirname, 'officialToolkitServer.py'), TOOLKIT_GAMES_DIR, ...(options.competition ? ['--competition'] : [])];
+/** `competition`: the server in competition mode, as Kaggle's gateway runs it; `gamesDir`: other games than the toolkit's test games. */
+export async function startOfficialToolkitServer(options: { competition?: boolean; gamesDir?: string } = {}): Promise<OfficialToolkitServer> {
+  const args = [
+    join(import.meta.dirname, 'officialToolkitServer.py'),
+    options.gamesDir ?? TOOLKIT_GAMES_DIR,
+    ...(options.competition ? ['--competition'] : []),
+  ];
   return startListeningChild('python3', args, { ...process.env, PYTHONPATH: `${REAL_ARCENGINE}:${REAL_TOOLKIT}` }, 'the official toolkit server');
 }

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../../protocol/index.ts';
+import { type DownloadDate, downloadDateAt, parseDownloadDate } from '../downloadDate.ts';
 import { GameLoadError } from './hostErrors.ts';
 
 export interface OfficialGameFiles {
@@ -18,6 +19,10 @@ export interface OfficialGameFiles {
   readonly title: string;
   readonly defaultFps: number;
   readonly baselineActions: readonly number[];
+  /** The authors' tags as written, null when the metadata has none. */
+  readonly tags: readonly string[] | null;
+  /** As written; when the metadata has none, the time the games were loaded (the toolkit's choice too). */
+  readonly dateDownloaded: DownloadDate;
 }
 
 const metadataSchema = z.looseObject({
@@ -29,6 +34,11 @@ const metadataSchema = z.looseObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Python class name')
     .optional(),
+  tags: z.array(z.string()).nullish(),
+  date_downloaded: z
+    .string()
+    .refine((text) => parseDownloadDate(text) !== undefined, 'an ISO 8601 date or date-time, as 2024-01-19T10:00:00Z')
+    .nullish(),
 });
 
 /** Every game under `folder`, in path order. */
@@ -38,10 +48,11 @@ export function findOfficialGames(folder: string): OfficialGameFiles[] {
     .filter((name) => name === 'metadata.json' || name.endsWith('/metadata.json'))
     .sort();
   if (files.length === 0) throw new GameLoadError(`games_dir ${folder} holds no metadata.json; each game's folder needs one beside its .py file`);
-  return files.map((name) => gameFiles(folder, join(folder, name)));
+  const loadedAt = downloadDateAt(Date.now());
+  return files.map((name) => gameFiles(folder, join(folder, name), loadedAt));
 }
 
-function gameFiles(folder: string, metadataFile: string): OfficialGameFiles {
+function gameFiles(folder: string, metadataFile: string, loadedAt: DownloadDate): OfficialGameFiles {
   const shown = relative(folder, metadataFile);
   let parsed: unknown;
   try {
@@ -65,5 +76,7 @@ function gameFiles(folder: string, metadataFile: string): OfficialGameFiles {
     title: metadata.title ?? metadata.game_id,
     defaultFps: metadata.default_fps ?? 5,
     baselineActions: metadata.baseline_actions,
+    tags: metadata.tags ?? null,
+    dateDownloaded: metadata.date_downloaded ? parseDownloadDate(metadata.date_downloaded)! : loadedAt,
   };
 }

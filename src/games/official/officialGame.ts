@@ -69,6 +69,7 @@ export function officialGameInfo(files: OfficialGameFiles, availableActions: rea
     defaultFps: files.defaultFps,
     availableActions,
     baselineActions: files.baselineActions,
+    metadata: { tags: files.tags, dateDownloaded: files.dateDownloaded },
   };
 }
 

@@ -33,8 +33,10 @@ export interface DialectBehaviour {
   requestError: RequestErrorSender;
   /** Answers a refusal of the service (an ApiError it threw), in the dialect's words. */
   refusal: RefusalSender;
-  games(list: GameDescriptor[]): unknown;
-  game(descriptor: GameDescriptor): unknown;
+  /** GET /api/games: the backend's descriptors as the dialect words them. */
+  games(list: GameDescriptor[], backend: ReferenceService): unknown;
+  /** GET /api/games/{game}. */
+  game(descriptor: GameDescriptor, backend: ReferenceService): unknown;
   /** POST /api/scorecard/open. */
   openCard(backend: ReferenceService, key: string | undefined, body: unknown, reply: FastifyReply): unknown;
   /** GET /api/scorecard/{card}. */

@@ -1,14 +1,15 @@
 /**
  * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
- * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted; cards and run
- * entries without the fields it does not keep; a per-game scorecard of another shape (toolkitGameCard.ts);
+ * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted, named by their
+ * metadata's tags and date (toolkitGames.ts); cards and run entries without the fields it does not keep,
+ * scored as its scorecard code counts (toolkitRunActions.ts, toolkitTagScores.ts); a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
  * reasoning; JSON as Flask writes it (toolkitJson.ts); any key, none too; no cookies from a single
  * backend; refusals in its words, codes and shapes (toolkitRefusals.ts); its framework's HTML pages for
  * requests it cannot route or parse (toolkitErrorPages.ts) and upper-case status lines (toolkitStatusLine.ts).
  * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
-import { ApiError, type FrameResponse, isApiError, type GameDescriptor, type Scorecard } from '../../protocol/index.ts';
+import { ApiError, type FrameResponse, isApiError, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
 import { isRepeatedAnswer } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
@@ -16,6 +17,8 @@ import { apiKeyOf } from './apiKey.ts';
 import type { DialectBehaviour } from './dialect.ts';
 import { toolkitErrorPage } from './toolkitErrorPages.ts';
 import { toolkitGameCard } from './toolkitGameCard.ts';
+import { toolkitDescriptor, withToolkitTagScores } from './toolkitGames.ts';
+import { withToolkitRunActions } from './toolkitRunActions.ts';
 import { installToolkitJson } from './toolkitJson.ts';
 import { exceedsToolkitOpaqueLimit, sendOpaqueRefusal, sendToolkitRefusal } from './toolkitRefusals.ts';
 import { installToolkitStatusLine } from './toolkitStatusLine.ts';
@@ -40,8 +43,8 @@ export const toolkitDialect: DialectBehaviour = {
   requestError: toolkitErrorPage,
   refusal: (reply, error) => sendToolkitRefusal(reply, error, toolkitDialect.apiKey(reply.request)),
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
-  games: (list) => list.map(withoutBaselines).reverse(),
-  game: withoutBaselines,
+  games: (list, backend) => list.map((descriptor) => toolkitDescriptor(descriptor, backend)).reverse(),
+  game: toolkitDescriptor,
   openCard(backend, key, body, reply) {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.
     if (body === null || typeof body !== 'object' || Array.isArray(body))
@@ -51,13 +54,13 @@ export const toolkitDialect: DialectBehaviour = {
     const { competition_mode: asked, ...rest } = body as Record<string, unknown>;
     return backend.openScorecard(key, asked === undefined || asked === null ? rest : { ...rest, competition_mode: true });
   },
-  readCard: (backend, key, cardId) => sparseCard(stillOpen(backend.getScorecard(key, cardId), cardId)),
+  readCard: (backend, key, cardId) => toolkitCard(stillOpen(backend.getScorecard(key, cardId), cardId), backend, key),
   readGameCard(backend, key, cardId, gameId) {
     const { isOpen, games } = backend.getRunCounts(key, cardId);
     if (!isOpen) throw droppedCard(cardId);
     return toolkitGameCard(games, gameId);
   },
-  closedCard: (card, backend, key) => sparseCard(withUnplayedRuns(card, backend, key)),
+  closedCard: (card, backend, key) => toolkitCard(withUnplayedRuns(card, backend, key), backend, key),
   command(backend, key, action, body) {
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
@@ -137,6 +140,11 @@ function withUnplayedRuns(card: Scorecard, backend: ReferenceService, key: strin
   return card;
 }
 
+/** A card as the toolkit scores it (its runs' actions, its tags_scores) and writes it. */
+function toolkitCard(card: Scorecard, backend: ReferenceService, key: string | undefined): unknown {
+  return sparseCard(withToolkitTagScores(withToolkitRunActions(card), backend, key));
+}
+
 /** The card with the fields the toolkit does not keep left out, and those without a value too (it writes no nulls). */
 function sparseCard(card: Scorecard): unknown {
   const sparse = card as Record<string, unknown>;
@@ -146,9 +154,4 @@ function sparseCard(card: Scorecard): unknown {
     for (const run of environment.runs) for (const field of RUN_FIELDS_LEFT_OUT) delete (run as Record<string, unknown>)[field];
   }
   return sparse;
-}
-
-function withoutBaselines(descriptor: GameDescriptor): unknown {
-  const { baseline_actions: _dropped, ...rest } = descriptor;
-  return rest;
 }
