@@ -1,5 +1,5 @@
 /**
- * Official games whose metadata.json has no tags, empty tags, no date or a date with an offset and a
+ * Official games whose metadata.json has no title, no tags, empty tags, no date or a date with an offset and a
  * fraction: `serve --dialect toolkit` lists them and scores their tags as the official toolkit's own server
  * does over the same folder (docs/protocol.md §7a), and the arcbench dialect keeps input kinds and shows
  * the metadata's date as an instant (§10).
@@ -18,11 +18,11 @@ const BT11 = 'bt11-fd9df0622a1a';
 const BT33 = 'bt33-a7c3f9d18b4e';
 const KEY = { 'x-api-key': 'toolkit-metadata' };
 
-/** The toolkit's two test games with other metadata: bt11 with neither tags nor date, bt33 with no tags and a zoned date. */
+/** The toolkit's two test games with other metadata: bt11 with no title, tags or date, bt33 with no tags and a zoned date. */
 function gamesWithOtherMetadata(): string {
   const root = tempDir('toolkit-metadata');
   for (const [folder, file, metadata] of [
-    ['game1', 'bt11.py', { game_id: BT11, title: 'BT11', baseline_actions: [4, 8, 16, 20, 24] }],
+    ['game1', 'bt11.py', { game_id: BT11, baseline_actions: [4, 8, 16, 20, 24] }],
     ['game2', 'bt33.py', { game_id: BT33, title: 'BT33', tags: [], baseline_actions: [10, 15, 20], date_downloaded: '2024-01-19T10:00:00.5+02:00' }],
   ] as const) {
     mkdirSync(join(root, folder));
@@ -55,20 +55,22 @@ async function converse(url: string): Promise<string[]> {
 }
 
 describe('official games with metadata of other shapes', () => {
-  it('are listed and scored by the toolkit dialect as by the official server: tags null or [], a date as written, no tags_scores', async () => {
+  it('are listed and scored by the toolkit dialect as by the official server: title and tags null, tags [], a date as written, no tags_scores', async () => {
     const games = gamesWithOtherMetadata();
     const [official, ours] = await Promise.all([startOfficialToolkitServer({ gamesDir: games }), serveGames('toolkit', { gamesDir: games })]);
     try {
       const [expected, got] = await Promise.all([converse(official.url), converse(ours.url)]);
       expect(expected[0]).toContain('"date_downloaded":"2024-01-19T10:00:00.500000+02:00"');
       expect(expected[0]).toContain('"tags":null');
+      expect(expected[0]).toContain('"title":null');
       expect(expected.at(-1)).toContain('"tags_scores":[]');
       expect(got).toEqual(expected);
-      // arcbench's client reads a game without tags (null) from either server.
+      // arcbench's client reads a game without title or tags (null) from either server.
       for (const url of [official.url, ours.url]) {
         const transport = new HttpTransport({ baseUrl: url, apiKey: 'toolkit-metadata', retryBaseDelayMs: 1 });
         try {
           const listed = await transport.listGames();
+          expect(listed.find((game) => game.game_id === BT11)).toMatchObject({ title: null });
           expect(listed.find((game) => game.game_id === BT11)?.tags).toBeUndefined();
           expect((await transport.getGame(BT33)).tags).toEqual([]);
         } finally {

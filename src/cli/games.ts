@@ -27,7 +27,9 @@ export function register(program: Command): void {
     .addHelpText('after', '\nThe table has a coloured header on a terminal; piped, or with NO_COLOR set, it is plain text.')
     .action(async (options: GamesOptions) => {
       const official = await loadGamesDirOrExit('games', options);
-      const listed: readonly Listed[] = official === undefined ? puzzleCatalog() : official.games.map((game) => ({ info: game.info }));
+      // A folder's games come in the order its files were found: listed by id here, as a reader looks for them.
+      const listed: readonly Listed[] =
+        official === undefined ? puzzleCatalog() : official.games.map((game) => ({ info: game.info })).sort((a, b) => (a.info.id < b.info.id ? -1 : 1));
       official?.close();
       process.stdout.write(options.json === true ? `${gamesAsJson(listed)}\n` : `${gamesAsTable(listed)}\n`);
     });

@@ -12,7 +12,10 @@ export function findGameIn<T extends { readonly info: GameInfo }>(games: readonl
   const wanted = idOrSlug.trim().toLowerCase();
   const game = games.find((candidate) => candidate.info.id === wanted || candidate.info.slug === wanted);
   if (game === undefined) {
-    const known = games.map((candidate) => `${candidate.info.slug} (${candidate.info.title})`).join(', ');
+    const known = games
+      .map((candidate) => `${candidate.info.slug} (${candidate.info.title})`)
+      .sort()
+      .join(', ');
     throw new Error(`no game "${idOrSlug}"; known: ${known}. Run \`${listCommand}\` to list them.`);
   }
   return game;

@@ -71,8 +71,9 @@ export interface GameInfo {
   readonly metadata?: GameMetadata;
 }
 
-/** metadata.json's own words: its authors' tags (not input kinds; null when it has none) and its download date. */
+/** metadata.json's own words: its title and its authors' tags (not input kinds), null when it has none, and its download date. */
 export interface GameMetadata {
+  readonly title: string | null;
   readonly tags: readonly string[] | null;
   readonly dateDownloaded: DownloadDate;
 }

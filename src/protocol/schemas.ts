@@ -98,12 +98,13 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
 const count = z.number().int().min(0);
 
 /**
- * A game descriptor as a client reads it: `game_id` and `title` are needed, the rest may be missing (the
- * official toolkit's server sends no `baseline_actions`, docs/protocol.md §7a), and unknown fields are kept.
+ * A game descriptor as a client reads it: `game_id` is needed, the rest may be missing (the official
+ * toolkit's server sends no `baseline_actions`, and a null `title` for a game whose metadata has none,
+ * docs/protocol.md §7a), and unknown fields are kept.
  */
 export const gameDescriptorSchema = z.looseObject({
   game_id: z.string(),
-  title: z.string(),
+  title: z.string().nullish(),
   default_fps: z.number().optional(),
   // The toolkit's server writes null for a game whose metadata has no tags (docs/protocol.md §7a): read as none.
   tags: z.preprocess((tags) => tags ?? undefined, z.array(z.string()).optional()),
@@ -113,7 +114,8 @@ export const gameDescriptorSchema = z.looseObject({
 });
 export type GameDescriptor = {
   game_id: string;
-  title: string;
+  /** Every service we know sends one; the toolkit's may be null (its metadata had none). */
+  title?: string | null;
   default_fps?: number;
   tags?: string[];
   /** One per level; missing from some services (docs/protocol.md §7a), so read it where it may be absent. */

@@ -12,10 +12,13 @@ export const REFERENCE_DATE_DOWNLOADED = '2025-01-01T00:00:00.000Z';
 export class GameDirectory {
   /** In the order of the descriptors: by title, then id. */
   readonly games: readonly Game[];
+  /** In the order the service was given them (an official games folder's: the toolkit's own order). */
+  readonly offered: readonly Game[];
   private readonly byId = new Map<string, Game>();
   private readonly bySlug = new Map<string, Game>();
 
   constructor(games: readonly Game[]) {
+    this.offered = [...games];
     this.games = [...games].sort((a, b) => compare(a.info.title, b.info.title) || compare(a.info.id, b.info.id));
     for (const game of games) {
       if (this.byId.has(game.info.id)) throw new Error(`two games share the id ${game.info.id}; each game needs its own id`);

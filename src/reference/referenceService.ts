@@ -121,6 +121,12 @@ export class ReferenceService {
     return this.directory.descriptors();
   }
 
+  /** The games' descriptors in the order the service was given them, as the toolkit's server lists its folder's (docs/protocol.md §7a). */
+  listGamesAsOffered(key: string | undefined): GameDescriptor[] {
+    this.keyRing.authenticate(key);
+    return this.directory.offered.map(describeGame);
+  }
+
   /** GET /api/games/{id}: one descriptor, by full id or bare slug. */
   getGame(key: string | undefined, gameId: string): GameDescriptor {
     this.keyRing.authenticate(key);

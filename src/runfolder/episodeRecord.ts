@@ -108,7 +108,7 @@ export function startedRecord(agent: string, game: GameDescriptor, episode: numb
     baselines: [...baselines],
     baselines_known: game.baseline_actions !== undefined,
     game_tags: [...(game.tags ?? [])],
-    ...(game.title === undefined ? {} : { game_title: game.title }),
+    ...(game.title == null ? {} : { game_title: game.title }),
     ...(game.default_fps === undefined ? {} : { game_fps: game.default_fps }),
     usage: emptyUsage(),
     recording: null,

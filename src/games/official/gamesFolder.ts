@@ -4,7 +4,7 @@
  * `<class_name lowercased>.py`. The metadata is read through a schema, so a malformed one is a sentence
  * naming its file and field.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, opendirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../../protocol/index.ts';
@@ -16,7 +16,10 @@ export interface OfficialGameFiles {
   readonly gameFile: string;
   readonly className: string;
   readonly gameId: string;
+  /** The metadata's title, else the game id. */
   readonly title: string;
+  /** The title as written, null when the metadata has none. */
+  readonly titleAsWritten: string | null;
   readonly defaultFps: number;
   readonly baselineActions: readonly number[];
   /** The authors' tags as written, null when the metadata has none. */
@@ -41,15 +44,30 @@ const metadataSchema = z.looseObject({
     .nullish(),
 });
 
-/** Every game under `folder`, in path order. */
+/** Every game under `folder`, in the order the toolkit finds them (metadataFilesInScanOrder). */
 export function findOfficialGames(folder: string): OfficialGameFiles[] {
   if (!existsSync(folder)) throw new GameLoadError(`games_dir ${folder} does not exist; point games_dir at the folder holding the games' metadata.json files`);
-  const files = readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name === 'metadata.json' || name.endsWith('/metadata.json'))
-    .sort();
+  const files = [...metadataFilesInScanOrder(folder)];
   if (files.length === 0) throw new GameLoadError(`games_dir ${folder} holds no metadata.json; each game's folder needs one beside its .py file`);
   const loadedAt = downloadDateAt(Date.now());
-  return files.map((name) => gameFiles(folder, join(folder, name), loadedAt));
+  return files.map((file) => gameFiles(folder, file, loadedAt));
+}
+
+/**
+ * The metadata.json files below `folder` in the order Python's `Path.rglob` yields them, which the
+ * toolkit's server lists its games in: a folder's own file first, then its subfolders depth first, each
+ * folder's entries in the order the file system keeps them (not sorted; symbolic links not followed).
+ */
+function* metadataFilesInScanOrder(folder: string): Generator<string> {
+  const own = join(folder, 'metadata.json');
+  if (existsSync(own)) yield own;
+  const entries = opendirSync(folder);
+  try {
+    for (let entry = entries.readSync(); entry !== null; entry = entries.readSync())
+      if (entry.isDirectory()) yield* metadataFilesInScanOrder(join(folder, entry.name));
+  } finally {
+    entries.closeSync();
+  }
 }
 
 function gameFiles(folder: string, metadataFile: string, loadedAt: DownloadDate): OfficialGameFiles {
@@ -74,6 +92,7 @@ function gameFiles(folder: string, metadataFile: string, loadedAt: DownloadDate)
     className,
     gameId: metadata.game_id,
     title: metadata.title ?? metadata.game_id,
+    titleAsWritten: metadata.title ?? null,
     defaultFps: metadata.default_fps ?? 5,
     baselineActions: metadata.baseline_actions,
     tags: metadata.tags ?? null,

@@ -69,7 +69,7 @@ export function officialGameInfo(files: OfficialGameFiles, availableActions: rea
     defaultFps: files.defaultFps,
     availableActions,
     baselineActions: files.baselineActions,
-    metadata: { tags: files.tags, dateDownloaded: files.dateDownloaded },
+    metadata: { title: files.titleAsWritten, tags: files.tags, dateDownloaded: files.dateDownloaded },
   };
 }
 

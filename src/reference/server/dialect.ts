@@ -34,7 +34,7 @@ export interface DialectBehaviour {
   /** Answers a refusal of the service (an ApiError it threw), in the dialect's words. */
   refusal: RefusalSender;
   /** GET /api/games: the backend's descriptors as the dialect words them. */
-  games(list: GameDescriptor[], backend: ReferenceService): unknown;
+  games(backend: ReferenceService, key: string | undefined): unknown;
   /** GET /api/games/{game}. */
   game(descriptor: GameDescriptor, backend: ReferenceService): unknown;
   /** POST /api/scorecard/open. */
@@ -58,7 +58,7 @@ const arcbenchDialect: DialectBehaviour = {
   servesScorecardPage: true,
   requestError: sendError,
   refusal: sendApiError,
-  games: (list) => list,
+  games: (backend, key) => backend.listGames(key),
   game: (descriptor) => descriptor,
   openCard: (backend, key, body) => backend.openScorecard(key, body),
   readCard: (backend, key, cardId) => backend.getScorecard(key, cardId),

@@ -34,7 +34,7 @@ export function installRoutes(app: FastifyInstance, dialect: DialectBehaviour): 
 
   // Needs no key (the official toolkit asks for one when it has none); a static path wins over :game_id.
   route('GET', '/api/games/anonkey', async (request) => request.backend.anonymousKey());
-  route('GET', '/api/games', async (request) => dialect.games(request.backend.listGames(keyOf(request)), request.backend));
+  route('GET', '/api/games', async (request) => dialect.games(request.backend, keyOf(request)));
   route('GET', '/api/games/:game_id', async (request) => dialect.game(request.backend.getGame(keyOf(request), params(request).game_id), request.backend));
 
   route('POST', '/api/scorecard/open', async (request, reply) => dialect.openCard(request.backend, keyOf(request), request.body, reply));

@@ -1,6 +1,6 @@
 /**
  * The official toolkit's reference server as a client sees it (docs/protocol.md §7a, measured against toolkit
- * 0.9.8; Kaggle's competition gateway is that server): games without baselines, unsorted, named by their
+ * 0.9.8; Kaggle's competition gateway is that server): games without baselines, in the order found, named by their
  * metadata's tags and date (toolkitGames.ts); cards and run entries without the fields it does not keep,
  * scored as its scorecard code counts (toolkitRunActions.ts, toolkitTagScores.ts); a per-game scorecard of another shape (toolkitGameCard.ts);
  * closed cards gone, and no card pages; frames that always say `full_reset: false` and always carry a
@@ -43,7 +43,8 @@ export const toolkitDialect: DialectBehaviour = {
   requestError: toolkitErrorPage,
   refusal: (reply, error) => sendToolkitRefusal(reply, error, toolkitDialect.apiKey(reply.request)),
   // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
-  games: (list, backend) => list.map((descriptor) => toolkitDescriptor(descriptor, backend)).reverse(),
+  // As given: for an official games folder, the order the toolkit finds its games in.
+  games: (backend, key) => backend.listGamesAsOffered(key).map((descriptor) => toolkitDescriptor(descriptor, backend)),
   game: toolkitDescriptor,
   openCard(backend, key, body, reply) {
     // Its one refusal without a code: `error` holds the sentence, and there is no `message`.

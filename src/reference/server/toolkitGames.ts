@@ -14,7 +14,8 @@ export function toolkitDescriptor(descriptor: GameDescriptor, backend: Reference
   const { baseline_actions: _dropped, ...rest } = descriptor;
   const metadata = backend.gameMetadata(descriptor.game_id);
   const date = metadata?.dateDownloaded ?? parseDownloadDate(descriptor.date_downloaded ?? '');
-  return { ...rest, tags: metadata ? metadata.tags : rest.tags, ...(date ? { date_downloaded: downloadDateText(date) } : {}) };
+  const words = metadata ? { title: metadata.title, tags: metadata.tags } : {};
+  return { ...rest, ...words, ...(date ? { date_downloaded: downloadDateText(date) } : {}) };
 }
 
 /** The card with its tags_scores as the toolkit computes them (toolkitTagScores.ts), under the games' toolkit tags. */
