@@ -49,6 +49,9 @@ async function converse(url: string): Promise<Exchange[]> {
   for (let i = 0; i < 12; i++) await ask(`second run ACTION3 #${i + 1}`, '/api/cmd/ACTION3', { game_id: BT11, guid });
   for (const [i, [x, y]] of winningClicks.slice(0, 29).entries())
     await ask(`ACTION6 #${i + 1}`, '/api/cmd/ACTION6', { game_id: BT33, guid: clicker.guid, x, y });
+  // An empty guid is none: with a card, a new session.
+  const third = await ask('RESET with an empty guid', '/api/cmd/RESET', { game_id: BT11, card_id, guid: '' });
+  await ask('its ACTION3', '/api/cmd/ACTION3', { game_id: BT11, guid: third.guid });
   for (const game of [BT11, BT33, 'bt11', 'zzzz']) await ask(`game card ${game}`, `/api/scorecard/${card_id}/${game}`);
   await ask('card', `/api/scorecard/${card_id}`);
   await ask('card page', `/scorecards/${card_id}`);

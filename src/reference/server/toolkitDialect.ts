@@ -62,7 +62,8 @@ export const toolkitDialect: DialectBehaviour = {
     return toolkitGameCard(games, gameId);
   },
   closedCard: (card, backend, key) => toolkitCard(withUnplayedRuns(card, backend, key), backend, key),
-  command(backend, key, action, body) {
+  command(backend, key, action, sent) {
+    const body = withoutEmptyGuid(sent);
     refuseAsTheToolkit(action, body);
     const fields = body as { game_id: string; guid?: unknown };
     let answer: FrameResponse | Promise<FrameResponse>;
@@ -76,6 +77,13 @@ export const toolkitDialect: DialectBehaviour = {
     return answer instanceof Promise ? answer.then((response) => asTheToolkit(response, action, fields)) : asTheToolkit(answer, action, fields);
   },
 };
+
+/** The toolkit reads an empty guid as none: a RESET with one and a card_id starts a session. */
+function withoutEmptyGuid(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || (body as { guid?: unknown }).guid !== '') return body;
+  const { guid: _empty, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
 
 /** A frame as the toolkit's server words it. */
 function asTheToolkit(response: FrameResponse, action: string, fields: { game_id: string; guid?: unknown }): FrameResponse {
