@@ -29,7 +29,12 @@ export function sessionResetKind(rules: CompetitionRules, competition: boolean, 
   if (competition && rules === 'hosted') return state === 'WIN' ? 'refused' : 'level-reset';
   if (state === 'WIN') return 'new-run';
   if (actionsOnLevel > 0) return 'level-reset';
-  return competition ? 'repeat-last-answer' : 'new-run';
+  return competition && repeatsLastAnswers(rules) ? 'repeat-last-answer' : 'new-run';
+}
+
+/** Whether a competition card's RESET may repeat a session's last answer (so the session must keep it). */
+export function repeatsLastAnswers(rules: CompetitionRules): boolean {
+  return rules !== 'hosted';
 }
 
 /** Whether a card asked for with `requested` (the open's `competition_mode`) is a competition card. */

@@ -46,7 +46,7 @@ import { describeGame, GameDirectory } from './gameDirectory.ts';
 import { SeededIdGenerator } from './ids.ts';
 import { KeyRing, type Caller, type UserIdentity } from './keyring.ts';
 import { actionRequest, resetRequest, type CommandBody } from './commandRequest.ts';
-import { type CompetitionRules, openRefusal, opensCompetitionCard, repeatedAnswer, sessionResetKind } from './competitionRules.ts';
+import { type CompetitionRules, openRefusal, opensCompetitionCard, repeatedAnswer, repeatsLastAnswers, sessionResetKind } from './competitionRules.ts';
 import { RunTracker } from './run.ts';
 import { type GameRunCounts, ScorecardRecord } from './scorecardRecord.ts';
 import { Session } from './session.ts';
@@ -499,7 +499,8 @@ export class ReferenceService {
       available_actions: [...(engine?.availableActions ?? info.availableActions)],
       full_reset: fullReset,
     };
-    session.lastAnswer = answer;
+    // Kept only where it may be repeated: a session holding its grids past their use would cost every run memory.
+    if (session.card.competition && repeatsLastAnswers(this.competitionRules)) session.lastAnswer = answer;
     return answer;
   }
 

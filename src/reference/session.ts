@@ -23,8 +23,9 @@ export class Session {
   /** Counted game actions since the current level began or was last reset (decides full vs level reset). */
   actionsOnLevel = 0;
   /**
-   * The answer the session gave last, set by every answer from the first RESET on. A server's dialect may
-   * word it in place (toolkitDialect.ts), so it holds what the client was told; the toolkit's rules repeat it.
+   * The answer the session gave last, set by every answer from the first RESET on where it may be
+   * repeated (competitionRules.ts: a competition card by the toolkit's rules). A server's dialect may word
+   * it in place (toolkitDialect.ts), so it holds what the client was told.
    */
   lastAnswer!: FrameResponse;
 
