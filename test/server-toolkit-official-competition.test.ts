@@ -7,30 +7,18 @@
  * card competes and the server opens one in its life. Same requests, same answers, ids aside.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startToolkitServers, type ToolkitServers } from './support/toolkitServerPairs.ts';
 import { conversation, type Exchange, expectSameAnswers } from './support/toolkitExchanges.ts';
-import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
-import { serveGames } from './support/officialServe.ts';
-import type { ListeningChild } from './support/listeningChild.ts';
 
 const BT11 = 'bt11-fd9df0622a1a';
 const BT33 = 'bt33-a7c3f9d18b4e';
 const KEY = { 'x-api-key': 'toolkit-competition' };
 
-let official: OfficialToolkitServer;
-let officialInCompetition: OfficialToolkitServer;
-let ours: ListeningChild;
-let oursInCompetition: ListeningChild;
+let servers: ToolkitServers;
 beforeAll(async () => {
-  [official, officialInCompetition, ours, oursInCompetition] = await Promise.all([
-    startOfficialToolkitServer(),
-    startOfficialToolkitServer({ competition: true }),
-    serveGames('toolkit'),
-    serveGames('toolkit', { flags: ['--competition'] }),
-  ]);
+  servers = await startToolkitServers({ competition: true });
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([official?.stop(), officialInCompetition?.stop(), ours?.stop(), oursInCompetition?.stop()]);
-});
+afterAll(() => servers?.stop());
 
 const ACTION3_TIMES_PER_LEVEL = [4, 8, 16, 20, 24];
 
@@ -81,10 +69,10 @@ async function useCompetitionServer(url: string): Promise<Exchange[]> {
 
 describe('competition cards of serve --dialect toolkit and of the official toolkit server', () => {
   it('answer alike: repeated answers at a level’s start, a new run after a win, any competition_mode, many open cards', async () => {
-    expectSameAnswers(await playCompetitionCard(ours.url), await playCompetitionCard(official.url));
+    expectSameAnswers(await playCompetitionCard(servers.ours.url), await playCompetitionCard(servers.official.url));
   }, 120_000);
 
   it('answer alike in competition mode: every card competes, one card in the server’s life', async () => {
-    expectSameAnswers(await useCompetitionServer(oursInCompetition.url), await useCompetitionServer(officialInCompetition.url));
+    expectSameAnswers(await useCompetitionServer(servers.oursInCompetition!.url), await useCompetitionServer(servers.officialInCompetition!.url));
   }, 60_000);
 });

@@ -7,22 +7,17 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
-import { serveGames } from './support/officialServe.ts';
-import type { ListeningChild } from './support/listeningChild.ts';
+import { startToolkitServers, type ToolkitServers } from './support/toolkitServerPairs.ts';
 import { conversation, type Exchange, expectSameAnswers } from './support/toolkitExchanges.ts';
 
 const GAMES = ['bt11-fd9df0622a1a', 'bt33-a7c3f9d18b4e'] as const;
 const KEY = { 'x-api-key': 'toolkit-differential' };
 
-let official: OfficialToolkitServer;
-let ours: ListeningChild;
+let servers: ToolkitServers;
 beforeAll(async () => {
-  [official, ours] = await Promise.all([startOfficialToolkitServer(), serveGames('toolkit')]);
+  servers = await startToolkitServers();
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([official?.stop(), ours?.stop()]);
-});
+afterAll(() => servers?.stop());
 
 type Step =
   | { kind: 'start'; game: number }
@@ -79,7 +74,7 @@ describe('serve --dialect toolkit and the official toolkit server, in random con
   it('answer every request alike, on plain and competition cards', async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.array(step, { minLength: 20, maxLength: 120, size: 'max' }), async (competition, steps) => {
-        expectSameAnswers(await play(ours.url, competition, steps), await play(official.url, competition, steps));
+        expectSameAnswers(await play(servers.ours.url, competition, steps), await play(servers.official.url, competition, steps));
       }),
       { numRuns: 20 },
     );

@@ -7,28 +7,17 @@
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
-import { serveGames } from './support/officialServe.ts';
+import { startToolkitServers, type ToolkitServers } from './support/toolkitServerPairs.ts';
 
 const BT11 = 'bt11-fd9df0622a1a';
 const BT33 = 'bt33-a7c3f9d18b4e';
 const KEY = 'toolkit-refusals';
 
-let official: OfficialToolkitServer;
-let officialInCompetition: OfficialToolkitServer;
-let ours: { url: string; stop(): Promise<void> };
-let oursInCompetition: { url: string; stop(): Promise<void> };
+let servers: ToolkitServers;
 beforeAll(async () => {
-  [official, officialInCompetition, ours, oursInCompetition] = await Promise.all([
-    startOfficialToolkitServer(),
-    startOfficialToolkitServer({ competition: true }),
-    serveGames('toolkit'),
-    serveGames('toolkit', { flags: ['--competition'] }),
-  ]);
+  servers = await startToolkitServers({ competition: true });
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([official?.stop(), officialInCompetition?.stop(), ours?.stop(), oursInCompetition?.stop()]);
-});
+afterAll(() => servers?.stop());
 
 interface Answer {
   statusLine: string;
@@ -179,7 +168,7 @@ function comparable(answer: Answer, s: Start): Answer {
 }
 
 async function bothAnswer(send: (s: Start) => Promise<Answer>): Promise<{ expected: Answer; got: Answer }> {
-  const [fromOfficial, fromOurs] = await Promise.all([start(official.url), start(ours.url)]);
+  const [fromOfficial, fromOurs] = await Promise.all([start(servers.official.url), start(servers.ours.url)]);
   const [expected, got] = await Promise.all([send(fromOfficial), send(fromOurs)]);
   return { expected: comparable(expected, fromOfficial), got: comparable(got, fromOurs) };
 }
@@ -198,8 +187,8 @@ describe('serve --dialect toolkit refuses as the official toolkit server does', 
 
   it('a second card of a server in competition mode: 409 in the same words', async () => {
     const headers = { 'x-api-key': 'second-competition-card' };
-    const openOfficial = () => ask(officialInCompetition.url, '/api/scorecard/open', { json: {}, headers });
-    const openOurs = () => ask(oursInCompetition.url, '/api/scorecard/open', { json: {}, headers });
+    const openOfficial = () => ask(servers.officialInCompetition!.url, '/api/scorecard/open', { json: {}, headers });
+    const openOurs = () => ask(servers.oursInCompetition!.url, '/api/scorecard/open', { json: {}, headers });
     expect([(await openOfficial()).statusLine, (await openOurs()).statusLine]).toEqual(['200 OK', '200 OK']);
     const [expected, got] = [await openOfficial(), await openOurs()];
     expect(expected.statusLine).toBe('409 CONFLICT');
@@ -214,7 +203,7 @@ describe('serve --dialect toolkit refuses as the official toolkit server does', 
         encoding: 'utf8',
       },
     );
-    const got = await ask(ours.url, '/api/scorecard/open', { body: JSON.stringify({ opaque: 'x'.repeat(2 * 1024 * 1024) }), headers: JSON_TYPE });
+    const got = await ask(servers.ours.url, '/api/scorecard/open', { body: JSON.stringify({ opaque: 'x'.repeat(2 * 1024 * 1024) }), headers: JSON_TYPE });
     expect(got).toEqual({ statusLine: '413 REQUEST ENTITY TOO LARGE', type: 'text/html; charset=utf-8', allow: [], text: werkzeugPage });
   });
 });

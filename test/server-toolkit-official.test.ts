@@ -5,22 +5,18 @@
  * difference kept is named. Each refusal is compared in test/server-toolkit-official-refusals.test.ts.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startToolkitServers, type ToolkitServers } from './support/toolkitServerPairs.ts';
 import { conversation, type Exchange, expectSameAnswers } from './support/toolkitExchanges.ts';
-import { startOfficialToolkitServer, type OfficialToolkitServer } from './support/officialToolkitServer.ts';
-import { serveGames } from './support/officialServe.ts';
 
 const BT11 = 'bt11-fd9df0622a1a';
 const BT33 = 'bt33-a7c3f9d18b4e';
 const KEY = { 'x-api-key': 'toolkit-fidelity' };
 
-let official: OfficialToolkitServer;
-let ours: { url: string; stop(): Promise<void> };
+let servers: ToolkitServers;
 beforeAll(async () => {
-  [official, ours] = await Promise.all([startOfficialToolkitServer(), serveGames('toolkit')]);
+  servers = await startToolkitServers();
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([official?.stop(), ours?.stop()]);
-});
+afterAll(() => servers?.stop());
 
 /**
  * bt33's left button, as often as each level is half wide: 4, 8, 16, 20, 24 clicks; the last two levels
@@ -76,10 +72,10 @@ async function converseInCompetition(url: string): Promise<Exchange[]> {
 
 describe('serve --dialect toolkit and the official toolkit server', () => {
   it('answer the same requests alike, status, Content-Type and text', async () => {
-    expectSameAnswers(await converse(ours.url), await converse(official.url));
+    expectSameAnswers(await converse(servers.ours.url), await converse(servers.official.url));
   }, 120_000);
 
   it('answer a competition card alike, the games it never played entering it at close', async () => {
-    expectSameAnswers(await converseInCompetition(ours.url), await converseInCompetition(official.url));
+    expectSameAnswers(await converseInCompetition(servers.ours.url), await converseInCompetition(servers.official.url));
   }, 60_000);
 });
