@@ -2,7 +2,7 @@
 // hash), a file cut short reads as the calls before the cut, and a line no writer wrote is named.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTranscript, type TranscriptCall, TranscriptWriter } from '../src/runfolder/transcriptFile.ts';
@@ -59,6 +59,30 @@ describe('the transcript file', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('has each call on disk when write returns, before any close: a run killed then keeps it', async () => {
+    const dir = tempDir('transcript-at-once');
+    const path = join(dir, 'killed.transcript.jsonl.gz');
+    const writer = new TranscriptWriter(path);
+    for (const step of [0, 1, 2]) {
+      writer.write({
+        messages: [{ role: 'user', content: `turn ${step}` }],
+        tools: null,
+        instructions: null,
+        response: {},
+        step,
+        at: '2026-01-01T00:00:00.000Z',
+        kind: 'action',
+        model: 'm',
+        params: {},
+        usage: usage(step),
+      });
+      // Read at once, before anything else may run (as a kill -9 would leave it): no await, no close.
+      const onDisk = gunzipSync(readFileSync(path), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+      expect(onDisk.match(/"call":\d+/g)).toEqual(Array.from({ length: step + 1 }, (_, i) => `"call":${i}`));
+    }
+    await writer.close();
   });
 
   it('stores a message repeated in every call once', async () => {

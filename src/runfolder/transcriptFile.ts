@@ -6,10 +6,10 @@
  * its context. A piece always comes before the first call that names it, so a reader streams the file.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { constants as zlibConstants, createGzip, type Gzip, gunzip } from 'node:zlib';
+import { constants as zlibConstants, gunzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { ModelCallRecord } from '../agent/usage.ts';
 import { withoutPartialLastLine } from '../recording/recordingReader.ts';
@@ -52,27 +52,26 @@ export function pieceHash(json: string): string {
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }
 
+/**
+ * Writes each call as a gzip member of its own (its new pieces, then its line), with one write call
+ * before `write` returns: a run killed at any moment after keeps every call it heard of, as its call
+ * journal does (callJournal.ts). A stream's buffered and asynchronous writes lost the last call to a
+ * kill -9. A file of several members is one gzip file to every reader.
+ */
 export class TranscriptWriter {
-  readonly #gzip: Gzip;
-  readonly #file: WriteStream;
+  #fd: number | undefined;
+  /** The lines of the call being written: its new pieces, then the call. */
+  #pending: string[] = [];
   /**
    * Each distinct piece's JSON and its hash: a repeated message is found by its text (a Map lookup)
    * rather than hashed again; SHA-256 of every message of every call was most of what writing cost.
    */
   readonly #written = new Map<string, string>();
-  readonly #closed: Promise<void>;
   #calls = 0;
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
-    this.#file = createWriteStream(path);
-    this.#gzip = createGzip();
-    this.#gzip.pipe(this.#file);
-    this.#closed = new Promise((resolve, reject) => {
-      this.#file.on('finish', resolve);
-      this.#file.on('error', reject);
-      this.#gzip.on('error', reject);
-    });
+    this.#fd = openSync(path, 'w');
   }
 
   /** Appends one call; `messages`, `instructions` and `tools` are stored as pieces. */
@@ -85,15 +84,16 @@ export class TranscriptWriter {
       instructions: call.instructions === undefined || call.instructions === null ? null : this.#piece(call.instructions),
       tools: call.tools === null ? null : this.#piece(call.tools),
     };
-    this.#gzip.write(`${JSON.stringify(line)}\n`);
-    // On disk call by call: a run killed mid-episode keeps the calls it paid for, and a resume carries them on.
-    this.#gzip.flush(zlibConstants.Z_SYNC_FLUSH);
+    this.#pending.push(`${JSON.stringify(line)}\n`);
+    if (this.#fd === undefined) throw new Error('TranscriptWriter: write after close');
+    writeSync(this.#fd, gzipSync(this.#pending.join('')));
+    this.#pending = [];
   }
 
-  /** Ends the file; resolves once it is on disk. */
-  close(): Promise<void> {
-    this.#gzip.end();
-    return this.#closed;
+  /** Ends the file: every call is on disk already. */
+  async close(): Promise<void> {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
   #piece(value: unknown): string {
@@ -102,7 +102,7 @@ export class TranscriptWriter {
     if (known !== undefined) return known;
     const hash = pieceHash(json);
     this.#written.set(json, hash);
-    this.#gzip.write(`{"piece":"${hash}","value":${json}}\n`);
+    this.#pending.push(`{"piece":"${hash}","value":${json}}\n`);
     return hash;
   }
 }
