@@ -35,6 +35,9 @@ async function converse(url: string): Promise<Exchange[]> {
   await ask('open with [1]', '/api/scorecard/open', undefined, '[1]');
   await ask('close with [1]', '/api/scorecard/close', undefined, '[1]');
   await ask('action with [1]', '/api/cmd/ACTION1', undefined, '[1]');
+  // Flask reads any application/…+json body as JSON.
+  for (const type of ['application/vnd.api+json', 'application/problem+json; charset=utf-8', 'text/plain'])
+    await ask(`open as ${type}`, '/api/scorecard/open', undefined, '{"tags": ["typed"]}', type);
   for (const path of ['/api/games', `/api/games/${BT11}`, '/api/games/bt33']) await ask(`GET ${path}`, path);
   const { card_id } = await ask('open', '/api/scorecard/open', {});
   const clicker = await ask('bt33 RESET', '/api/cmd/RESET', { game_id: BT33, card_id });

@@ -16,10 +16,9 @@ export interface Exchange {
 /** Asks `url` with `headers`; each answer is kept in `exchanges` under `what`, and its body returned. */
 export function conversation(url: string, headers: Record<string, string>) {
   const exchanges: Exchange[] = [];
-  /** `json` is sent as JSON; `body`, a raw text sent as application/json, wins over it. */
-  const ask = async (what: string, path: string, json?: unknown, body?: string) => {
-    const sent =
-      body === undefined ? { headers, ...(json === undefined ? {} : { json }) } : { headers: { ...headers, 'content-type': 'application/json' }, body };
+  /** `json` is sent as JSON; `body`, a raw text sent as `contentType`, wins over it. */
+  const ask = async (what: string, path: string, json?: unknown, body?: string, contentType = 'application/json') => {
+    const sent = body === undefined ? { headers, ...(json === undefined ? {} : { json }) } : { headers: { ...headers, 'content-type': contentType }, body };
     const answer = await sendRequest(url, path, sent);
     exchanges.push({ what, status: answer.status, type: answer.headers['content-type'] ?? '', text: answer.text });
     return answer.body;

@@ -42,8 +42,8 @@ export function assembleServer(options: ServerOptions = {}): AssembledServer {
   }) as unknown as FastifyInstance;
 
   installConnectionCap(app, limits);
-  installJsonBody(app);
   const dialect = dialectBehaviour(options.dialect);
+  installJsonBody(app, dialect.readsStructuredJsonTypes);
   installErrorMapping(app, bodyLimit, dialect.requestError, dialect.refusal);
   // Routing first: a refused request (429) still carries the affinity cookie, as behind the balancer.
   const affinity = installAffinity(app, backends, {

@@ -20,6 +20,8 @@ export type Dialect = (typeof DIALECTS)[number];
 export interface DialectBehaviour {
   /** Whose rules the services behind the server play competition cards by (competitionRules.ts). */
   competitionRules: CompetitionRules;
+  /** Whether a body sent as `application/<anything>+json` is read as JSON (Flask's get_json does), not refused with 415. */
+  readsStructuredJsonTypes: boolean;
   /** The key the service is asked with. */
   apiKey(request: FastifyRequest): string | undefined;
   /** Whether answers carry the balancer's affinity cookies, with this many backends behind the server. */
@@ -51,6 +53,7 @@ export interface DialectBehaviour {
 
 const arcbenchDialect: DialectBehaviour = {
   competitionRules: 'hosted',
+  readsStructuredJsonTypes: false,
   apiKey: apiKeyOf,
   issuesAffinityCookies: () => true,
   healthcheck: () => ({ status: 'ok' }),

@@ -5,15 +5,21 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-export function installJsonBody(app: FastifyInstance): void {
+/**
+ * `structuredSuffix`: also read `application/<anything>+json` as JSON, as Flask's `get_json` does (the
+ * toolkit dialect); otherwise only `application/json`.
+ */
+export function installJsonBody(app: FastifyInstance, structuredSuffix = false): void {
   const secureParse = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  const parse = (request: Parameters<typeof secureParse>[0], body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
     secureParse(request, body as string, (error, value) => {
       if (error === null || error === undefined) return done(null, value);
       done(describe(body as string), undefined);
     });
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  if (structuredSuffix) app.addContentTypeParser(/^application\/[^\s;/]+\+json(\s*;.*)?$/i, { parseAs: 'string' }, parse);
 }
 
 /**

@@ -31,6 +31,7 @@ const RUN_FIELDS_LEFT_OUT = ['id', 'number_of_levels', 'number_of_environments']
 
 export const toolkitDialect: DialectBehaviour = {
   competitionRules: 'toolkit',
+  readsStructuredJsonTypes: true,
   apiKey: (request) => apiKeyOf(request) || TOOLKIT_STAND_IN_KEY,
   issuesAffinityCookies: (backendCount) => backendCount > 1,
   healthcheck: (reply) => reply.type('text/plain').send('okay'),
