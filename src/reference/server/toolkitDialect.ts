@@ -9,7 +9,7 @@
  * requests it cannot route or parse (toolkitErrorPages.ts) and upper-case status lines (toolkitStatusLine.ts).
  * test/server-toolkit-official.test.ts holds it to the official server's own answers.
  */
-import { ApiError, type FrameResponse, isApiError, type Scorecard } from '../../protocol/index.ts';
+import { ApiError, type FrameResponse, type Scorecard } from '../../protocol/index.ts';
 import { randomUUID } from 'node:crypto';
 import { isRepeatedAnswer } from '../competitionRules.ts';
 import type { ReferenceService } from '../referenceService.ts';
@@ -43,7 +43,6 @@ export const toolkitDialect: DialectBehaviour = {
   servesScorecardPage: false,
   requestError: toolkitErrorPage,
   refusal: (reply, error) => sendToolkitRefusal(reply, error, toolkitDialect.apiKey(reply.request)),
-  // Reversed: in no order a client could rely on (the toolkit lists games as its folder holds them).
   // As given: for an official games folder, the order the toolkit finds its games in.
   games: (backend, key) => backend.listGamesAsOffered(key).map((descriptor) => toolkitDescriptor(descriptor, backend)),
   game: toolkitDescriptor,
@@ -63,18 +62,12 @@ export const toolkitDialect: DialectBehaviour = {
     return toolkitGameCard(games, gameId);
   },
   closedCard: (card, backend, key) => toolkitCard(withUnplayedRuns(card, backend, key), backend, key),
+  // Its refusals (a missing guid or card, another key's session) are worded as its own by toolkitRefusals.ts.
   command(backend, key, action, sent) {
     const body = withoutEmptyGuid(sent);
-    refuseAsTheToolkit(action, body);
+    refuseBareSlugOfSession(body);
     const fields = body as { game_id: string; guid?: unknown };
-    let answer: FrameResponse | Promise<FrameResponse>;
-    try {
-      answer = backend.commandOrPromise(key, action, body);
-    } catch (error) {
-      if (isApiError(error) && error.code === 'SERVER_ERROR' && backend.isSessionOfAnotherKey(key, fields.guid))
-        throw new ApiError(400, 'VALIDATION_ERROR', `session ${String(fields.guid)} belongs to another API key; send the key that started it`);
-      throw error;
-    }
+    const answer = backend.commandOrPromise(key, action, body);
     return answer instanceof Promise ? answer.then((response) => asTheToolkit(response, action, fields)) : asTheToolkit(answer, action, fields);
   },
 };
@@ -99,19 +92,12 @@ function asTheToolkit(response: FrameResponse, action: string, fields: { game_id
   return response;
 }
 
-/**
- * What the toolkit refuses before looking at the game, with its codes: a RESET that names neither a
- * card nor a session, an action without a session. Other malformed bodies go to the service as usual.
- */
-function refuseAsTheToolkit(action: string, body: unknown): void {
+/** The toolkit finds a session by its guid and its game's full id together; a bare slug finds none, where the service's lookup takes one. */
+function refuseBareSlugOfSession(body: unknown): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const { game_id, guid, card_id } = body as Record<string, unknown>;
-  if (typeof game_id !== 'string') return;
-  // It finds a session by its guid and its game's full id together; a bare slug finds none.
-  if (guid != null && card_id == null && !game_id.includes('-')) throw new ApiError(400, 'SERVER_ERROR', `game ${game_id} not found`);
-  if (guid != null) return;
-  if (action !== 'RESET') throw new ApiError(400, 'SERVER_ERROR', `${action} needs the guid of a session; start one with RESET and a card_id`);
-  if (card_id == null) throw new ApiError(400, 'SERVER_ERROR', 'RESET without a guid needs the card_id of an open scorecard');
+  if (typeof game_id === 'string' && guid != null && card_id == null && !game_id.includes('-'))
+    throw new ApiError(400, 'SERVER_ERROR', `game ${game_id} not found`);
 }
 
 /** The toolkit forgets a card when it closes. */

@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../protocol/index.ts';
 import { API_KEY_HEADER } from './apiKey.ts';
-import { sendError } from './errorMapping.ts';
+import { sendApiError } from './errorMapping.ts';
 import { pythonJsonBytes, pythonText } from './pythonWording.ts';
 
 /** What the toolkit answers: its status, and its body (`{error, message}`, or once `{error}` alone). */
@@ -30,7 +30,7 @@ const MAX_OPAQUE_BYTES = 16 * 1024;
 /** Answers `error` as the toolkit's server answers the same request; `serviceKey` is the key the service was asked with. */
 export function sendToolkitRefusal(reply: FastifyReply, error: ApiError, serviceKey: string | undefined): FastifyReply {
   const answer = toolkitRefusal(error, reply.request, serviceKey);
-  if (answer === undefined) return sendError(reply, error.status, error.code, error.message, error.retryAfterSeconds);
+  if (answer === undefined) return sendApiError(reply, error);
   return send(reply, answer);
 }
 
